@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
+import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
+import { installMetrics } from './kernel/metrics.js';
+import { installOpenApi } from './kernel/openapi.js';
+import { CursorCodec } from './kernel/paging.js';
+import { createRateLimiter } from './kernel/rate-limit.js';
+import type { Kernel } from './kernel/route.js';
+import { createValidatorCompiler } from './kernel/validation.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
+import { registerExplantRoutes } from './modules/explants/explants.routes.js';
+import { createAuthenticator } from './modules/identity/authenticate.js';
+import { registerMeRoutes } from './modules/me/me.routes.js';
+import { registerPlantRoutes } from './modules/plants/plants.routes.js';
+import { registerStageRoutes } from './modules/stages/stages.routes.js';
+import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { registerWorkspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+
+export interface AppOptions {
+  /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
+  database?: Database;
+  /** Use this Redis client for rate limits; otherwise one is made from REDIS_URL when set. */
+  redis?: Redis | null;
+  /** Key prefix of the rate-limit counters (tests isolate apps sharing one Redis). */
+  rateLimitPrefix?: string;
+  /** Pino logger options; default from LOG_LEVEL. */
+  logger?: boolean;
+  /** Registers extra routes (tests exercise the kernel with them). */
+  extraRoutes?: (app: FastifyInstance, kernel: Kernel) => void;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+function createRedis(url: string, app: FastifyInstance): Redis {
+  const redis = new Redis(url, {
+    // Fail fast while disconnected so the in-memory insurance limiter takes over.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
+  let lastWarning = 0;
+  redis.on('error', (error: unknown) => {
+    if (Date.now() - lastWarning < 30_000) return;
+    lastWarning = Date.now();
+    app.log.warn({ err: error }, 'Redis unavailable: rate limits fall back to this process');
+  });
+  return redis;
+}
+
+/** Builds the whole API as a ready-to-inject Fastify instance; the server only listens on it. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+          },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(createValidatorCompiler());
+
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? openDatabase(config.database);
+  const ownsRedis = options.redis === undefined && config.redisUrl !== null;
+  const redis =
+    options.redis !== undefined
+      ? options.redis
+      : config.redisUrl !== null
+        ? createRedis(config.redisUrl, app)
+        : null;
+
+  const kernel: Kernel = {
+    config,
+    database,
+    authenticate: createAuthenticator(database.db, app.log),
+    rateLimiter: createRateLimiter({
+      limits: config.rateLimits,
+      redis,
+      ...(options.rateLimitPrefix ? { prefix: options.rateLimitPrefix } : {}),
+    }),
+    cursors: new CursorCodec(config.secret),
+  };
+
+  installHttpConventions(app);
+  installMetrics(app);
+  await installOpenApi(app, config.publicUrl);
+
+  registerSystemRoutes(app, database);
+  registerMeRoutes(app, kernel);
+  registerWorkspaceRoutes(app, kernel);
+  registerPlantRoutes(app, kernel);
+  registerExplantRoutes(app, kernel);
+  registerStageRoutes(app, kernel);
+  registerEventRoutes(app, kernel);
+  options.extraRoutes?.(app, kernel);
+
+  const purge = () => {
+    purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
+    );
+  };
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
+  app.addHook('onReady', async () => purge());
+
+  app.addHook('onClose', async () => {
+    clearInterval(purgeTimer);
+    if (ownsRedis && redis !== null) redis.disconnect();
+    if (ownsDatabase) await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export type DatabaseConfig =
+  | { readonly dialect: 'sqlite'; readonly path: string; readonly url: string }
+  | { readonly dialect: 'postgres'; readonly url: string };
+
+export type StorageConfig =
+  | { readonly kind: 'file'; readonly root: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      readonly endpoint: string | null;
+      readonly region: string | null;
+      readonly forcePathStyle: boolean;
+    };
+
+export interface RateLimitConfig {
+  readonly keyPerMinute: number;
+  readonly workspacePerMinute: number;
+  readonly readingsKeyPer5Minutes: number;
+  readonly readingsWorkspacePer5Minutes: number;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly database: DatabaseConfig;
+  readonly storage: StorageConfig;
+  readonly redisUrl: string | null;
+  readonly secret: string;
+  readonly rateLimits: RateLimitConfig;
+  readonly allowedPrivateAddresses: readonly string[];
+  readonly logLevel: LogLevel;
+}
+
+/** A bad configuration value; its message is the one line printed at start-up. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = Object.freeze({
+  keyPerMinute: 1000,
+  workspacePerMinute: 3000,
+  readingsKeyPer5Minutes: 5000,
+  readingsWorkspacePer5Minutes: 10000,
+});
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigError(name, `must be a positive whole number, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parsePort(env: Env): number {
+  const raw = read(env, 'PORT');
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) {
+    throw new ConfigError('PORT', `must be a whole number from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parsePublicUrl(env: Env, host: string, port: number): string {
+  const raw = read(env, 'PUBLIC_URL');
+  if (raw === undefined) {
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    return `http://${shownHost}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', `must use http or https, got "${url.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function parseDatabase(env: Env, dataDir: string): DatabaseConfig {
+  const raw = read(env, 'DATABASE_URL') ?? `sqlite:${join(dataDir, 'vitro.db')}`;
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path or :memory:');
+    if (path === ':memory:') return { dialect: 'sqlite', path, url: raw };
+    return { dialect: 'sqlite', path: resolve(path), url: raw };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url: raw };
+  }
+  throw new ConfigError(
+    'DATABASE_URL',
+    'must start with sqlite: or postgres:// (e.g. sqlite:./data/vitro.db)',
+  );
+}
+
+function parseStorage(env: Env, dataDir: string): StorageConfig {
+  const raw = read(env, 'STORAGE_URL') ?? `file:${join(dataDir, 'files')}`;
+  if (raw.startsWith('file:')) {
+    const root = raw.slice('file:'.length);
+    if (root === '') throw new ConfigError('STORAGE_URL', 'file: needs a directory path');
+    return { kind: 'file', root: resolve(root) };
+  }
+  if (raw.startsWith('s3://')) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError('STORAGE_URL', 'is not a valid s3:// URL');
+    }
+    if (url.hostname === '') throw new ConfigError('STORAGE_URL', 's3:// needs a bucket name');
+    const forcePathStyle = url.searchParams.get('force_path_style');
+    if (forcePathStyle !== null && forcePathStyle !== 'true' && forcePathStyle !== 'false') {
+      throw new ConfigError('STORAGE_URL', 'force_path_style must be true or false');
+    }
+    return {
+      kind: 's3',
+      bucket: url.hostname,
+      endpoint: url.searchParams.get('endpoint'),
+      region: url.searchParams.get('region'),
+      forcePathStyle: forcePathStyle === 'true',
+    };
+  }
+  throw new ConfigError('STORAGE_URL', 'must start with file: or s3://');
+}
+
+function parseRedisUrl(env: Env): string | null {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return null;
+  if (!raw.startsWith('redis://') && !raw.startsWith('rediss://')) {
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+  return raw;
+}
+
+function parseCidrs(env: Env): string[] {
+  const raw = read(env, 'VITRO_ALLOWED_PRIVATE_ADDRESSES');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((cidr) => {
+      try {
+        const [address, bits] = cidr.includes('/')
+          ? ipaddr.parseCIDR(cidr)
+          : [ipaddr.parse(cidr), cidr.includes(':') ? 128 : 32];
+        return `${address.toString()}/${bits}`;
+      } catch {
+        throw new ConfigError('VITRO_ALLOWED_PRIVATE_ADDRESSES', `"${cidr}" is not an IP or CIDR`);
+      }
+    });
+}
+
+function parseLogLevel(env: Env): LogLevel {
+  const raw = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+/** Reads the secret from the environment, else from (or newly into) the data directory. */
+function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
+  const raw = read(env, 'VITRO_SECRET');
+  if (raw !== undefined) {
+    if (raw.length < 32) throw new ConfigError('VITRO_SECRET', 'must be at least 32 characters');
+    return raw;
+  }
+  if (scaledOut) {
+    throw new ConfigError(
+      'VITRO_SECRET',
+      'is required with PostgreSQL or Redis (every process must share one secret)',
+    );
+  }
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length < 32)
+      throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
+    return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** Parses the environment once into a frozen Config; throws ConfigError on the first bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const port = parsePort(env);
+  const dataDirRaw = read(env, 'VITRO_DATA_DIR') ?? './data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(dataDirRaw);
+  const database = parseDatabase(env, dataDir);
+  const redisUrl = parseRedisUrl(env);
+  const config: Config = {
+    host,
+    port,
+    publicUrl: parsePublicUrl(env, host, port),
+    dataDir,
+    database,
+    storage: parseStorage(env, dataDir),
+    redisUrl,
+    rateLimits: Object.freeze({
+      keyPerMinute: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_KEY_PER_MIN',
+        DEFAULT_RATE_LIMITS.keyPerMinute,
+      ),
+      workspacePerMinute: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_WORKSPACE_PER_MIN',
+        DEFAULT_RATE_LIMITS.workspacePerMinute,
+      ),
+      readingsKeyPer5Minutes: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN',
+        DEFAULT_RATE_LIMITS.readingsKeyPer5Minutes,
+      ),
+      readingsWorkspacePer5Minutes: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN',
+        DEFAULT_RATE_LIMITS.readingsWorkspacePer5Minutes,
+      ),
+    }),
+    allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
+    logLevel: parseLogLevel(env),
+    secret: '',
+  };
+  const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);
+  return Object.freeze({ ...config, secret });
+}

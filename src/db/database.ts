@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { DB } from './schema.js';
+
+/** A query handle: the database itself or a transaction bound to it. */
+export type Db = Kysely<DB>;
+export type Trx = Transaction<DB>;
+
+export interface Database {
+  readonly db: Db;
+  readonly dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function pgTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      // Counts and sequences fit in a double; they must reach the API as numbers.
+      if (oid === INT8_OID) return (value: string) => Number(value);
+      if (oid === NUMERIC_OID) return (value: string) => value;
+      return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export function openDatabase(
+  config: DatabaseConfig,
+  options: { poolSize?: number } = {},
+): Database {
+  if (config.dialect === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SqliteDatabase(config.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.poolSize ?? 10,
+    types: pgTypes(),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** True when the handle talks to PostgreSQL (row locks exist there; SQLite serialises writers). */
+export function isPostgres(db: { getExecutor(): { adapter: unknown } }): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}

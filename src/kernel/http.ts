@@ -1,0 +1,146 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AppError, errors, type ErrorCode } from './errors.js';
+import { describeValidationError } from './validation.js';
+
+/** Bodies above about 4.5 MB are refused with 413 before anything else reads them. */
+export const BODY_LIMIT_BYTES = Math.floor(4.5 * 1024 * 1024);
+
+interface Failure {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest): Failure {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      headers: error.headers,
+    };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const hide = req.routeOptions.config.vitro?.hideFieldInErrors ?? false;
+    const part = fastifyError.validationContext ?? 'body';
+    return {
+      status: 422,
+      code: 'VALIDATION_ERROR',
+      message: describeValidationError(fastifyError.validation as never, part, hide),
+      headers: {},
+    };
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { ...failureOf(errors.payloadTooLarge(), req) };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Request bodies must be sent as Content-Type: application/json',
+        headers: {},
+      };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return failureOf(errors.invalidJson(), req);
+    default:
+      break;
+  }
+  const statusCode = fastifyError.statusCode ?? 500;
+  if (statusCode >= 400 && statusCode < 500) {
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'Malformed request', headers: {} };
+  }
+  const code = req.routeOptions.config.vitro?.failureCode ?? 'INTERNAL_ERROR';
+  const retry = req.method === 'GET' ? 'retry later' : 'retry with the same Idempotency-Key';
+  return {
+    status: 500,
+    code,
+    message: `The request could not be completed (request ${req.id}); ${retry}`,
+    headers: {},
+  };
+}
+
+export function sendFailure(reply: FastifyReply, failure: Failure) {
+  return reply
+    .code(failure.status)
+    .headers(failure.headers)
+    .send({ ok: false, data: null, error: failure.message, code: failure.code });
+}
+
+/**
+ * The HTTP conventions of every response: request id, envelope, JSON-only bodies,
+ * body size, one error mapping, 404 for unknown paths and 405 for wrong methods.
+ * Must be installed before any route is added (it watches routes for 405s).
+ */
+export function installHttpConventions(app: FastifyInstance): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('pageRequest', null);
+  app.decorateRequest('pageFilters', '');
+  app.decorateRequest('idempotencyClaim', null);
+
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: false });
+  const methods = new Set<HTTPMethod>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat() as HTTPMethod[]) {
+      if (method === 'HEAD' || knownPaths.hasRoute(method, route.url)) continue;
+      methods.add(method);
+      knownPaths.on(method, route.url, () => undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > BODY_LIMIT_BYTES) throw errors.payloadTooLarge();
+  });
+
+  // Only JSON bodies; an empty body is "no body" (never invalid JSON).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_req, text, done) => {
+      const raw = typeof text === 'string' ? text : text.toString('utf8');
+      if (raw.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      try {
+        done(null, JSON.parse(raw));
+      } catch {
+        done(errors.invalidJson(), undefined);
+      }
+    },
+  );
+
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    const failure = failureOf(error, req);
+    if (failure.status >= 500) req.log.error({ err: error }, 'request failed');
+    reply.header('x-request-id', req.id);
+    return sendFailure(reply, failure);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.header('x-request-id', req.id);
+    const path = req.url.split('?')[0] ?? req.url;
+    const allowed = [...methods].filter((m) => knownPaths.find(m, path) !== null);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendFailure(reply, {
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        message: `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        headers: {},
+      });
+    }
+    return sendFailure(reply, {
+      status: 404,
+      code: 'NOT_FOUND',
+      message: `No route ${req.method} ${path}`,
+      headers: {},
+    });
+  });
+}

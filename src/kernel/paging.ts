@@ -1,0 +1,134 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { errors } from './errors.js';
+import { canonicalJson } from './json.js';
+
+/** A sort key value as it travels inside a cursor. */
+export type KeyValue = string | number | null;
+export type SortKey = readonly KeyValue[];
+
+export interface PageRequest {
+  readonly limit: number;
+  readonly offset: number;
+  /** The sort key of the last row of the previous page, when a cursor was sent. */
+  readonly after: SortKey | null;
+}
+
+export interface PageSettings {
+  readonly list: string;
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+}
+
+export const PAGE_QUERY_KEYS = ['limit', 'offset', 'cursor'] as const;
+
+const CURSOR_VERSION = 1;
+const MAC_BYTES = 16;
+
+interface CursorPayload {
+  v: number;
+  l: string;
+  f: string;
+  w: string;
+  k: KeyValue[];
+}
+
+/** Hash of the filters a list was asked with: paging parameters excluded, order-free. */
+export function filterHash(query: Record<string, unknown>): string {
+  const filters: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || (PAGE_QUERY_KEYS as readonly string[]).includes(key)) continue;
+    filters[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return createHash('sha256').update(canonicalJson(filters)).digest('base64url').slice(0, 22);
+}
+
+export class CursorCodec {
+  readonly #secret: Buffer;
+
+  constructor(secret: string) {
+    this.#secret = Buffer.from(`vitro-cursor:${secret}`);
+  }
+
+  #mac(body: string): Buffer {
+    return createHmac('sha256', this.#secret).update(body).digest().subarray(0, MAC_BYTES);
+  }
+
+  encode(list: string, filters: string, workspaceId: string, key: SortKey): string {
+    const payload: CursorPayload = {
+      v: CURSOR_VERSION,
+      l: list,
+      f: filters,
+      w: workspaceId,
+      k: [...key],
+    };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.#mac(body).toString('base64url')}`;
+  }
+
+  /** The sort key inside a cursor; INVALID_CURSOR for anything tampered with or foreign. */
+  decode(cursor: string, list: string, filters: string, workspaceId: string): SortKey {
+    const dot = cursor.indexOf('.');
+    if (dot <= 0) throw errors.invalidCursor();
+    const body = cursor.slice(0, dot);
+    const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const expected = this.#mac(body);
+    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+      throw errors.invalidCursor();
+    }
+    let payload: CursorPayload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
+    } catch {
+      throw errors.invalidCursor();
+    }
+    if (
+      payload.v !== CURSOR_VERSION ||
+      payload.l !== list ||
+      payload.f !== filters ||
+      payload.w !== workspaceId ||
+      !Array.isArray(payload.k)
+    ) {
+      throw errors.invalidCursor();
+    }
+    return payload.k;
+  }
+}
+
+/** Reads `limit`/`offset`/`cursor` from a validated query: caps the limit, refuses cursor+offset. */
+export function readPageQuery(
+  query: { limit?: number; offset?: number; cursor?: string },
+  settings: PageSettings,
+): { limit: number; offset: number; cursor: string | null } {
+  if (query.cursor !== undefined && query.offset !== undefined) {
+    throw errors.validation('cursor and offset cannot be sent together; use one of them');
+  }
+  const limit = Math.min(query.limit ?? settings.defaultLimit, settings.maxLimit);
+  return { limit, offset: query.offset ?? 0, cursor: query.cursor ?? null };
+}
+
+/**
+ * Keyset condition "rows after this key" for a list ordered by `columns` in one
+ * direction: `(a, b) < (x, y)` for newest-first lists, `>` for oldest-first.
+ */
+export function keysetAfter(
+  columns: readonly string[],
+  direction: 'asc' | 'desc',
+  after: SortKey,
+): Expression<SqlBool> {
+  const op = direction === 'desc' ? '<' : '>';
+  return sql<SqlBool>`(${sql.join(columns.map((c) => sql.ref(c)))}) ${sql.raw(op)} (${sql.join(
+    after.map((v) => sql.val(v)),
+  )})`;
+}
+
+/** Splits a `limit + 1` fetch into the page and the key the next page starts after. */
+export function splitPage<T>(
+  rows: readonly T[],
+  limit: number,
+  keyOf: (row: T) => SortKey,
+): { items: T[]; nextKey: SortKey | null } {
+  if (rows.length <= limit) return { items: [...rows], nextKey: null };
+  const items = rows.slice(0, limit);
+  return { items, nextKey: keyOf(items[items.length - 1]!) };
+}

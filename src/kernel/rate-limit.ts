@@ -1,0 +1,125 @@
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { RateLimitConfig } from '../config.js';
+import { errors } from './errors.js';
+
+export interface RateLimitSubject {
+  kind: 'key' | 'device';
+  credentialId: string;
+  workspaceId: string;
+}
+
+interface Budget {
+  readonly limiter: RateLimiterAbstract;
+  /** How a 429 names this budget. */
+  readonly name: (subject: RateLimitSubject) => string;
+  readonly keyOf: (subject: RateLimitSubject) => string;
+}
+
+export interface RateLimiter {
+  /** Counts one request against the per-credential and per-workspace budgets. */
+  consumeRequest(subject: RateLimitSubject): Promise<void>;
+  /** Counts `count` sensor readings against the readings budgets. */
+  consumeReadings(subject: RateLimitSubject, count: number): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  limits: RateLimitConfig;
+  redis: Redis | null;
+  /** Separates the counters of independent deployments sharing one Redis (and of tests). */
+  prefix?: string;
+  onStoreError?: (error: unknown) => void;
+}
+
+const credentialName = (subject: RateLimitSubject) => (subject.kind === 'device' ? 'token' : 'key');
+
+function makeLimiter(
+  options: RateLimiterOptions,
+  keyPrefix: string,
+  points: number,
+  duration: number,
+): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (options.redis === null) return memory;
+  return new RateLimiterRedis({
+    storeClient: options.redis,
+    keyPrefix,
+    points,
+    duration,
+    rejectIfRedisNotReady: true,
+    // Redis unreachable: count in this process instead, and keep serving.
+    insuranceLimiter: memory,
+  });
+}
+
+function retryAfterSeconds(res: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * Consumes from the first budget, then the second; a refusal by the second gives
+ * back what the first took, so a refused request spends nothing of the other budget.
+ */
+async function consumeBoth(
+  first: Budget,
+  second: Budget,
+  subject: RateLimitSubject,
+  points: number,
+): Promise<void> {
+  const firstKey = first.keyOf(subject);
+  try {
+    await first.limiter.consume(firstKey, points);
+  } catch (refusal) {
+    throw asRateLimitError(refusal, first.name(subject));
+  }
+  try {
+    await second.limiter.consume(second.keyOf(subject), points);
+  } catch (refusal) {
+    await first.limiter.reward(firstKey, points);
+    throw asRateLimitError(refusal, second.name(subject));
+  }
+}
+
+function asRateLimitError(refusal: unknown, budget: string): Error {
+  if (refusal instanceof RateLimiterRes)
+    return errors.rateLimited(budget, retryAfterSeconds(refusal));
+  return refusal instanceof Error ? refusal : new Error(String(refusal));
+}
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const prefix = options.prefix ?? 'vitro';
+  const { limits } = options;
+  const requestsPerCredential: Budget = {
+    limiter: makeLimiter(options, `${prefix}:rl:req:cred`, limits.keyPerMinute, 60),
+    name: (s) => `per-${credentialName(s)} request budget (${limits.keyPerMinute} per minute)`,
+    keyOf: (s) => s.credentialId,
+  };
+  const requestsPerWorkspace: Budget = {
+    limiter: makeLimiter(options, `${prefix}:rl:req:ws`, limits.workspacePerMinute, 60),
+    name: () => `per-workspace request budget (${limits.workspacePerMinute} per minute)`,
+    keyOf: (s) => s.workspaceId,
+  };
+  const readingsPerCredential: Budget = {
+    limiter: makeLimiter(options, `${prefix}:rl:rd:cred`, limits.readingsKeyPer5Minutes, 300),
+    name: (s) =>
+      `per-${credentialName(s)} readings budget (${limits.readingsKeyPer5Minutes} per 5 minutes)`,
+    keyOf: (s) => s.credentialId,
+  };
+  const readingsPerWorkspace: Budget = {
+    limiter: makeLimiter(options, `${prefix}:rl:rd:ws`, limits.readingsWorkspacePer5Minutes, 300),
+    name: () =>
+      `per-workspace readings budget (${limits.readingsWorkspacePer5Minutes} per 5 minutes)`,
+    keyOf: (s) => s.workspaceId,
+  };
+  return {
+    consumeRequest: (subject) =>
+      consumeBoth(requestsPerCredential, requestsPerWorkspace, subject, 1),
+    consumeReadings: (subject, count) =>
+      consumeBoth(readingsPerCredential, readingsPerWorkspace, subject, count),
+  };
+}

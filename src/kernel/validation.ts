@@ -1,0 +1,117 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const shared: Options = {
+  useDefaults: true,
+  // Unknown body fields are refused by `additionalProperties: false`, never stripped.
+  removeAdditional: false,
+  allErrors: false,
+  allowUnionTypes: true,
+  strict: false,
+};
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ ...shared, coerceTypes });
+  addFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
+  return ajv;
+}
+
+/**
+ * Bodies are validated as sent (no type coercion); path, query and headers are
+ * text on the wire and are coerced to the declared types.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv(true);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    return ajv.compile(schema as object);
+  };
+}
+
+const PART_LABEL: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function fieldPath(error: ErrorObject): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') {
+    segments.push(String((error.params as { missingProperty: string }).missingProperty));
+  }
+  return segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return `unknown field "${String(params.additionalProperty)}"`;
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'type':
+      return `must be ${String(params.type).replace(',', ' or ')}`;
+    case 'format':
+      return `must be a valid ${String(params.format)}`;
+    case 'minLength':
+      return params.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters`;
+    case 'minItems':
+      return `must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'pattern':
+      return 'has an invalid format';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * One line naming the first problem, e.g. `species: must not be empty`.
+ * With `hideField`, the field is not named (the measurement endpoint's rule).
+ */
+export function describeValidationError(
+  errors: readonly ErrorObject[],
+  part: string,
+  hideField: boolean,
+): string {
+  const error = errors[0];
+  if (error === undefined) return 'Request failed validation';
+  const path = fieldPath(error);
+  const problem = describe(error);
+  if (error.keyword === 'additionalProperties') {
+    if (hideField) return 'Request has an unknown field';
+    const where = path === '' ? '' : ` in ${path}`;
+    return part === 'querystring'
+      ? `unknown query parameter "${String((error.params as Record<string, unknown>).additionalProperty)}"`
+      : `${problem}${where}`;
+  }
+  if (path === '') {
+    if (part === 'body')
+      return `Request body ${problem === 'must be object' ? 'must be a JSON object' : problem}`;
+    return `${PART_LABEL[part] ?? part} ${problem}`;
+  }
+  if (hideField) return `A value ${problem}`;
+  return `${path}: ${problem}`;
+}

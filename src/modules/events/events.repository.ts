@@ -1,0 +1,69 @@
+import type { Db } from '../../db/database.js';
+import type { EventTable } from '../../db/schema.js';
+import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+
+export type EventRow = EventTable;
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'seq',
+  'entity_type',
+  'entity_id',
+  'stage_id',
+  'event_type',
+  'event_time',
+  'recorded_by',
+  'payload',
+  'created_at',
+] as const;
+
+/**
+ * Takes the next change-history sequence number of a workspace. The row lock this
+ * update takes is held until the transaction commits, so events of one workspace
+ * commit in sequence order and a reader paging by sequence never skips one.
+ */
+export async function nextEventSequence(
+  db: Db,
+  workspaceId: string,
+): Promise<{ seq: number; lastEventAt: string | null }> {
+  const row = await db
+    .updateTable('workspaces')
+    .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
+    .where('id', '=', workspaceId)
+    .returning(['event_seq', 'last_event_at'])
+    .executeTakeFirstOrThrow();
+  return { seq: Number(row.event_seq), lastEventAt: row.last_event_at };
+}
+
+export async function setLastEventAt(db: Db, workspaceId: string, at: string): Promise<void> {
+  await db
+    .updateTable('workspaces')
+    .set({ last_event_at: at })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+export async function insertEvent(db: Db, row: EventRow): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+export async function listEvents(
+  db: Db,
+  workspaceId: string,
+  filter: { entityType: string; since: string | null },
+  page: PageRequest,
+): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', filter.entityType);
+  if (filter.since !== null) query = query.where('created_at', '>', filter.since);
+  if (page.after !== null) query = query.where(keysetAfter(['seq'], 'asc', page.after));
+  return query
+    .orderBy('seq', 'asc')
+    .limit(page.limit + 1)
+    .offset(page.after === null ? page.offset : 0)
+    .execute();
+}

@@ -1,0 +1,89 @@
+import type { Db } from '../../db/database.js';
+import { newId } from '../../kernel/ids.js';
+import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
+import { strictlyAfter } from '../../kernel/time.js';
+import {
+  insertEvent,
+  listEvents as listEventRows,
+  nextEventSequence,
+  setLastEventAt,
+  type EventRow,
+} from './events.repository.js';
+
+export type EntityType = 'plant' | 'explant';
+export type ChangeEventType = 'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination';
+
+export interface NewChangeEvent {
+  workspaceId: string;
+  entityType: EntityType;
+  entityId: string;
+  stageId?: string | null;
+  eventType: ChangeEventType;
+  /** When the change happened in the lab (e.g. a stage's entered_on); default now. */
+  eventTime?: string;
+  recordedBy: string | null;
+  payload: unknown;
+}
+
+export interface ChangeEvent {
+  id: string;
+  entity_type: EntityType;
+  entity_id: string;
+  stage_id: string | null;
+  event_type: string;
+  event_time: string;
+  recorded_by: string | null;
+  payload: unknown;
+  created_at: string;
+}
+
+/**
+ * Appends a change-history event inside the caller's transaction. `created_at`
+ * strictly increases within a workspace, so `since` (exclusive) never skips an
+ * event that committed later with the same millisecond.
+ */
+export async function recordChangeEvent(db: Db, event: NewChangeEvent): Promise<EventRow> {
+  const { seq, lastEventAt } = await nextEventSequence(db, event.workspaceId);
+  const createdAt = strictlyAfter(new Date().toISOString(), lastEventAt);
+  await setLastEventAt(db, event.workspaceId, createdAt);
+  const row: EventRow = {
+    id: newId(),
+    workspace_id: event.workspaceId,
+    seq,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    stage_id: event.stageId ?? null,
+    event_type: event.eventType,
+    event_time: event.eventTime ?? createdAt,
+    recorded_by: event.recordedBy,
+    payload: JSON.stringify(event.payload ?? null),
+    created_at: createdAt,
+  };
+  await insertEvent(db, row);
+  return row;
+}
+
+export function presentEvent(row: EventRow): ChangeEvent {
+  return {
+    id: row.id,
+    entity_type: row.entity_type as EntityType,
+    entity_id: row.entity_id,
+    stage_id: row.stage_id,
+    event_type: row.event_type,
+    event_time: row.event_time,
+    recorded_by: row.recorded_by,
+    payload: JSON.parse(row.payload) as unknown,
+    created_at: row.created_at,
+  };
+}
+
+export async function listChangeEvents(
+  db: Db,
+  workspaceId: string,
+  filter: { entityType: EntityType; since: string | null },
+  page: PageRequest,
+): Promise<{ items: ChangeEvent[]; nextKey: SortKey | null }> {
+  const rows = await listEventRows(db, workspaceId, filter, page);
+  const { items, nextKey } = splitPage(rows, page.limit, (row) => [row.seq]);
+  return { items: items.map(presentEvent), nextKey };
+}

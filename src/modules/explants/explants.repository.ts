@@ -1,0 +1,120 @@
+import type { Db } from '../../db/database.js';
+import { isPostgres } from '../../db/database.js';
+import type { ExplantTable } from '../../db/schema.js';
+import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+
+export type ExplantRow = ExplantTable;
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'plant_id',
+  'label',
+  'label_key',
+  'batch_number',
+  'batch_number_key',
+  'notes',
+  'status',
+  'external_id',
+  'external_id_key',
+  'initial_count',
+  'current_count',
+  'plantlet_count',
+  'custom_fields',
+  'created_by',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
+
+export type ExplantChanges = Partial<
+  Omit<ExplantRow, 'id' | 'workspace_id' | 'created_at' | 'created_by' | 'plant_id'>
+>;
+
+export async function insertExplant(db: Db, row: ExplantRow): Promise<void> {
+  await db.insertInto('explants').values(row).execute();
+}
+
+export async function findExplant(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  lock = false,
+): Promise<ExplantRow | undefined> {
+  const query = db
+    .selectFrom('explants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  return (lock && isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function updateExplant(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  changes: ExplantChanges,
+): Promise<void> {
+  await db
+    .updateTable('explants')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether an external id (lower-cased) is taken in the workspace, deleted explants included. */
+export async function explantExternalIdTaken(
+  db: Db,
+  workspaceId: string,
+  key: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('explants')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('external_id_key', '=', key);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Newest explant whose lower-cased `column` equals `key`. */
+export async function findExplantByKey(
+  db: Db,
+  workspaceId: string,
+  column: 'external_id_key' | 'batch_number_key' | 'label_key',
+  key: string,
+): Promise<ExplantRow | undefined> {
+  return db
+    .selectFrom('explants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where(column, '=', key)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function listExplants(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+): Promise<ExplantRow[]> {
+  let query = db
+    .selectFrom('explants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null);
+  if (page.after !== null)
+    query = query.where(keysetAfter(['created_at', 'id'], 'desc', page.after));
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .offset(page.after === null ? page.offset : 0)
+    .execute();
+}

@@ -1,0 +1,169 @@
+import type { Db } from '../../db/database.js';
+import type { ApiKeyTable, MemberTable, WorkspaceTable } from '../../db/schema.js';
+
+export type WorkspaceRow = WorkspaceTable;
+export type MemberRow = MemberTable;
+export type ApiKeyRow = ApiKeyTable;
+
+const WORKSPACE_COLUMNS = [
+  'id',
+  'name',
+  'type',
+  'plan',
+  'features',
+  'device_allowance',
+  'event_seq',
+  'last_event_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const MEMBER_COLUMNS = [
+  'id',
+  'workspace_id',
+  'name',
+  'email',
+  'role',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
+const KEY_COLUMNS = [
+  'id',
+  'workspace_id',
+  'member_id',
+  'name',
+  'prefix',
+  'key_hash',
+  'scopes',
+  'environment',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+
+export async function insertWorkspace(db: Db, row: WorkspaceRow): Promise<void> {
+  await db.insertInto('workspaces').values(row).execute();
+}
+
+export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
+  return db
+    .selectFrom('workspaces')
+    .select(WORKSPACE_COLUMNS)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listWorkspaces(db: Db): Promise<WorkspaceRow[]> {
+  return db.selectFrom('workspaces').select(WORKSPACE_COLUMNS).orderBy('created_at').execute();
+}
+
+export async function updateWorkspace(
+  db: Db,
+  id: string,
+  changes: Partial<
+    Pick<WorkspaceRow, 'name' | 'type' | 'plan' | 'features' | 'device_allowance'>
+  > & {
+    updated_at: string;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('workspaces')
+    .set(changes)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertMember(db: Db, row: MemberRow): Promise<void> {
+  await db.insertInto('members').values(row).execute();
+}
+
+export async function findMember(db: Db, id: string): Promise<MemberRow | undefined> {
+  return db.selectFrom('members').select(MEMBER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findMemberInWorkspace(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function firstMemberWithRole(
+  db: Db,
+  workspaceId: string,
+  role: string,
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', role)
+    .where('status', '=', 'active')
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+export async function updateMember(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<MemberRow, 'role' | 'status' | 'name' | 'email'>> & { updated_at: string },
+): Promise<void> {
+  await db.updateTable('members').set(changes).where('id', '=', id).execute();
+}
+
+export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function revokeApiKey(db: Db, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The key, its owner and its workspace in one read: what authentication needs. */
+export async function findKeyForAuth(db: Db, keyHash: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('members as m', 'm.id', 'k.member_id')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .select([
+      'k.id',
+      'k.workspace_id',
+      'k.member_id',
+      'k.name',
+      'k.prefix',
+      'k.scopes',
+      'k.environment',
+      'k.created_at',
+      'k.last_used_at',
+      'k.revoked_at',
+      'm.role',
+      'm.status as member_status',
+      'm.workspace_id as member_workspace_id',
+      'w.plan',
+      'w.features',
+    ])
+    .where('k.key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}

@@ -1,0 +1,237 @@
+import type { Db } from '../../db/database.js';
+import {
+  isFeature,
+  isPlan,
+  isRole,
+  isScope,
+  SCOPES,
+  type Feature,
+  type Plan,
+  type Role,
+  type Scope,
+} from '../../kernel/access.js';
+import { generateCredential, type Environment } from '../../kernel/credentials.js';
+import { errors } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import { nowIso } from '../../kernel/time.js';
+import { installDefaultStageLists } from '../lab/lab.service.js';
+import {
+  findApiKey,
+  findMember,
+  findWorkspace,
+  insertApiKey,
+  insertMember,
+  insertWorkspace,
+  revokeApiKey as revokeApiKeyRow,
+  updateMember,
+  updateWorkspace,
+  type MemberRow,
+  type WorkspaceRow,
+} from './identity.repository.js';
+
+export const WORKSPACE_TYPES = ['lab', 'team'] as const;
+
+export interface NewWorkspace {
+  name: string;
+  plan?: string;
+  type?: string;
+  id?: string;
+}
+
+function requirePlan(plan: string): Plan {
+  if (!isPlan(plan)) {
+    throw errors.validation(`plan: must be one of free, hobby, pro_lab, teams, enterprise`);
+  }
+  return plan;
+}
+
+function requireRole(role: string): Role {
+  if (!isRole(role)) {
+    throw errors.validation('role: must be one of guest, viewer, member, manager, admin, owner');
+  }
+  return role;
+}
+
+function requireName(value: string, field: string, max = 200): string {
+  const name = value.trim();
+  if (name === '' || name.length > max) {
+    throw errors.validation(`${field}: must be 1 to ${max} characters`);
+  }
+  return name;
+}
+
+/** A workspace with the default stage lists, in one transaction. */
+export async function createWorkspace(db: Db, input: NewWorkspace): Promise<WorkspaceRow> {
+  const type = input.type ?? 'lab';
+  if (!(WORKSPACE_TYPES as readonly string[]).includes(type)) {
+    throw errors.validation('type: must be lab or team');
+  }
+  const at = nowIso();
+  const row: WorkspaceRow = {
+    id: input.id ?? newId(),
+    name: requireName(input.name, 'name'),
+    type,
+    plan: requirePlan(input.plan ?? 'teams'),
+    features: null,
+    device_allowance: null,
+    event_seq: 0,
+    last_event_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.transaction().execute(async (trx) => {
+    await insertWorkspace(trx, row);
+    await installDefaultStageLists(trx, row.id);
+  });
+  return row;
+}
+
+export async function getWorkspace(db: Db, id: string): Promise<WorkspaceRow> {
+  const workspace = await findWorkspace(db, id);
+  if (workspace === undefined) throw errors.notFound('Workspace');
+  return workspace;
+}
+
+export async function setWorkspacePlan(db: Db, id: string, plan: string): Promise<WorkspaceRow> {
+  await getWorkspace(db, id);
+  await updateWorkspace(db, id, { plan: requirePlan(plan), updated_at: nowIso() });
+  return getWorkspace(db, id);
+}
+
+/** Sets the explicit feature set (`[]` = none); parsing of a comma list is the caller's. */
+export async function setWorkspaceFeatures(
+  db: Db,
+  id: string,
+  features: readonly string[],
+): Promise<Feature[]> {
+  const unknown = features.filter((f) => !isFeature(f));
+  if (unknown.length > 0) {
+    throw errors.validation(
+      `features: unknown feature ${unknown.join(', ')}; use pricing, commerce, equipment_calibration`,
+    );
+  }
+  const set = [...new Set(features)] as Feature[];
+  await getWorkspace(db, id);
+  await updateWorkspace(db, id, { features: JSON.stringify(set), updated_at: nowIso() });
+  return set;
+}
+
+export interface NewMember {
+  workspaceId: string;
+  name: string;
+  email?: string | null;
+  role: string;
+  id?: string;
+}
+
+export async function addMember(db: Db, input: NewMember): Promise<MemberRow> {
+  await getWorkspace(db, input.workspaceId);
+  const at = nowIso();
+  const row: MemberRow = {
+    id: input.id ?? newId(),
+    workspace_id: input.workspaceId,
+    name: requireName(input.name, 'name'),
+    email: input.email ?? null,
+    role: requireRole(input.role),
+    status: 'active',
+    created_at: at,
+    updated_at: at,
+  };
+  await insertMember(db, row);
+  return row;
+}
+
+export async function getMember(db: Db, id: string): Promise<MemberRow> {
+  const member = await findMember(db, id);
+  if (member === undefined) throw errors.notFound('Member');
+  return member;
+}
+
+export async function setMemberRole(db: Db, id: string, role: string): Promise<MemberRow> {
+  await getMember(db, id);
+  await updateMember(db, id, { role: requireRole(role), updated_at: nowIso() });
+  return getMember(db, id);
+}
+
+/** A removed member's keys stop working at once (authentication checks the owner). */
+export async function removeMember(db: Db, id: string): Promise<MemberRow> {
+  await getMember(db, id);
+  await updateMember(db, id, { status: 'removed', updated_at: nowIso() });
+  return getMember(db, id);
+}
+
+/** `all`, `none`, `''` (none) or a comma-separated list of scopes. */
+export function parseScopes(text: string): Scope[] {
+  const trimmed = text.trim();
+  if (trimmed === 'all') return [...SCOPES];
+  if (trimmed === 'none' || trimmed === '') return [];
+  const scopes = trimmed
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw errors.validation(`scopes: unknown scope ${unknown.join(', ')}`);
+  return SCOPES.filter((s) => scopes.includes(s));
+}
+
+export interface NewApiKey {
+  memberId: string;
+  name?: string;
+  scopes: readonly Scope[];
+  environment?: string;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  key: string;
+  prefix: string;
+  scopes: Scope[];
+  environment: Environment;
+  workspace_id: string;
+  member_id: string;
+}
+
+/** Creates a key; the full secret is in the result and nowhere else (only its SHA-256 is kept). */
+export async function createApiKey(db: Db, input: NewApiKey): Promise<CreatedApiKey> {
+  const member = await getMember(db, input.memberId);
+  if (member.status !== 'active') throw errors.validation('member: has been removed');
+  const environment = input.environment ?? 'production';
+  if (environment !== 'production' && environment !== 'development') {
+    throw errors.validation('environment: must be production or development');
+  }
+  const credential = generateCredential('key', environment);
+  const id = newId();
+  await insertApiKey(db, {
+    id,
+    workspace_id: member.workspace_id,
+    member_id: member.id,
+    name: requireName(input.name ?? 'API key', 'name'),
+    prefix: credential.displayPrefix,
+    key_hash: credential.hash,
+    scopes: JSON.stringify(input.scopes),
+    environment,
+    created_at: nowIso(),
+    last_used_at: null,
+    revoked_at: null,
+  });
+  return {
+    id,
+    key: credential.secret,
+    prefix: credential.displayPrefix,
+    scopes: [...input.scopes],
+    environment,
+    workspace_id: member.workspace_id,
+    member_id: member.id,
+  };
+}
+
+export async function revokeApiKey(
+  db: Db,
+  id: string,
+): Promise<{ id: string; revoked_at: string }> {
+  const key = await findApiKey(db, id);
+  if (key === undefined) throw errors.notFound('API key');
+  await revokeApiKeyRow(db, id, nowIso());
+  const revoked = await findApiKey(db, id);
+  return { id, revoked_at: revoked!.revoked_at! };
+}

@@ -1,0 +1,78 @@
+import { errors } from '../../kernel/errors.js';
+import { parseJsonArray } from '../../kernel/json.js';
+import { parseDateOnly } from '../../kernel/time.js';
+import type { CustomFieldDefinitionRow } from './lab.repository.js';
+
+export type CustomFieldValue = string | number | boolean | null;
+export type CustomFieldMap = Record<string, string | number | boolean>;
+
+export const CUSTOM_FIELD_ENTITIES = ['plant', 'explant', 'transfer', 'contamination'] as const;
+export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
+export const CUSTOM_FIELDS_MAX_BYTES = 10_000;
+
+function checkValue(definition: CustomFieldDefinitionRow, value: string | number | boolean): void {
+  const where = `custom_fields.${definition.key}`;
+  switch (definition.type) {
+    case 'text':
+      if (typeof value !== 'string') throw errors.validation(`${where}: must be text`);
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        throw errors.validation(`${where}: must be a number`);
+      }
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw errors.validation(`${where}: must be true or false`);
+      return;
+    case 'date':
+      if (typeof value !== 'string' || parseDateOnly(value) === null) {
+        throw errors.validation(`${where}: must be a date (YYYY-MM-DD)`);
+      }
+      return;
+    case 'select': {
+      const options = parseJsonArray(definition.options).map(String);
+      if (typeof value !== 'string' || !options.includes(value)) {
+        throw errors.validation(`${where}: must be one of: ${options.join(', ')}`);
+      }
+      return;
+    }
+    default:
+      throw errors.validation(`${where}: has an unsupported field type`);
+  }
+}
+
+/**
+ * Applies `input` onto `current` per key (null clears a key) after checking every
+ * key is lab-defined and every value fits its type; the result is at most 10,000 bytes.
+ */
+export function mergeCustomFields(
+  definitions: readonly CustomFieldDefinitionRow[],
+  entity: CustomFieldEntity,
+  current: CustomFieldMap,
+  input: Record<string, CustomFieldValue> | null | undefined,
+): CustomFieldMap {
+  if (input === undefined || input === null) return { ...current };
+  const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const merged: CustomFieldMap = { ...current };
+  for (const [key, value] of Object.entries(input)) {
+    const definition = byKey.get(key);
+    if (definition === undefined) {
+      throw errors.validation(
+        `custom_fields.${key}: not a custom field defined for ${entity}s in this lab`,
+      );
+    }
+    if (value === null) {
+      delete merged[key];
+      continue;
+    }
+    checkValue(definition, value);
+    merged[key] = value;
+  }
+  if (Buffer.byteLength(JSON.stringify(merged)) > CUSTOM_FIELDS_MAX_BYTES) {
+    throw errors.validation(
+      `custom_fields: must be at most ${CUSTOM_FIELDS_MAX_BYTES} bytes in all`,
+    );
+  }
+  return merged;
+}

@@ -1,0 +1,98 @@
+import type { Db } from '../../db/database.js';
+import type {
+  CustomFieldDefinitionTable,
+  RoomTable,
+  StageDefinitionTable,
+} from '../../db/schema.js';
+
+export type StageDefinitionRow = StageDefinitionTable;
+export type CustomFieldDefinitionRow = CustomFieldDefinitionTable;
+export type RoomRow = RoomTable;
+
+export async function listStageDefinitions(
+  db: Db,
+  workspaceId: string,
+  entityType: string,
+): Promise<StageDefinitionRow[]> {
+  return db
+    .selectFrom('stage_definitions')
+    .select(['workspace_id', 'entity_type', 'key', 'name', 'position'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entityType)
+    .orderBy('position')
+    .execute();
+}
+
+export async function replaceStageDefinitions(
+  db: Db,
+  workspaceId: string,
+  entityType: string,
+  rows: readonly StageDefinitionRow[],
+): Promise<void> {
+  await db
+    .deleteFrom('stage_definitions')
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entityType)
+    .execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('stage_definitions')
+      .values([...rows])
+      .execute();
+}
+
+export async function listCustomFieldDefinitions(
+  db: Db,
+  workspaceId: string,
+  entityType: string,
+): Promise<CustomFieldDefinitionRow[]> {
+  return db
+    .selectFrom('custom_field_definitions')
+    .select(['workspace_id', 'entity_type', 'key', 'type', 'options', 'position'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entityType)
+    .orderBy('position')
+    .execute();
+}
+
+export async function replaceCustomFieldDefinitions(
+  db: Db,
+  workspaceId: string,
+  rows: readonly CustomFieldDefinitionRow[],
+): Promise<void> {
+  await db.deleteFrom('custom_field_definitions').where('workspace_id', '=', workspaceId).execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('custom_field_definitions')
+      .values([...rows])
+      .execute();
+}
+
+export async function findRoom(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<RoomRow | undefined> {
+  return db
+    .selectFrom('rooms')
+    .select(['id', 'workspace_id', 'name', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findRoomById(db: Db, id: string): Promise<RoomRow | undefined> {
+  return db
+    .selectFrom('rooms')
+    .select(['id', 'workspace_id', 'name', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function upsertRoom(db: Db, row: RoomRow): Promise<void> {
+  await db
+    .insertInto('rooms')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name }))
+    .execute();
+}
