@@ -1,0 +1,171 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { SCOPES, type Plan, type Role, type Scope } from '../../src/kernel/access.js';
+import type { Environment } from '../../src/kernel/credentials.js';
+import { mintDeviceToken, registerDevice } from '../../src/modules/devices/devices.service.js';
+import {
+  addMember,
+  createApiKey,
+  createWorkspace,
+} from '../../src/modules/identity/identity.service.js';
+
+export interface DatabaseTarget {
+  readonly name: 'sqlite' | 'postgres';
+  open(): Promise<Database>;
+}
+
+/** SQLite always; PostgreSQL when the global setup found or started one. */
+export function databaseTargets(): DatabaseTarget[] {
+  const targets: DatabaseTarget[] = [
+    {
+      name: 'sqlite',
+      open: async () => {
+        const database = openDatabase({
+          dialect: 'sqlite',
+          path: ':memory:',
+          url: 'sqlite::memory:',
+        });
+        await migrateToLatest(database.db);
+        return database;
+      },
+    },
+  ];
+  const postgresUrl = inject('postgresUrl');
+  if (postgresUrl !== null) {
+    targets.push({
+      name: 'postgres',
+      open: async () => openDatabase({ dialect: 'postgres', url: postgresUrl }, { poolSize: 20 }),
+    });
+  }
+  return targets;
+}
+
+export function redisUrl(): string | null {
+  return inject('redisUrl');
+}
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-test-')),
+    DATABASE_URL: 'sqlite::memory:',
+    VITRO_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly database: Database;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  target: DatabaseTarget,
+  options: { env?: Record<string, string> } & Omit<AppOptions, 'database'> = {},
+): Promise<TestApp> {
+  const database = await target.open();
+  const { env, ...appOptions } = options;
+  const app = await buildApp(testConfig(env), { logger: false, ...appOptions, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    request: (injectOptions) => app.inject(injectOptions),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Actor {
+  readonly memberId: string;
+  readonly keyId: string;
+  readonly key: string;
+  readonly role: Role;
+  readonly headers: { authorization: string };
+}
+
+export interface Lab {
+  readonly workspaceId: string;
+  readonly owner: Actor;
+  /** Another member with a key, of the given role and scopes (default all scopes). */
+  actor(
+    role: Role,
+    options?: { scopes?: readonly Scope[]; environment?: Environment },
+  ): Promise<Actor>;
+  /** A device of this workspace and a device token for it. */
+  deviceToken(): Promise<{ deviceId: string; token: string; headers: { authorization: string } }>;
+}
+
+/** A fresh workspace (one per test) with an owner holding a key with every scope. */
+export async function createLab(
+  database: Database,
+  options: { plan?: Plan; name?: string } = {},
+): Promise<Lab> {
+  const workspace = await createWorkspace(database.db, {
+    name: options.name ?? 'Test lab',
+    plan: options.plan ?? 'teams',
+  });
+  const actor = async (
+    role: Role,
+    actorOptions: { scopes?: readonly Scope[]; environment?: Environment } = {},
+  ): Promise<Actor> => {
+    const member = await addMember(database.db, {
+      workspaceId: workspace.id,
+      name: `${role} member`,
+      role,
+    });
+    const created = await createApiKey(database.db, {
+      memberId: member.id,
+      scopes: actorOptions.scopes ?? SCOPES,
+      ...(actorOptions.environment ? { environment: actorOptions.environment } : {}),
+    });
+    return {
+      memberId: member.id,
+      keyId: created.id,
+      key: created.key,
+      role,
+      headers: { authorization: `Bearer ${created.key}` },
+    };
+  };
+  const owner = await actor('owner');
+  return {
+    workspaceId: workspace.id,
+    owner,
+    actor,
+    deviceToken: async () => {
+      const device = await registerDevice(database.db, {
+        workspaceId: workspace.id,
+        name: 'Test sensor',
+        createdBy: owner.memberId,
+      });
+      const token = await mintDeviceToken(database.db, {
+        workspaceId: workspace.id,
+        deviceId: device.id,
+      });
+      return {
+        deviceId: device.id,
+        token: token.token,
+        headers: { authorization: `Bearer ${token.token}` },
+      };
+    },
+  };
+}
+
+/** The parsed JSON body of a response. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
+export function body<T = any>(response: LightMyRequestResponse): T {
+  return response.json<T>();
+}
