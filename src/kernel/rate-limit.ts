@@ -64,23 +64,29 @@ function retryAfterSeconds(res: RateLimiterRes): number {
 /**
  * Consumes from the first budget, then the second; a refusal by the second gives
  * back what the first took, so a refused request spends nothing of the other budget.
+ * With `refundRefused` (readings), a refused batch spends nothing of its own budget
+ * either: readings that were not accepted do not count.
  */
 async function consumeBoth(
   first: Budget,
   second: Budget,
   subject: RateLimitSubject,
   points: number,
+  refundRefused: boolean,
 ): Promise<void> {
   const firstKey = first.keyOf(subject);
+  const secondKey = second.keyOf(subject);
   try {
     await first.limiter.consume(firstKey, points);
   } catch (refusal) {
+    if (refundRefused) await first.limiter.reward(firstKey, points);
     throw asRateLimitError(refusal, first.name(subject));
   }
   try {
-    await second.limiter.consume(second.keyOf(subject), points);
+    await second.limiter.consume(secondKey, points);
   } catch (refusal) {
     await first.limiter.reward(firstKey, points);
+    if (refundRefused) await second.limiter.reward(secondKey, points);
     throw asRateLimitError(refusal, second.name(subject));
   }
 }
@@ -117,9 +123,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     keyOf: (s) => s.workspaceId,
   };
   return {
+    // Every authenticated request counts, refused ones too (DESIGN §4).
     consumeRequest: (subject) =>
-      consumeBoth(requestsPerCredential, requestsPerWorkspace, subject, 1),
+      consumeBoth(requestsPerCredential, requestsPerWorkspace, subject, 1, false),
     consumeReadings: (subject, count) =>
-      consumeBoth(readingsPerCredential, readingsPerWorkspace, subject, count),
+      consumeBoth(readingsPerCredential, readingsPerWorkspace, subject, count, true),
   };
 }

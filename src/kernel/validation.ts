@@ -99,6 +99,9 @@ export function describeValidationError(
   const error = errors[0];
   if (error === undefined) return 'Request failed validation';
   const path = fieldPath(error);
+  if (part === 'headers' && path === 'idempotency-key') {
+    return 'Idempotency-Key: must be 8 to 255 characters of A-Z, a-z, 0-9 and . _ : ~ -';
+  }
   const problem = describe(error);
   if (error.keyword === 'additionalProperties') {
     if (hideField) return 'Request has an unknown field';

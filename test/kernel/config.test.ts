@@ -1,0 +1,113 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'vitro-config-'));
+
+describe('configuration', () => {
+  it('has the documented defaults and is frozen', () => {
+    const dir = dataDir();
+    const config = loadConfig({ VITRO_DATA_DIR: dir });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      publicUrl: 'http://127.0.0.1:3000',
+      dataDir: dir,
+      database: { dialect: 'sqlite', path: join(dir, 'vitro.db') },
+      storage: { kind: 'file', root: join(dir, 'files') },
+      redisUrl: null,
+      logLevel: 'info',
+      rateLimits: {
+        keyPerMinute: 1000,
+        workspacePerMinute: 3000,
+        readingsKeyPer5Minutes: 5000,
+        readingsWorkspacePer5Minutes: 10000,
+      },
+      allowedPrivateAddresses: [],
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.rateLimits)).toBe(true);
+  });
+
+  it('generates the secret once into the data directory and reuses it', () => {
+    const dir = dataDir();
+    const first = loadConfig({ VITRO_DATA_DIR: dir });
+    const second = loadConfig({ VITRO_DATA_DIR: dir });
+    expect(first.secret.length).toBeGreaterThanOrEqual(32);
+    expect(second.secret).toBe(first.secret);
+    expect(readFileSync(join(dir, 'secret'), 'utf8').trim()).toBe(first.secret);
+    expect(statSync(join(dir, 'secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      VITRO_DATA_DIR: dataDir(),
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      PUBLIC_URL: 'https://lab.example.org/',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/vitro',
+      STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9000&region=eu-1&force_path_style=true',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      VITRO_SECRET: 's'.repeat(40),
+      VITRO_RATE_LIMIT_KEY_PER_MIN: '5',
+      VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: '6',
+      VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN: '7',
+      VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN: '8',
+      VITRO_ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/8, 192.168.1.5',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      publicUrl: 'https://lab.example.org',
+      database: { dialect: 'postgres' },
+      storage: {
+        kind: 's3',
+        bucket: 'bucket',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'eu-1',
+        forcePathStyle: true,
+      },
+      redisUrl: 'redis://127.0.0.1:6379',
+      secret: 's'.repeat(40),
+      rateLimits: {
+        keyPerMinute: 5,
+        workspacePerMinute: 6,
+        readingsKeyPer5Minutes: 7,
+        readingsWorkspacePer5Minutes: 8,
+      },
+      allowedPrivateAddresses: ['10.0.0.0/8', '192.168.1.5/32'],
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['STORAGE_URL', 'gs://bucket'],
+    ['REDIS_URL', 'http://redis'],
+    ['VITRO_SECRET', 'short'],
+    ['VITRO_RATE_LIMIT_KEY_PER_MIN', '0'],
+    ['VITRO_RATE_LIMIT_WORKSPACE_PER_MIN', '-1'],
+    ['VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN', '1.5'],
+    ['VITRO_ALLOWED_PRIVATE_ADDRESSES', '10.0.0.0/99'],
+    ['LOG_LEVEL', 'loud'],
+  ])('stops with one line naming %s when it is %s', (variable, value) => {
+    const attempt = () =>
+      loadConfig({ VITRO_DATA_DIR: dataDir(), VITRO_SECRET: 'x'.repeat(32), [variable]: value });
+    expect(attempt).toThrowError(ConfigError);
+    expect(attempt).toThrowError(new RegExp(`^${variable}: [^\\n]+$`));
+  });
+
+  it('requires a shared secret when scaled out', () => {
+    expect(() =>
+      loadConfig({ VITRO_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://127.0.0.1/x' }),
+    ).toThrowError(/^VITRO_SECRET: /);
+  });
+});

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/kernel/access.js';
+import { ERROR_CODES } from '../../src/kernel/errors.js';
+import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  'x-scope'?: string | null;
+  responses: Record<string, { description: string }>;
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: {
+    openapi: string;
+    info: { version: string };
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown> };
+    'x-scopes': string[];
+  };
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!);
+    const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(() => t.close());
+
+  it('is OpenAPI 3.1 with version 1, both security schemes and the 34 scopes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'bearerAuth',
+      'deviceToken',
+    ]);
+    expect(doc['x-scopes']).toEqual([...SCOPES]);
+    expect(doc['x-scopes']).toHaveLength(34);
+  });
+
+  it('describes every API route with operationId, tags, scope and its error responses', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
+    const ids = new Set<string>();
+    for (const { path, method, op } of operations) {
+      expect(path.startsWith('/api/v1/'), path).toBe(true);
+      expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+      ids.add(op.operationId!);
+      expect(op.tags?.length).toBeGreaterThan(0);
+      expect(op).toHaveProperty('x-scope');
+      expect(op.security).toBeDefined();
+      for (const status of ['401', '402', '429', '500']) {
+        expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) >= 400) {
+          const codes = response.description.replace(/^Failure; code: /, '').split(', ');
+          for (const code of codes) expect(ERROR_CODES).toContain(code);
+        }
+      }
+    }
+    expect(ids.size).toBe(operations.length);
+    expect([...ids].sort()).toEqual(
+      [
+        'getMe',
+        'listWorkspaces',
+        'listPlants',
+        'createPlant',
+        'getPlant',
+        'updatePlant',
+        'listExplants',
+        'createExplant',
+        'getExplant',
+        'updateExplant',
+        'listStages',
+        'createStage',
+        'listChangeEvents',
+      ].sort(),
+    );
+    expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();
+    expect(doc.paths['/api/v1/plants']!.post!['x-scope']).toBe('write:plants');
+    expect(doc.paths['/api/v1/stages']!.post!.responses['403']!.description).toContain(
+      'STAGE_WRITE_FORBIDDEN',
+    );
+  });
+});

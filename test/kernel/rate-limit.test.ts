@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimiter, type RateLimitSubject } from '../../src/kernel/rate-limit.js';
+import {
+  body,
+  createLab,
+  databaseTargets,
+  redisUrl,
+  startTestApp,
+  type TestApp,
+} from '../support/harness.js';
+import { kernelTestRoutes } from './routes.js';
+
+const limits = (key: number, workspace: number, readingsKey = 1000, readingsWorkspace = 1000) => ({
+  VITRO_RATE_LIMIT_KEY_PER_MIN: String(key),
+  VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: String(workspace),
+  VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN: String(readingsKey),
+  VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN: String(readingsWorkspace),
+});
+
+describe.each(databaseTargets())('rate limits on $name', (target) => {
+  const apps: TestApp[] = [];
+  const start = async (env: Record<string, string>) => {
+    const t = await startTestApp(target, { env, extraRoutes: kernelTestRoutes });
+    apps.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  const me = (t: TestApp, headers: Record<string, string>) =>
+    t.request({ method: 'GET', url: '/api/v1/me', headers });
+
+  it('refuses the 6th request of a key with a limit of 5, with Retry-After and the budget named', async () => {
+    const t = await start(limits(5, 100));
+    const lab = await createLab(t.database);
+    for (let i = 0; i < 5; i++) expect((await me(t, lab.owner.headers)).statusCode).toBe(200);
+    const refused = await me(t, lab.owner.headers);
+    expect(refused.statusCode).toBe(429);
+    expect(body(refused)).toMatchObject({ ok: false, data: null, code: 'RATE_LIMIT_EXCEEDED' });
+    expect(body(refused).error).toMatch(/key/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers['x-ratelimit-remaining']).toBeUndefined();
+    const other = await createLab(t.database);
+    expect((await me(t, other.owner.headers)).statusCode).toBe(200);
+  });
+
+  it('refuses the 6th request of a workspace across its keys', async () => {
+    const t = await start(limits(100, 5));
+    const lab = await createLab(t.database);
+    const second = await lab.actor('member');
+    for (let i = 0; i < 3; i++) expect((await me(t, lab.owner.headers)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await me(t, second.headers)).statusCode).toBe(200);
+    const refused = await me(t, second.headers);
+    expect(refused.statusCode).toBe(429);
+    expect(body(refused).error).toMatch(/workspace/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('spends nothing of the workspace budget when the key budget refuses', async () => {
+    const t = await start(limits(3, 5));
+    const lab = await createLab(t.database);
+    const second = await lab.actor('member');
+    for (let i = 0; i < 3; i++) expect((await me(t, lab.owner.headers)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      const refused = await me(t, lab.owner.headers);
+      expect(refused.statusCode).toBe(429);
+      expect(body(refused).error).toMatch(/key/);
+    }
+    // The workspace has spent 3 of 5: the second key still gets exactly 2.
+    expect((await me(t, second.headers)).statusCode).toBe(200);
+    expect((await me(t, second.headers)).statusCode).toBe(200);
+    const third = await me(t, second.headers);
+    expect(third.statusCode).toBe(429);
+    expect(body(third).error).toMatch(/workspace/);
+  });
+
+  it('counts requests that are refused later (403, 422) but not unauthenticated ones', async () => {
+    const t = await start(limits(3, 100));
+    const lab = await createLab(t.database);
+    const viewer = await lab.actor('viewer');
+    for (let i = 0; i < 5; i++) {
+      const res = await t.request({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: { authorization: 'Bearer nope' },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const post = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/plants',
+        headers: viewer.headers,
+        payload: { species: 'x' },
+      });
+    for (let i = 0; i < 3; i++) expect((await post()).statusCode).toBe(403);
+    expect((await post()).statusCode).toBe(429);
+  });
+
+  it('counts readings per key/token and per workspace, refusing a batch over budget', async () => {
+    const t = await start({ ...limits(1000, 1000, 10, 15) });
+    const lab = await createLab(t.database);
+    const device = await lab.deviceToken();
+    const send = (headers: Record<string, string>, count: number) =>
+      t.request({ method: 'POST', url: '/api/v1/test/readings', headers, payload: { count } });
+    expect((await send(device.headers, 6)).statusCode).toBe(201);
+    const tooMany = await send(device.headers, 5);
+    expect(tooMany.statusCode).toBe(429);
+    expect(body(tooMany).error).toMatch(/token/);
+    expect(body(tooMany).error).toMatch(/readings/);
+    expect(Number(tooMany.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const retry = await send(device.headers, 4);
+    expect(retry.statusCode, retry.body).toBe(201);
+    // Workspace: 10 spent of 15; the refused batch above spent nothing.
+    expect((await send(lab.owner.headers, 5)).statusCode).toBe(201);
+    const workspaceFull = await send(lab.owner.headers, 1);
+    expect(workspaceFull.statusCode).toBe(429);
+    expect(body(workspaceFull).error).toMatch(/workspace/);
+  });
+});
+
+describe('rate limiter budgets (memory store)', () => {
+  it('gives back the key points when the workspace budget refuses', async () => {
+    const limiter = createRateLimiter({
+      limits: {
+        keyPerMinute: 3,
+        workspacePerMinute: 2,
+        readingsKeyPer5Minutes: 1,
+        readingsWorkspacePer5Minutes: 1,
+      },
+      redis: null,
+    });
+    const a: RateLimitSubject = { kind: 'key', credentialId: 'key-a', workspaceId: 'ws-1' };
+    const b: RateLimitSubject = { kind: 'key', credentialId: 'key-b', workspaceId: 'ws-1' };
+    await limiter.consumeRequest(b);
+    await limiter.consumeRequest(b);
+    for (let i = 0; i < 5; i++) {
+      await expect(limiter.consumeRequest(a)).rejects.toMatchObject({
+        code: 'RATE_LIMIT_EXCEEDED',
+      });
+    }
+    // Key A lost nothing to the workspace refusals: it still has its 3 points elsewhere.
+    const elsewhere: RateLimitSubject = { ...a, workspaceId: 'ws-2' };
+    await limiter.consumeRequest(elsewhere);
+    await limiter.consumeRequest(elsewhere);
+    await expect(limiter.consumeRequest({ ...a, workspaceId: 'ws-3' })).resolves.toBeUndefined();
+    await expect(limiter.consumeRequest({ ...a, workspaceId: 'ws-4' })).rejects.toMatchObject({
+      message: expect.stringMatching(/key/),
+    });
+  });
+});
+
+const redis = redisUrl();
+describe.skipIf(redis === null)('rate limits with the Redis store', () => {
+  const [sqlite] = databaseTargets();
+  const apps: TestApp[] = [];
+  const clients: Redis[] = [];
+  const client = (url: string) => {
+    const c = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+    });
+    c.on('error', () => undefined);
+    clients.push(c);
+    return c;
+  };
+  beforeAll(async () => {
+    const probe = client(redis!);
+    await new Promise<void>((resolve) => probe.once('ready', () => resolve()));
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+    for (const c of clients) c.disconnect();
+  });
+
+  it('shares one budget between two app instances', async () => {
+    const prefix = `test-${randomUUID()}`;
+    const database = await sqlite!.open();
+    const redisA = client(redis!);
+    const redisB = client(redis!);
+    await Promise.all([redisA, redisB].map((c) => new Promise((r) => c.once('ready', r))));
+    const { buildApp } = await import('../../src/app.js');
+    const { testConfig } = await import('../support/harness.js');
+    const config = testConfig(limits(5, 100));
+    const appA = await buildApp(config, {
+      database,
+      redis: redisA,
+      rateLimitPrefix: prefix,
+      logger: false,
+    });
+    const appB = await buildApp(config, {
+      database,
+      redis: redisB,
+      rateLimitPrefix: prefix,
+      logger: false,
+    });
+    apps.push({ app: appA, database, request: (o) => appA.inject(o), close: () => appA.close() });
+    apps.push({
+      app: appB,
+      database,
+      request: (o) => appB.inject(o),
+      close: async () => {
+        await appB.close();
+        await database.close();
+      },
+    });
+    const lab = await createLab(database);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const app = i % 2 === 0 ? appA : appB;
+      statuses.push(
+        (await app.inject({ method: 'GET', url: '/api/v1/me', headers: lab.owner.headers }))
+          .statusCode,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const keys = await redisA.keys(`${prefix}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it('keeps serving with an in-process limit when Redis is unreachable', async () => {
+    const database = await sqlite!.open();
+    const dead = client('redis://127.0.0.1:1');
+    const { buildApp } = await import('../../src/app.js');
+    const { testConfig } = await import('../support/harness.js');
+    const app = await buildApp(testConfig(limits(3, 100)), {
+      database,
+      redis: dead,
+      logger: false,
+    });
+    apps.push({
+      app,
+      database,
+      request: (o) => app.inject(o),
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    });
+    const lab = await createLab(database);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(
+        (await app.inject({ method: 'GET', url: '/api/v1/me', headers: lab.owner.headers }))
+          .statusCode,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
