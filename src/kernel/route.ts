@@ -48,7 +48,11 @@ export interface RequestContext {
   readonly principal: Principal;
   /** The request's transaction for writes; the database for reads. */
   readonly db: Db;
-  /** The database outside any transaction (for work that must not roll back). */
+  /**
+   * The database outside any transaction, for work that must not roll back. Never
+   * use it while the request's transaction is open: SQLite has one connection, so
+   * that would wait on itself.
+   */
   readonly database: Database;
   readonly requestId: string;
   readonly now: string;
