@@ -27,8 +27,10 @@ export interface AppOptions {
   redis?: Redis | null;
   /** Key prefix of the rate-limit counters (tests isolate apps sharing one Redis). */
   rateLimitPrefix?: string;
-  /** Pino logger options; default from LOG_LEVEL. */
+  /** Logging at LOG_LEVEL (default on); false turns it off. */
   logger?: boolean;
+  /** Where log lines go; default stdout. `vitro serve` sends them to stderr. */
+  logStream?: NodeJS.WritableStream;
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (app: FastifyInstance, kernel: Kernel) => void;
 }
@@ -60,6 +62,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -61,7 +61,12 @@ export async function saveOrderLine(
   };
   const existing = await findOrderLine(db, workspaceId, input.id);
   if (existing === undefined) {
-    await insertOrderLine(db, { id: input.id, workspace_id: workspaceId, ...fields, created_at: now });
+    await insertOrderLine(db, {
+      id: input.id,
+      workspace_id: workspaceId,
+      ...fields,
+      created_at: now,
+    });
     return;
   }
   if (Object.keys(diffFields(existing, fields, FIELDS)).length === 0) return;

@@ -25,9 +25,12 @@ import {
   revokeApiKey as revokeApiKeyRow,
   updateMember,
   updateWorkspace,
+  listWorkspaces,
   type MemberRow,
   type WorkspaceRow,
 } from './identity.repository.js';
+
+export type { WorkspaceRow } from './identity.repository.js';
 
 export const WORKSPACE_TYPES = ['lab', 'team'] as const;
 
@@ -84,6 +87,33 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Work
     await installDefaultStageLists(trx, row.id);
   });
   return row;
+}
+
+export async function hasAnyWorkspace(db: Db): Promise<boolean> {
+  return (await listWorkspaces(db)).length > 0;
+}
+
+/** Name, type and device allowance (null = the plan's default), as an import sets them. */
+export async function updateWorkspaceSettings(
+  db: Db,
+  id: string,
+  settings: { name?: string; type?: string; device_allowance?: number | null },
+  at: string = nowIso(),
+): Promise<void> {
+  if (
+    settings.type !== undefined &&
+    !(WORKSPACE_TYPES as readonly string[]).includes(settings.type)
+  ) {
+    throw errors.validation('type: must be lab or team');
+  }
+  await updateWorkspace(db, id, {
+    ...(settings.name === undefined ? {} : { name: requireName(settings.name, 'name') }),
+    ...(settings.type === undefined ? {} : { type: settings.type }),
+    ...(settings.device_allowance === undefined
+      ? {}
+      : { device_allowance: settings.device_allowance }),
+    updated_at: at,
+  });
 }
 
 export async function getWorkspace(db: Db, id: string): Promise<WorkspaceRow> {

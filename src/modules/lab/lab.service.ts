@@ -8,27 +8,84 @@ import {
 } from './custom-fields.js';
 import {
   findRoom,
+  findRoomById,
   listCustomFieldDefinitions,
   listStageDefinitions,
+  replaceCustomFieldDefinitions,
   replaceStageDefinitions,
+  upsertRoom,
 } from './lab.repository.js';
 import { DEFAULT_STAGE_LISTS, type StageEntity, type StageOption } from './stage-lists.js';
 
+/** Replaces a workspace's stage list for one kind, in the given order. */
+export async function setStageList(
+  db: Db,
+  workspaceId: string,
+  entity: StageEntity,
+  options: readonly StageOption[],
+): Promise<void> {
+  await replaceStageDefinitions(
+    db,
+    workspaceId,
+    entity,
+    options.map((option, position) => ({
+      workspace_id: workspaceId,
+      entity_type: entity,
+      key: option.key,
+      name: option.name,
+      position,
+    })),
+  );
+}
+
 export async function installDefaultStageLists(db: Db, workspaceId: string): Promise<void> {
   for (const entity of ['plant', 'explant'] as const) {
-    await replaceStageDefinitions(
-      db,
-      workspaceId,
-      entity,
-      DEFAULT_STAGE_LISTS[entity].map((option, position) => ({
-        workspace_id: workspaceId,
-        entity_type: entity,
-        key: option.key,
-        name: option.name,
-        position,
-      })),
-    );
+    await setStageList(db, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
   }
+}
+
+export interface CustomFieldDefinition {
+  entity: CustomFieldEntity;
+  key: string;
+  type: string;
+  options: readonly string[] | null;
+}
+
+/** Replaces all of a workspace's custom field definitions (order kept per kind). */
+export async function setCustomFieldDefinitions(
+  db: Db,
+  workspaceId: string,
+  fields: readonly CustomFieldDefinition[],
+): Promise<void> {
+  await replaceCustomFieldDefinitions(
+    db,
+    workspaceId,
+    fields.map((field, index) => ({
+      workspace_id: workspaceId,
+      entity_type: field.entity,
+      key: field.key,
+      type: field.type,
+      options: field.options === null ? null : JSON.stringify(field.options),
+      position: fields.slice(0, index).filter((f) => f.entity === field.entity).length,
+    })),
+  );
+}
+
+export async function saveRoom(
+  db: Db,
+  room: { id: string; workspaceId: string; name: string; createdAt: string },
+): Promise<void> {
+  await upsertRoom(db, {
+    id: room.id,
+    workspace_id: room.workspaceId,
+    name: room.name,
+    created_at: room.createdAt,
+  });
+}
+
+/** The workspace a room belongs to, whichever it is; null when no room has this id. */
+export async function roomWorkspace(db: Db, roomId: string): Promise<string | null> {
+  return (await findRoomById(db, roomId))?.workspace_id ?? null;
 }
 
 export async function stageOptions(

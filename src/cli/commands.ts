@@ -1,0 +1,237 @@
+import { readFile } from 'node:fs/promises';
+import { Option, type Command, type OptionValues } from 'commander';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { PLANS, ROLES } from '../kernel/access.js';
+import { errors } from '../kernel/errors.js';
+import { changeDeviceStatus, DEVICE_STATUSES } from '../modules/devices/devices.service.js';
+import {
+  addMember,
+  createApiKey,
+  createWorkspace,
+  parseScopes,
+  removeMember,
+  revokeApiKey,
+  setMemberRole,
+  setWorkspaceFeatures,
+  setWorkspacePlan,
+  WORKSPACE_TYPES,
+} from '../modules/identity/identity.service.js';
+import { withDatabase } from './database.js';
+import type { CliIo } from './io.js';
+
+type Work<O extends OptionValues> = (
+  options: O,
+  database: Database,
+  config: Config,
+) => Promise<object>;
+
+/** Comma-separated values; '' (or only commas) is the empty list. */
+function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw errors.validation(`--file: cannot read ${path} (${String(code ?? error)})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw errors.validation(`--file: ${path} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Registers every admin command of DESIGN §11 except `serve`; `done` receives the
+ * result. The demo and import modules are loaded only by their commands: every
+ * other command starts faster without them.
+ */
+export function registerAdminCommands(
+  program: Command,
+  io: CliIo,
+  done: (result: object) => void,
+): void {
+  const action = <O extends OptionValues>(command: Command, work: Work<O>): Command =>
+    command.action(async () => {
+      const options = command.opts<O>();
+      done(await withDatabase(io, (database, config) => work(options, database, config)));
+    });
+  const required = (flags: string, description: string) =>
+    new Option(flags, description).makeOptionMandatory();
+
+  program
+    .command('migrate')
+    .description('Bring the database schema up to date -> {applied: [...]}')
+    .action(async () => {
+      done(await withDatabase(io, (database) => migrateToLatest(database.db), { migrate: false }));
+    });
+
+  action(
+    program
+      .command('demo')
+      .description('Create a demo lab with a key -> {workspace_id, key, base_url}'),
+    async (_options: object, database, config) => ({
+      ...(await (await import('../modules/demo/demo.service.js')).createDemoLab(database.db)),
+      base_url: config.publicUrl,
+    }),
+  );
+
+  const workspace = program
+    .command('workspace')
+    .description('Create workspaces, set plans and features');
+  action(
+    workspace
+      .command('create')
+      .description('Create a workspace with the default stage lists -> {id, name, plan}')
+      .addOption(required('--name <name>', 'workspace name'))
+      .addOption(new Option('--plan <plan>', 'plan').choices(PLANS).default('teams'))
+      .addOption(
+        new Option('--type <type>', 'workspace type').choices(WORKSPACE_TYPES).default('lab'),
+      ),
+    async (o: { name: string; plan: string; type: string }, { db }) => {
+      const row = await createWorkspace(db, { name: o.name, plan: o.plan, type: o.type });
+      return { id: row.id, name: row.name, plan: row.plan };
+    },
+  );
+  action(
+    workspace
+      .command('set-plan')
+      .description("Change a workspace's plan -> {id, plan}")
+      .addOption(required('--workspace <id>', 'workspace id'))
+      .addOption(required('--plan <plan>', 'plan').choices(PLANS)),
+    async (o: { workspace: string; plan: string }, { db }) => {
+      const row = await setWorkspacePlan(db, o.workspace, o.plan);
+      return { id: row.id, plan: row.plan };
+    },
+  );
+  action(
+    workspace
+      .command('set-features')
+      .description("Set a workspace's features ('' = none) -> {id, features}")
+      .addOption(required('--workspace <id>', 'workspace id'))
+      .addOption(
+        required(
+          '--features <list>',
+          "comma list of pricing, commerce, equipment_calibration; '' = none",
+        ),
+      ),
+    async (o: { workspace: string; features: string }, { db }) => ({
+      id: o.workspace,
+      features: await setWorkspaceFeatures(db, o.workspace, commaList(o.features)),
+    }),
+  );
+
+  const member = program.command('member').description('Add members, change roles, remove members');
+  action(
+    member
+      .command('add')
+      .description('Add a member to a workspace -> {id, role}')
+      .addOption(required('--workspace <id>', 'workspace id'))
+      .addOption(required('--name <name>', 'member name'))
+      .option('--email <email>', 'email address')
+      .addOption(required('--role <role>', 'role').choices(ROLES)),
+    async (o: { workspace: string; name: string; email?: string; role: string }, { db }) => {
+      const row = await addMember(db, {
+        workspaceId: o.workspace,
+        name: o.name,
+        email: o.email ?? null,
+        role: o.role,
+      });
+      return { id: row.id, role: row.role };
+    },
+  );
+  action(
+    member
+      .command('set-role')
+      .description("Change a member's role -> {id, role}")
+      .addOption(required('--member <id>', 'member id'))
+      .addOption(required('--role <role>', 'role').choices(ROLES)),
+    async (o: { member: string; role: string }, { db }) => {
+      const row = await setMemberRole(db, o.member, o.role);
+      return { id: row.id, role: row.role };
+    },
+  );
+  action(
+    member
+      .command('remove')
+      .description('Remove a member; their keys stop working at once -> {id, status}')
+      .addOption(required('--member <id>', 'member id')),
+    async (o: { member: string }, { db }) => {
+      const row = await removeMember(db, o.member);
+      return { id: row.id, status: row.status };
+    },
+  );
+
+  const key = program.command('key').description('Create and revoke API keys');
+  action(
+    key
+      .command('create')
+      .description(
+        'Create an API key for a member; the key is shown only here -> {id, key, prefix, scopes}',
+      )
+      .addOption(required('--member <id>', 'owning member id'))
+      .option('--name <name>', 'key name', 'API key')
+      .option('--scopes <scopes>', "all, none, or a comma list of scopes ('' = none)", 'all')
+      .addOption(
+        new Option('--environment <environment>', 'key environment')
+          .choices(['production', 'development'])
+          .default('production'),
+      ),
+    async (o: { member: string; name: string; scopes: string; environment: string }, { db }) => {
+      const created = await createApiKey(db, {
+        memberId: o.member,
+        name: o.name,
+        scopes: parseScopes(o.scopes),
+        environment: o.environment,
+      });
+      return { id: created.id, key: created.key, prefix: created.prefix, scopes: created.scopes };
+    },
+  );
+  action(
+    key
+      .command('revoke')
+      .description('Revoke an API key -> {id, revoked_at}')
+      .addOption(required('--key <id>', 'key id')),
+    async (o: { key: string }, { db }) => revokeApiKey(db, o.key),
+  );
+
+  const device = program.command('device').description('Pause, retire or re-activate devices');
+  action(
+    device
+      .command('set-status')
+      .description(
+        'Set a device status; paused or retired revokes its tokens -> {id, status, revoked_tokens}',
+      )
+      .addOption(required('--device <id>', 'device id'))
+      .addOption(required('--status <status>', 'new status').choices(DEVICE_STATUSES)),
+    async (o: { device: string; status: string }, { db }) =>
+      changeDeviceStatus(db, o.device, o.status),
+  );
+
+  const importCommand = program
+    .command('import')
+    .description(
+      'Load stage lists, rooms, SOPs, equipment, labels, prices and order lines -> {imported: {...}}',
+    )
+    .addOption(required('--workspace <id>', 'workspace id'))
+    .addOption(required('--file <path>', 'import file (JSON, resources.md §Import file)'));
+  importCommand.action(async () => {
+    const o = importCommand.opts<{ workspace: string; file: string }>();
+    const data = await readJsonFile(o.file);
+    const { importLabData } = await import('../modules/import/import.service.js');
+    done(
+      await withDatabase(io, async ({ db }) => ({
+        imported: await importLabData(db, o.workspace, data),
+      })),
+    );
+  });
+}

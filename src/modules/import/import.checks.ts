@@ -1,0 +1,134 @@
+import type { Db } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
+import { orderLineIdsUsedElsewhere } from '../commerce/commerce.service.js';
+import { equipmentIdsUsedElsewhere } from '../equipment/equipment.service.js';
+import { findExplantRecord } from '../explants/explants.service.js';
+import { roomWorkspace } from '../lab/lab.service.js';
+import { findPlantRecord } from '../plants/plants.service.js';
+import {
+  cultureLinePriceIdsUsedElsewhere,
+  priceEventIdsUsedElsewhere,
+} from '../pricing/pricing.service.js';
+import { findSopVersionConflict, sopIdsUsedElsewhere } from '../sops/sops.service.js';
+import type { ImportPlan } from './import.plan.js';
+
+type IdLookup = (db: Db, workspaceId: string, ids: readonly string[]) => Promise<Set<string>>;
+
+/** Keeps `IN (…)` lists well below the bound-parameter limits of both engines. */
+const CHUNK = 500;
+
+async function refuseForeignIds(
+  db: Db,
+  workspaceId: string,
+  section: string,
+  records: readonly { id: string }[],
+  lookup: IdLookup,
+): Promise<void> {
+  const ids = records.map((r) => r.id);
+  const foreign = new Set<string>();
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    for (const id of await lookup(db, workspaceId, ids.slice(start, start + CHUNK))) {
+      foreign.add(id);
+    }
+  }
+  const index = records.findIndex((r) => foreign.has(r.id));
+  if (index >= 0) {
+    throw errors.validation(`${section}[${index}].id: already used by another workspace`);
+  }
+}
+
+const roomIdsUsedElsewhere: IdLookup = async (db, workspaceId, ids) => {
+  const foreign = new Set<string>();
+  for (const id of ids) {
+    const owner = await roomWorkspace(db, id);
+    if (owner !== null && owner !== workspaceId) foreign.add(id);
+  }
+  return foreign;
+};
+
+/** Answers whether a plant or explant exists in the workspace, reading each id once. */
+function recordChecker(db: Db, workspaceId: string) {
+  const known = new Map<string, boolean>();
+  return async (type: 'plant' | 'explant', id: string, path: string): Promise<void> => {
+    const cacheKey = `${type}:${id}`;
+    let exists = known.get(cacheKey);
+    if (exists === undefined) {
+      const find = type === 'plant' ? findPlantRecord : findExplantRecord;
+      exists = (await find(db, workspaceId, id, false)) !== undefined;
+      known.set(cacheKey, exists);
+    }
+    if (!exists) throw errors.validation(`${path}: no ${type} with this id in the workspace`);
+  };
+}
+
+async function checkReferences(db: Db, workspaceId: string, plan: ImportPlan): Promise<void> {
+  const requireRecord = recordChecker(db, workspaceId);
+  for (const [i, label] of plan.labels.entries()) {
+    if (label.record_type !== 'container') {
+      await requireRecord(label.record_type, label.record_id, `labels[${i}].record_id`);
+    }
+    for (const [j, item] of label.contents.entries()) {
+      await requireRecord(
+        item.record_type,
+        item.record_id,
+        `labels[${i}].contents[${j}].record_id`,
+      );
+    }
+  }
+  for (const [i, price] of plan.cultureLinePrices.entries()) {
+    await requireRecord('plant', price.plant_id, `culture_line_prices[${i}].plant_id`);
+  }
+  for (const [i, event] of plan.priceEvents.entries()) {
+    await requireRecord('plant', event.plant_id, `price_events[${i}].plant_id`);
+  }
+  for (const [i, line] of plan.orderLines.entries()) {
+    if (line.plant_id !== null) {
+      await requireRecord('plant', line.plant_id, `order_lines[${i}].plant_id`);
+    }
+  }
+}
+
+/**
+ * The checks that need the database, run before anything is written: no id may
+ * belong to another workspace (it is refused, never taken over), SOP versions
+ * must fit the stored ones, and named plants and explants must exist here.
+ */
+export async function checkImportAgainstDatabase(
+  db: Db,
+  workspaceId: string,
+  plan: ImportPlan,
+): Promise<void> {
+  await refuseForeignIds(db, workspaceId, 'rooms', plan.rooms, roomIdsUsedElsewhere);
+  await refuseForeignIds(db, workspaceId, 'sops', plan.sops, sopIdsUsedElsewhere);
+  for (const [i, sop] of plan.sops.entries()) {
+    const conflict = await findSopVersionConflict(db, workspaceId, sop);
+    if (conflict !== null) {
+      throw errors.validation(
+        `sops[${i}].versions[${conflict.versionIndex}].${conflict.field}: ${conflict.problem}`,
+      );
+    }
+  }
+  await refuseForeignIds(db, workspaceId, 'equipment', plan.equipment, equipmentIdsUsedElsewhere);
+  await refuseForeignIds(
+    db,
+    workspaceId,
+    'culture_line_prices',
+    plan.cultureLinePrices,
+    cultureLinePriceIdsUsedElsewhere,
+  );
+  await refuseForeignIds(
+    db,
+    workspaceId,
+    'price_events',
+    plan.priceEvents,
+    priceEventIdsUsedElsewhere,
+  );
+  await refuseForeignIds(
+    db,
+    workspaceId,
+    'order_lines',
+    plan.orderLines,
+    orderLineIdsUsedElsewhere,
+  );
+  await checkReferences(db, workspaceId, plan);
+}

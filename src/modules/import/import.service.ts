@@ -1,0 +1,129 @@
+import type { Db } from '../../db/database.js';
+import { diffFields } from '../../kernel/changes.js';
+import { nowIso } from '../../kernel/time.js';
+import { saveOrderLine } from '../commerce/commerce.service.js';
+import { saveEquipment } from '../equipment/equipment.service.js';
+import {
+  getWorkspace,
+  setWorkspaceFeatures,
+  updateWorkspaceSettings,
+  type WorkspaceRow,
+} from '../identity/identity.service.js';
+import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/lab.service.js';
+import { saveLabel } from '../labels/labels.service.js';
+import { saveCultureLinePrice, savePriceEvent } from '../pricing/pricing.service.js';
+import { saveSop } from '../sops/sops.service.js';
+import { checkImportAgainstDatabase } from './import.checks.js';
+import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
+import { validateImportFile } from './import.validate.js';
+
+/** How many records of each section the file held (all were written or already equal). */
+export interface ImportCounts {
+  workspace: number;
+  stages: number;
+  custom_fields: number;
+  rooms: number;
+  sops: number;
+  sop_versions: number;
+  equipment: number;
+  labels: number;
+  culture_line_prices: number;
+  price_events: number;
+  order_lines: number;
+}
+
+const WORKSPACE_FIELDS = ['name', 'type', 'device_allowance'] as const;
+
+/** Validates a parsed import file (schema and in-file rules) into a plan; writes nothing. */
+export function parseImportFile(data: unknown): ImportPlan {
+  return planImport(validateImportFile(data));
+}
+
+/** Writes the settings that differ from the stored workspace; equal ones leave it untouched. */
+async function applyWorkspaceSettings(
+  db: Db,
+  workspace: WorkspaceRow,
+  settings: WorkspaceSettings,
+  now: string,
+): Promise<void> {
+  const { features, ...columns } = settings;
+  if (Object.keys(diffFields(workspace, columns, WORKSPACE_FIELDS)).length > 0) {
+    await updateWorkspaceSettings(db, workspace.id, columns, now);
+  }
+  if (features !== undefined && JSON.stringify(features) !== workspace.features) {
+    await setWorkspaceFeatures(db, workspace.id, features);
+  }
+}
+
+async function applyLabSetup(
+  db: Db,
+  workspaceId: string,
+  plan: ImportPlan,
+  now: string,
+): Promise<void> {
+  for (const entity of ['plant', 'explant'] as const) {
+    const list = plan.stages[entity];
+    if (list !== undefined) await setStageList(db, workspaceId, entity, list);
+  }
+  if (plan.customFields !== null) {
+    await setCustomFieldDefinitions(db, workspaceId, plan.customFields);
+  }
+  for (const room of plan.rooms) {
+    await saveRoom(db, { id: room.id, workspaceId, name: room.name, createdAt: now });
+  }
+}
+
+/**
+ * Checks the plan against the database, then writes it, inside the caller's
+ * transaction (`db` must be one): upserts by id, replaces the stage lists and
+ * custom field definitions given. Throws before writing anything when a check fails.
+ */
+export async function applyImport(
+  db: Db,
+  workspaceId: string,
+  plan: ImportPlan,
+  now: string,
+): Promise<ImportCounts> {
+  const workspace = await getWorkspace(db, workspaceId);
+  await checkImportAgainstDatabase(db, workspaceId, plan);
+
+  if (plan.workspace !== null) await applyWorkspaceSettings(db, workspace, plan.workspace, now);
+  await applyLabSetup(db, workspaceId, plan, now);
+  for (const sop of plan.sops) await saveSop(db, workspaceId, sop, now);
+  for (const item of plan.equipment) await saveEquipment(db, workspaceId, item, now);
+  for (const label of plan.labels) await saveLabel(db, workspaceId, label, now);
+  for (const price of plan.cultureLinePrices) {
+    await saveCultureLinePrice(db, workspaceId, price, now);
+  }
+  for (const event of plan.priceEvents) await savePriceEvent(db, workspaceId, event);
+  for (const line of plan.orderLines) await saveOrderLine(db, workspaceId, line, now);
+
+  return {
+    workspace: plan.workspace === null ? 0 : 1,
+    stages: (plan.stages.plant?.length ?? 0) + (plan.stages.explant?.length ?? 0),
+    custom_fields: plan.customFields?.length ?? 0,
+    rooms: plan.rooms.length,
+    sops: plan.sops.length,
+    sop_versions: plan.sops.reduce((sum, sop) => sum + sop.versions.length, 0),
+    equipment: plan.equipment.length,
+    labels: plan.labels.length,
+    culture_line_prices: plan.cultureLinePrices.length,
+    price_events: plan.priceEvents.length,
+    order_lines: plan.orderLines.length,
+  };
+}
+
+/**
+ * Loads lab data the API has no write endpoint for (`vitro import`): validates the
+ * whole file first, then applies it in one transaction, so an invalid file
+ * changes nothing.
+ */
+export async function importLabData(
+  db: Db,
+  workspaceId: string,
+  data: unknown,
+  now: string = nowIso(),
+): Promise<ImportCounts> {
+  const plan = parseImportFile(data);
+  return db.transaction().execute((trx) => applyImport(trx, workspaceId, plan, now));
+}

@@ -1,0 +1,195 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { errors } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/ids.js';
+import { parseDateOnly, parseZonedTimestamp } from '../../kernel/time.js';
+import { describeValidationError } from '../../kernel/validation.js';
+import { ImportFileSchema, type ImportFile } from './import.schema.js';
+
+const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, verbose: true });
+ajv.addFormat('uuid', { type: 'string', validate: isUuid });
+ajv.addFormat('date', { type: 'string', validate: (value) => parseDateOnly(value) !== null });
+ajv.addFormat('date-time', {
+  type: 'string',
+  validate: (value) => parseZonedTimestamp(value) !== null,
+});
+const validateSchema = ajv.compile<ImportFile>(ImportFileSchema);
+
+const FORMAT_PROBLEMS: Record<string, string> = {
+  uuid: 'must be a UUID',
+  date: 'must be a date (YYYY-MM-DD)',
+  'date-time': 'must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-21T08:00:00Z)',
+};
+
+function pathOf(error: ErrorObject): string {
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
+    .join('');
+}
+
+/** The first schema problem as `path: problem`, e.g. `sops[0].versions[1].version: must be integer`. */
+function describeSchemaError(error: ErrorObject): string {
+  const path = pathOf(error);
+  const where = (problem: string) => `${path === '' ? 'import file' : path}: ${problem}`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return where(`unknown key "${String(params.additionalProperty)}"`);
+    case 'format':
+      return where(FORMAT_PROBLEMS[String(params.format)] ?? 'has an invalid format');
+    case 'pattern': {
+      const description = (error.parentSchema as { description?: unknown } | undefined)
+        ?.description;
+      return where(typeof description === 'string' ? `must be ${description}` : 'is malformed');
+    }
+    case 'type':
+      if (path === '') return 'import file: must be a JSON object';
+      return describeValidationError([error], 'body', false);
+    default:
+      return describeValidationError([error], 'body', false);
+  }
+}
+
+/** `[later, earlier]` indexes of the first repeated key (undefined keys never repeat). */
+function firstDuplicate<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string | undefined,
+): [number, number] | null {
+  const seen = new Map<string, number>();
+  for (const [index, item] of items.entries()) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) return [index, earlier];
+    seen.set(key, index);
+  }
+  return null;
+}
+
+function refuseDuplicate<T>(
+  items: readonly T[],
+  path: (index: number) => string,
+  keyOf: (item: T) => string | undefined,
+): void {
+  const duplicate = firstDuplicate(items, keyOf);
+  if (duplicate !== null) {
+    throw errors.validation(`${path(duplicate[0])}: duplicates ${path(duplicate[1])}`);
+  }
+}
+
+function checkStagesAndFields(file: ImportFile): void {
+  for (const entity of ['plant', 'explant'] as const) {
+    refuseDuplicate(
+      file.stages?.[entity] ?? [],
+      (i) => `stages.${entity}[${i}].key`,
+      (s) => s.key,
+    );
+  }
+  const fields = file.custom_fields ?? [];
+  refuseDuplicate(
+    fields,
+    (i) => `custom_fields[${i}].key`,
+    (f) => `${f.entity}\u0000${f.key}`,
+  );
+  for (const [i, field] of fields.entries()) {
+    const hasOptions = field.options !== undefined && field.options !== null;
+    if (field.type === 'select' && !hasOptions) {
+      throw errors.validation(`custom_fields[${i}].options: required for a select field`);
+    }
+    if (field.type !== 'select' && hasOptions) {
+      throw errors.validation(`custom_fields[${i}].options: only a select field has options`);
+    }
+  }
+}
+
+function checkSops(file: ImportFile): void {
+  const sops = file.sops ?? [];
+  refuseDuplicate(
+    sops,
+    (i) => `sops[${i}].id`,
+    (s) => s.id,
+  );
+  const versions = sops.flatMap((sop, s) =>
+    (sop.versions ?? []).map((version, v) => ({
+      id: version.id,
+      path: `sops[${s}].versions[${v}]`,
+    })),
+  );
+  const duplicateVersion = firstDuplicate(versions, (v) => v.id);
+  if (duplicateVersion !== null) {
+    const [later, earlier] = duplicateVersion;
+    throw errors.validation(
+      `${versions[later]!.path}.id: duplicates ${versions[earlier]!.path}.id`,
+    );
+  }
+  for (const [s, sop] of sops.entries()) {
+    const list = sop.versions ?? [];
+    refuseDuplicate(
+      list,
+      (v) => `sops[${s}].versions[${v}].version`,
+      (v) => String(v.version),
+    );
+    const effective = list.flatMap((v, i) => (v.lifecycle_status === 'effective' ? [i] : []));
+    if (effective.length > 1) {
+      throw errors.validation(
+        `sops[${s}].versions[${effective[1]}].lifecycle_status: only one version of an SOP may be ` +
+          `effective (sops[${s}].versions[${effective[0]}] is already)`,
+      );
+    }
+    for (const [v, version] of list.entries()) {
+      refuseDuplicate(
+        version.steps ?? [],
+        (i) => `sops[${s}].versions[${v}].steps[${i}].id`,
+        (step) => step.id,
+      );
+    }
+  }
+}
+
+function checkRecords(file: ImportFile): void {
+  const sections = [
+    ['rooms', file.rooms],
+    ['equipment', file.equipment],
+    ['culture_line_prices', file.culture_line_prices],
+    ['price_events', file.price_events],
+    ['order_lines', file.order_lines],
+  ] as const;
+  for (const [name, records] of sections) {
+    refuseDuplicate(
+      records ?? [],
+      (i) => `${name}[${i}].id`,
+      (r: { id?: string }) => r.id,
+    );
+  }
+  const labels = file.labels ?? [];
+  refuseDuplicate(
+    labels,
+    (i) => `labels[${i}].barcode`,
+    (l) => l.barcode,
+  );
+  for (const [i, label] of labels.entries()) {
+    if (label.record_type !== 'container' && (label.contents ?? []).length > 0) {
+      throw errors.validation(`labels[${i}].contents: only a container label has contents`);
+    }
+  }
+}
+
+/**
+ * Checks a parsed import file against the schema and the rules a schema cannot
+ * say (unique ids and keys, one effective version per SOP, select options);
+ * throws a VALIDATION_ERROR naming the first problem with its path.
+ */
+export function validateImportFile(data: unknown): ImportFile {
+  if (!validateSchema(data)) {
+    const first = validateSchema.errors?.[0];
+    throw errors.validation(
+      first === undefined ? 'import file is invalid' : describeSchemaError(first),
+    );
+  }
+  checkStagesAndFields(data);
+  checkSops(data);
+  checkRecords(data);
+  return data;
+}

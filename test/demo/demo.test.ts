@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoLab } from '../../src/modules/demo/demo.service.js';
+import { countRows } from '../import/fixtures.js';
+import { body, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+
+describe.each(databaseTargets())('demo lab on $name', (target) => {
+  let t: TestApp;
+  let lab: { workspace_id: string; key: string };
+  let headers: { authorization: string };
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    lab = await createDemoLab(t.database.db);
+    headers = { authorization: `Bearer ${lab.key}` };
+  });
+  afterAll(() => t.close());
+
+  it('hands out an owner key with every scope on the teams plan', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1/me', headers });
+    expect(res.statusCode).toBe(200);
+    const me = body(res).data;
+    expect(me).toMatchObject({
+      role: 'owner',
+      apiAccess: 'full',
+      workspace: { id: lab.workspace_id },
+    });
+    expect(me.effectiveScopes).toHaveLength(34);
+  });
+
+  it('has plants with stage history and change-history events', async () => {
+    const plants = body(await t.request({ method: 'GET', url: '/api/v1/plants', headers })).data;
+    expect(plants.map((p: { species: string }) => p.species)).toEqual(
+      expect.arrayContaining([
+        'Monstera deliciosa',
+        'Alocasia micholitziana',
+        'Anthurium warocqueanum',
+      ]),
+    );
+    const banana = plants.find((p: { species: string }) => p.species === 'Musa acuminata');
+    const stages = body(
+      await t.request({ method: 'GET', url: `/api/v1/stages?plant_id=${banana.id}`, headers }),
+    ).data;
+    expect(stages.map((s: { stage: string; status: string }) => [s.stage, s.status])).toEqual([
+      ['greenhouse', 'active'],
+      ['hardening_off', 'completed'],
+      ['production', 'completed'],
+      ['mother_block', 'completed'],
+    ]);
+    const events = body(
+      await t.request({ method: 'GET', url: '/api/v1/events?entity=plant&limit=200', headers }),
+    ).data;
+    expect(
+      events.filter((e: { event_type: string }) => e.event_type === 'stage_change'),
+    ).toHaveLength(8);
+  });
+
+  it('has explants with counts, linked to plants, in later stages', async () => {
+    const explants = body(
+      await t.request({ method: 'GET', url: '/api/v1/explants', headers }),
+    ).data;
+    expect(explants).toHaveLength(4);
+    const monstera = explants.find((e: { label: string }) => e.label === 'MON-TC-B01');
+    expect(monstera).toMatchObject({ initial_count: 10, current_count: 24, plantlet_count: 96 });
+    expect(monstera.plant_id).toEqual(expect.any(String));
+    const stages = body(
+      await t.request({ method: 'GET', url: `/api/v1/stages?explant_id=${monstera.id}`, headers }),
+    ).data;
+    expect(stages[0]).toMatchObject({ stage: 'multiplication', status: 'active' });
+  });
+
+  it('has library data: SOPs, equipment, labels, prices and order lines', async () => {
+    expect(await countRows(t.database.db, lab.workspace_id)).toMatchObject({
+      rooms: 3,
+      sops: 3,
+      sop_versions: 4,
+      equipment: 6,
+      labels: 6,
+      label_contents: 2,
+      culture_line_prices: 5,
+      price_events: 4,
+      order_lines: 6,
+    });
+    const effective = await t.database.db
+      .selectFrom('sop_versions')
+      .select(['sop_id', 'steps'])
+      .where('workspace_id', '=', lab.workspace_id)
+      .where('lifecycle_status', '=', 'effective')
+      .execute();
+    expect(effective).toHaveLength(2);
+    const steps = effective.flatMap((v) => JSON.parse(v.steps) as { id: string }[]);
+    expect(steps.map((s) => s.id)).toContain('step-1');
+  });
+
+  it('creates a separate lab each time', async () => {
+    const second = await createDemoLab(t.database.db);
+    expect(second.workspace_id).not.toBe(lab.workspace_id);
+    expect(second.key).not.toBe(lab.key);
+  });
+});
