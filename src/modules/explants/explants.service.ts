@@ -39,11 +39,14 @@ export type ExplantRecord = {
   custom_fields: CustomFieldMap;
 };
 
+/** A blank batch number is no batch number: the external_id fallback goes on to the label. */
+const batchNumberOf = (row: ExplantRow) => (row.batch_number === '' ? null : row.batch_number);
+
 export function presentExplant(row: ExplantRow): ExplantRecord {
   return {
     id: row.id,
     label: row.label,
-    external_id: row.external_id ?? row.batch_number ?? row.label,
+    external_id: row.external_id ?? batchNumberOf(row) ?? row.label,
     status: row.status,
     plant_id: row.plant_id,
     workspace_id: row.workspace_id,

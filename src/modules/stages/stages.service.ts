@@ -4,7 +4,7 @@ import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
-import { parseDateOrTimestamp } from '../../kernel/time.js';
+import { nowIso, parseDateOrTimestamp } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/events.service.js';
 import { requireRoom, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
@@ -105,7 +105,8 @@ export async function advanceStage(
   now: string,
 ): Promise<{ stage: StageRecord; meta: AdvanceStageMeta }> {
   const target = targetOf(input);
-  const enteredOn = parseEnteredOn(input.entered_on, now);
+  const sentEnteredOn =
+    input.entered_on === undefined ? null : parseEnteredOn(input.entered_on, now);
   const workspaceId = principal.workspaceId;
 
   const record = await records[target.entity](db, workspaceId, target.id, true);
@@ -128,6 +129,10 @@ export async function advanceStage(
   if (input.room_id !== undefined) await requireRoom(db, workspaceId, input.room_id);
 
   const current = await findActiveStage(db, workspaceId, target.entity, target.id);
+  // Without entered_on the move happens when it is made: the clock is read once the record
+  // is locked, so a move that queued behind a concurrent one never dates itself before it
+  // (and is never taken for a back-dated move).
+  const enteredOn = sentEnteredOn ?? nowIso();
   const backdated = current !== undefined && enteredOn < current.entered_on;
   const row: StageRow = {
     id: newId(),
