@@ -47,7 +47,7 @@ export async function findExplant(
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null);
-  return (lock && isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+  return (lock && isPostgres(db) ? query.forNoKeyUpdate() : query).executeTakeFirst();
 }
 
 export async function updateExplant(

@@ -45,7 +45,7 @@ export async function findPlant(
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null);
-  return (lock && isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+  return (lock && isPostgres(db) ? query.forNoKeyUpdate() : query).executeTakeFirst();
 }
 
 export async function updatePlant(
