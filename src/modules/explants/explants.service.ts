@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { mayChangeRecordOf } from '../../kernel/access.js';
-import { diffFields } from '../../kernel/changes.js';
+import { changedValues, diffFields } from '../../kernel/changes.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseJsonObject } from '../../kernel/json.js';
@@ -10,7 +10,7 @@ import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.j
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
 import type { CustomFieldMap } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
+import { applyCustomFields, customFieldsChange } from '../lab/lab.service.js';
 import { findPlantRecord } from '../plants/plants.service.js';
 import type { RecordFinder } from '../stages/stages.service.js';
 import {
@@ -192,26 +192,22 @@ export async function updateExplant(
     );
   }
   const changes = diffFields(row, input, UPDATABLE);
-  const update: ExplantChanges = {};
-  for (const [field, change] of Object.entries(changes)) {
-    (update as Record<string, unknown>)[field] = change.to;
-  }
+  const update: ExplantChanges = changedValues(changes);
   if ('label' in changes) update.label_key = (input.label ?? row.label).toLowerCase();
   if ('batch_number' in changes) update.batch_number_key = lowerOrNull(input.batch_number);
   if ('external_id' in changes) {
     update.external_id_key = await claimExternalId(db, workspaceId, input.external_id ?? null, id);
   }
-  const currentFields = parseJsonObject(row.custom_fields) as CustomFieldMap;
-  const customFields = await applyCustomFields(
+  const fieldsChange = await customFieldsChange(
     db,
     workspaceId,
     'explant',
-    currentFields,
+    row.custom_fields,
     input.custom_fields,
   );
-  if (JSON.stringify(customFields) !== JSON.stringify(currentFields)) {
-    changes.custom_fields = { from: currentFields, to: customFields };
-    update.custom_fields = JSON.stringify(customFields);
+  if (fieldsChange !== null) {
+    changes.custom_fields = fieldsChange;
+    update.custom_fields = JSON.stringify(fieldsChange.to);
   }
   if (Object.keys(changes).length === 0) return presentExplant(row);
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
+import { parseJsonObject } from '../../kernel/json.js';
 import {
   mergeCustomFields,
   type CustomFieldEntity,
@@ -101,6 +102,22 @@ export async function stageOptions(
 export async function requireRoom(db: Db, workspaceId: string, roomId: string): Promise<void> {
   const room = await findRoom(db, workspaceId, roomId);
   if (room === undefined) throw errors.notFound('Room');
+}
+
+/**
+ * What a PATCH does to stored custom fields (JSON text): null when nothing
+ * changes, else the old and new maps after the lab's checks.
+ */
+export async function customFieldsChange(
+  db: Db,
+  workspaceId: string,
+  entity: CustomFieldEntity,
+  stored: string,
+  input: Record<string, CustomFieldValue> | null | undefined,
+): Promise<{ from: CustomFieldMap; to: CustomFieldMap } | null> {
+  const from = parseJsonObject(stored) as CustomFieldMap;
+  const to = await applyCustomFields(db, workspaceId, entity, from, input);
+  return JSON.stringify(to) === JSON.stringify(from) ? null : { from, to };
 }
 
 export async function applyCustomFields(

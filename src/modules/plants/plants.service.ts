@@ -9,10 +9,10 @@ import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.j
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
 import type { CustomFieldMap } from '../lab/custom-fields.js';
-import { applyCustomFields, stageOptions } from '../lab/lab.service.js';
+import { applyCustomFields, customFieldsChange, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
 import { openInitialStage, type RecordFinder } from '../stages/stages.service.js';
-import { diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
 import {
   externalIdTaken,
   findPlant,
@@ -224,24 +224,20 @@ export async function updatePlant(
     );
   }
   const changes: FieldChanges = diffFields(row, input, UPDATABLE);
-  const update: PlantChanges = {};
-  for (const [field, change] of Object.entries(changes)) {
-    (update as Record<string, unknown>)[field] = change.to;
-  }
+  const update: PlantChanges = changedValues(changes);
   if ('external_id' in changes) {
     update.external_id_key = await claimExternalId(db, workspaceId, input.external_id ?? null, id);
   }
-  const currentFields = parseJsonObject(row.custom_fields) as CustomFieldMap;
-  const customFields = await applyCustomFields(
+  const fieldsChange = await customFieldsChange(
     db,
     workspaceId,
     'plant',
-    currentFields,
+    row.custom_fields,
     input.custom_fields,
   );
-  if (JSON.stringify(customFields) !== JSON.stringify(currentFields)) {
-    changes.custom_fields = { from: currentFields, to: customFields };
-    update.custom_fields = JSON.stringify(customFields);
+  if (fieldsChange !== null) {
+    changes.custom_fields = fieldsChange;
+    update.custom_fields = JSON.stringify(fieldsChange.to);
   }
   if (Object.keys(changes).length === 0) return presentPlant(row);
 
