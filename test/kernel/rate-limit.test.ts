@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRateLimiter, type RateLimitSubject } from '../../src/kernel/rate-limit.js';
 import {
   body,
@@ -10,6 +10,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../support/harness.js';
+import { startLocalRedis } from '../support/local-services.js';
 import { kernelTestRoutes } from './routes.js';
 
 const limits = (key: number, workspace: number, readingsKey = 1000, readingsWorkspace = 1000) => ({
@@ -223,6 +224,41 @@ describe.skipIf(redis === null)('rate limits with the Redis store', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     const keys = await redisA.keys(`${prefix}:*`);
     expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it('falls back to an in-process limit when Redis goes away mid-run, and keeps serving', async (context) => {
+    // Needs a Redis of its own to stop: the redis-server binary.
+    const own = await startLocalRedis();
+    if ('skipped' in own) return context.skip(own.skipped);
+    const database = await sqlite!.open();
+    const connection = client(own.url);
+    await new Promise((r) => connection.once('ready', r));
+    const { buildApp } = await import('../../src/app.js');
+    const { testConfig } = await import('../support/harness.js');
+    const app = await buildApp(testConfig(limits(3, 100)), {
+      database,
+      redis: connection,
+      logger: false,
+    });
+    apps.push({
+      app,
+      database,
+      request: (o) => app.inject(o),
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    });
+    const lab = await createLab(database);
+    const me = () => app.inject({ method: 'GET', url: '/api/v1/me', headers: lab.owner.headers });
+    expect((await me()).statusCode).toBe(200);
+    expect((await connection.keys('vitro:*')).length).toBeGreaterThan(0);
+    await own.stop();
+    await vi.waitFor(() => expect(connection.status).not.toBe('ready'));
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await me()).statusCode);
+    // Served from memory now: a fresh in-process window of 3, then refusals.
+    expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   it('keeps serving with an in-process limit when Redis is unreachable', async () => {
