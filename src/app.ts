@@ -57,7 +57,7 @@ function createRedis(url: string, app: FastifyInstance): Redis {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
-      options.logger === false
+      options.logger === false || config.logLevel === 'silent'
         ? false
         : {
             level: config.logLevel,
@@ -85,7 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const kernel: Kernel = {
     config,
     database,
-    authenticate: createAuthenticator(database.db, app.log),
+    authenticate: createAuthenticator(database, app.log),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,

@@ -5,6 +5,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transacti
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
+import { sqliteHandle, type SqliteHandle } from './sqlite.js';
 
 /** A query handle: the database itself or a transaction bound to it. */
 export type Db = Kysely<DB>;
@@ -13,6 +14,11 @@ export type Trx = Transaction<DB>;
 export interface Database {
   readonly db: Db;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Grows whenever anything may have been committed (see SqliteHandle); null where
+   * that cannot be known cheaply (PostgreSQL, many processes).
+   */
+  changeGeneration(): number | null;
   close(): Promise<void>;
 }
 
@@ -30,6 +36,16 @@ function pgTypes(): pg.CustomTypesConfig {
   };
 }
 
+/**
+ * The SQLite connection behind a Kysely instance (and its transactions, which share
+ * its adapter), for `preparedQuery`'s synchronous fast path.
+ */
+const sqliteHandles = new WeakMap<object, SqliteHandle>();
+
+export function sqliteHandleOf(db: Db): SqliteHandle | undefined {
+  return sqliteHandles.get(db.getExecutor().adapter);
+}
+
 export function openDatabase(
   config: DatabaseConfig,
   options: { poolSize?: number } = {},
@@ -41,8 +57,15 @@ export function openDatabase(
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const handle = sqliteHandle(sqlite);
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) });
+    sqliteHandles.set(db.getExecutor().adapter, handle);
+    return {
+      db,
+      dialect: 'sqlite',
+      changeGeneration: () => handle.changeGeneration(),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -50,7 +73,7 @@ export function openDatabase(
     types: pgTypes(),
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', changeGeneration: () => null, close: () => db.destroy() };
 }
 
 /** True when the handle talks to PostgreSQL (row locks exist there; SQLite serialises writers). */

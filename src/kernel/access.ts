@@ -49,8 +49,10 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+const SCOPE_SET: ReadonlySet<string> = new Set(SCOPES);
+
 export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
+  return SCOPE_SET.has(value);
 }
 
 /** Scopes that need more than the default role of their kind (DESIGN §4). */

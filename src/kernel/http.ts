@@ -91,10 +91,11 @@ export function installHttpConventions(app: FastifyInstance): void {
     }
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Synchronous: it runs on every request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > BODY_LIMIT_BYTES) throw errors.payloadTooLarge();
+    done(length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
   });
 
   // Only JSON bodies; an empty body is "no body" (never invalid JSON).

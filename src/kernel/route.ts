@@ -380,6 +380,14 @@ export function defineRoute<
     });
   }
 
+  // A claim still held when the response ends (client gone, hook failure) is freed.
+  const releaseLeftoverClaim = async (req: FastifyRequest) => {
+    const claim = req.idempotencyClaim;
+    if (claim === null) return;
+    req.idempotencyClaim = null;
+    await releaseIdempotencyKey(kernel.database.db, claim);
+  };
+
   const contextOf = (req: FastifyRequest, db: Db): RequestContext => {
     const principal = req.principal!;
     return {
@@ -454,13 +462,7 @@ export function defineRoute<
     onRequest: accessHook,
     preValidation,
     preHandler: preHandlers,
-    // A claim still held when the response ends (client gone, hook failure) is freed.
-    onResponse: async (req) => {
-      const claim = req.idempotencyClaim;
-      if (claim === null) return;
-      req.idempotencyClaim = null;
-      await releaseIdempotencyKey(kernel.database.db, claim);
-    },
+    ...(idempotency === 'store' ? { onResponse: releaseLeftoverClaim } : {}),
     handler,
   });
 }

@@ -58,7 +58,7 @@ describe('credentials', () => {
       },
     });
     const log = { warn: () => undefined } as unknown as FastifyBaseLogger;
-    const authenticate = createAuthenticator(db, log);
+    const authenticate = createAuthenticator({ db, changeGeneration: () => null }, log);
     const { secret } = generateCredential('key', 'production');
     const mistyped = secret.slice(0, -1) + (secret.endsWith('a') ? 'b' : 'a');
     await expect(authenticate(`Bearer ${mistyped}`)).rejects.toMatchObject({

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DeviceTable, DeviceTokenTable } from '../../db/schema.js';
 
 export type DeviceRow = DeviceTable;
@@ -76,9 +77,8 @@ export async function revokeDeviceTokens(
   return Number(result.numUpdatedRows);
 }
 
-/** The token, its device and the device's workspace in one read: what authentication needs. */
-export async function findDeviceTokenForAuth(db: Db, tokenHash: string) {
-  return db
+const deviceTokenForAuth = preparedQuery((db, p: { tokenHash: string }) =>
+  db
     .selectFrom('device_tokens as t')
     .innerJoin('devices as d', 'd.id', 't.device_id')
     .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
@@ -93,8 +93,12 @@ export async function findDeviceTokenForAuth(db: Db, tokenHash: string) {
       'w.plan',
       'w.features',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', p.tokenHash),
+);
+
+/** The token, its device and the device's workspace in one read: what authentication needs. */
+export async function findDeviceTokenForAuth(db: Db, tokenHash: string) {
+  return deviceTokenForAuth.first(db, { tokenHash });
 }
 
 export async function touchDeviceToken(db: Db, id: string, at: string): Promise<void> {

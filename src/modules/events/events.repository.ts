@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { pick, preparedQuery } from '../../db/prepared.js';
 import type { EventTable } from '../../db/schema.js';
 import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
 
@@ -18,6 +19,14 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
+const bumpSequence = preparedQuery((db, p: { workspaceId: string }) =>
+  db
+    .updateTable('workspaces')
+    .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
+    .where('id', '=', p.workspaceId)
+    .returning(['event_seq', 'last_event_at']),
+);
+
 /**
  * Takes the next change-history sequence number of a workspace. The row lock this
  * update takes is held until the transaction commits, so events of one workspace
@@ -27,25 +36,25 @@ export async function nextEventSequence(
   db: Db,
   workspaceId: string,
 ): Promise<{ seq: number; lastEventAt: string | null }> {
-  const row = await db
-    .updateTable('workspaces')
-    .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
-    .where('id', '=', workspaceId)
-    .returning(['event_seq', 'last_event_at'])
-    .executeTakeFirstOrThrow();
+  const row = await bumpSequence.first(db, { workspaceId });
+  if (row === undefined) throw new Error(`workspace ${workspaceId} does not exist`);
   return { seq: Number(row.event_seq), lastEventAt: row.last_event_at };
 }
 
+const lastEventAt = preparedQuery((db, p: { workspaceId: string; at: string }) =>
+  db.updateTable('workspaces').set({ last_event_at: p.at }).where('id', '=', p.workspaceId),
+);
+
 export async function setLastEventAt(db: Db, workspaceId: string, at: string): Promise<void> {
-  await db
-    .updateTable('workspaces')
-    .set({ last_event_at: at })
-    .where('id', '=', workspaceId)
-    .execute();
+  await lastEventAt.run(db, { workspaceId, at });
 }
 
+const insertEventRow = preparedQuery((db, p: EventRow) =>
+  db.insertInto('events').values(pick(p, COLUMNS)),
+);
+
 export async function insertEvent(db: Db, row: EventRow): Promise<void> {
-  await db.insertInto('events').values(row).execute();
+  await insertEventRow.run(db, row);
 }
 
 export async function listEvents(

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { isPostgres } from '../../db/database.js';
+import { pick, preparedQuery } from '../../db/prepared.js';
 import type { ExplantTable } from '../../db/schema.js';
-import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+import { keysetAfter, type KeyValue, type PageRequest } from '../../kernel/paging.js';
 
 export type ExplantRow = ExplantTable;
 
@@ -31,9 +32,26 @@ export type ExplantChanges = Partial<
   Omit<ExplantRow, 'id' | 'workspace_id' | 'created_at' | 'created_by' | 'plant_id'>
 >;
 
+const insertExplantRow = preparedQuery((db, p: ExplantRow) =>
+  db.insertInto('explants').values(pick(p, COLUMNS)),
+);
+
 export async function insertExplant(db: Db, row: ExplantRow): Promise<void> {
-  await db.insertInto('explants').values(row).execute();
+  await insertExplantRow.run(db, row);
 }
+
+const explantById = (lock: boolean) =>
+  preparedQuery((db, p: { workspaceId: string; id: string }) => {
+    const query = db
+      .selectFrom('explants')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('id', '=', p.id)
+      .where('deleted_at', 'is', null);
+    return lock && isPostgres(db) ? query.forNoKeyUpdate() : query;
+  });
+const explantByIdLocked = explantById(true);
+const explantByIdUnlocked = explantById(false);
 
 export async function findExplant(
   db: Db,
@@ -41,13 +59,7 @@ export async function findExplant(
   id: string,
   lock = false,
 ): Promise<ExplantRow | undefined> {
-  const query = db
-    .selectFrom('explants')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null);
-  return (lock && isPostgres(db) ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return (lock ? explantByIdLocked : explantByIdUnlocked).first(db, { workspaceId, id });
 }
 
 export async function updateExplant(
@@ -99,22 +111,39 @@ export async function findExplantByKey(
     .executeTakeFirst();
 }
 
+const explantPage = preparedQuery((db, p: { workspaceId: string; limit: number; offset: number }) =>
+  db
+    .selectFrom('explants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', p.workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const explantPageAfter = preparedQuery(
+  (db, p: { workspaceId: string; limit: number; createdAt: KeyValue; id: KeyValue }) =>
+    db
+      .selectFrom('explants')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('deleted_at', 'is', null)
+      .where(keysetAfter(['created_at', 'id'], 'desc', [p.createdAt, p.id]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(p.limit),
+);
+
+/** Newest first; `limit + 1` rows so the caller can tell whether a next page exists. */
 export async function listExplants(
   db: Db,
   workspaceId: string,
   page: PageRequest,
 ): Promise<ExplantRow[]> {
-  let query = db
-    .selectFrom('explants')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('deleted_at', 'is', null);
-  if (page.after !== null)
-    query = query.where(keysetAfter(['created_at', 'id'], 'desc', page.after));
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .offset(page.after === null ? page.offset : 0)
-    .execute();
+  const limit = page.limit + 1;
+  if (page.after === null) return explantPage.all(db, { workspaceId, limit, offset: page.offset });
+  const [createdAt = null, id = null] = page.after;
+  return explantPageAfter.all(db, { workspaceId, limit, createdAt, id });
 }

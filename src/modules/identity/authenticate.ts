@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import {
   effectiveFeatures,
   isFeature,
@@ -23,12 +23,63 @@ function staleSince(lastUsedAt: string | null, nowMs: number): boolean {
   return lastUsedAt === null || Date.parse(lastUsedAt) < nowMs - TOUCH_INTERVAL_MS;
 }
 
-function readFeatures(text: string | null): Feature[] | null {
-  if (text === null) return null;
-  return parseJsonArray(text).filter((f): f is Feature => typeof f === 'string' && isFeature(f));
+/**
+ * Parsed scope and feature lists by their stored JSON text. Keys share a few
+ * distinct lists, and parsing one on every request is a measurable share of a
+ * fast read. Bounded: a full cache starts over.
+ */
+const parsedLists = new Map<string, readonly string[]>();
+const PARSED_LISTS_MAX = 1000;
+
+function parseList<T extends string>(
+  text: string,
+  keep: (value: string) => value is T,
+): readonly T[] {
+  const cached = parsedLists.get(text);
+  if (cached !== undefined) return cached as readonly T[];
+  const parsed = Object.freeze(
+    parseJsonArray(text).filter((v): v is T => typeof v === 'string' && keep(v)),
+  );
+  if (parsedLists.size >= PARSED_LISTS_MAX) parsedLists.clear();
+  parsedLists.set(text, parsed);
+  return parsed;
 }
 
-export function createAuthenticator(db: Db, log: FastifyBaseLogger): Authenticator {
+function readFeatures(text: string | null): readonly Feature[] | null {
+  return text === null ? null : parseList(text, isFeature);
+}
+
+const AUTH_ROWS_MAX = 10_000;
+
+/**
+ * Credential rows reused only while the database's change generation stands still:
+ * any write, by this process or another, makes the next request read again, so a
+ * revoked key, a removed member or a new plan counts from the very next request.
+ */
+function generationCache<T>() {
+  const rows = new Map<string, { generation: number; row: T }>();
+  return {
+    get: (hash: string, generation: number | null): T | undefined => {
+      if (generation === null) return undefined;
+      const hit = rows.get(hash);
+      return hit !== undefined && hit.generation === generation ? hit.row : undefined;
+    },
+    set: (hash: string, generation: number | null, row: T) => {
+      if (generation === null) return;
+      if (rows.size >= AUTH_ROWS_MAX) rows.clear();
+      rows.set(hash, { generation, row });
+    },
+  };
+}
+
+export function createAuthenticator(
+  database: Pick<Database, 'db' | 'changeGeneration'>,
+  log: FastifyBaseLogger,
+): Authenticator {
+  const { db } = database;
+  const keyRows = generationCache<NonNullable<Awaited<ReturnType<typeof findKeyForAuth>>>>();
+  const tokenRows =
+    generationCache<NonNullable<Awaited<ReturnType<typeof findDeviceTokenForAuth>>>>();
   const touch = (work: Promise<void>) => {
     work.catch((error: unknown) => log.warn({ err: error }, 'could not record credential use'));
   };
@@ -45,7 +96,12 @@ export function createAuthenticator(db: Db, log: FastifyBaseLogger): Authenticat
 
     const nowMs = Date.now();
     if (parsed.kind === 'key') {
-      const row = await findKeyForAuth(db, parsed.hash);
+      const generation = database.changeGeneration();
+      let row = keyRows.get(parsed.hash, generation);
+      if (row === undefined) {
+        row = await findKeyForAuth(db, parsed.hash);
+        if (row !== undefined) keyRows.set(parsed.hash, generation, row);
+      }
       if (
         row === undefined ||
         row.revoked_at !== null ||
@@ -68,9 +124,7 @@ export function createAuthenticator(db: Db, log: FastifyBaseLogger): Authenticat
         memberId: row.member_id,
         role: row.role,
         deviceId: null,
-        scopes: parseJsonArray(row.scopes).filter(
-          (s): s is Principal['scopes'][number] => typeof s === 'string' && isScope(s),
-        ),
+        scopes: parseList(row.scopes, isScope),
         key: {
           name: row.name,
           prefix: row.prefix,
@@ -82,7 +136,12 @@ export function createAuthenticator(db: Db, log: FastifyBaseLogger): Authenticat
       return principal;
     }
 
-    const row = await findDeviceTokenForAuth(db, parsed.hash);
+    const generation = database.changeGeneration();
+    let row = tokenRows.get(parsed.hash, generation);
+    if (row === undefined) {
+      row = await findDeviceTokenForAuth(db, parsed.hash);
+      if (row !== undefined) tokenRows.set(parsed.hash, generation, row);
+    }
     if (
       row === undefined ||
       row.revoked_at !== null ||

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { ApiKeyTable, MemberTable, WorkspaceTable } from '../../db/schema.js';
 
 export type WorkspaceRow = WorkspaceTable;
@@ -137,9 +138,8 @@ export async function revokeApiKey(db: Db, id: string, at: string): Promise<void
     .execute();
 }
 
-/** The key, its owner and its workspace in one read: what authentication needs. */
-export async function findKeyForAuth(db: Db, keyHash: string) {
-  return db
+const keyForAuth = preparedQuery((db, p: { keyHash: string }) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('members as m', 'm.id', 'k.member_id')
     .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
@@ -160,8 +160,12 @@ export async function findKeyForAuth(db: Db, keyHash: string) {
       'w.plan',
       'w.features',
     ])
-    .where('k.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .where('k.key_hash', '=', p.keyHash),
+);
+
+/** The key, its owner and its workspace in one read: what authentication needs. */
+export async function findKeyForAuth(db: Db, keyHash: string) {
+  return keyForAuth.first(db, { keyHash });
 }
 
 export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type {
   CustomFieldDefinitionTable,
   RoomTable,
@@ -9,18 +10,21 @@ export type StageDefinitionRow = StageDefinitionTable;
 export type CustomFieldDefinitionRow = CustomFieldDefinitionTable;
 export type RoomRow = RoomTable;
 
+const stageDefinitions = preparedQuery((db, p: { workspaceId: string; entityType: string }) =>
+  db
+    .selectFrom('stage_definitions')
+    .select(['workspace_id', 'entity_type', 'key', 'name', 'position'])
+    .where('workspace_id', '=', p.workspaceId)
+    .where('entity_type', '=', p.entityType)
+    .orderBy('position'),
+);
+
 export async function listStageDefinitions(
   db: Db,
   workspaceId: string,
   entityType: string,
 ): Promise<StageDefinitionRow[]> {
-  return db
-    .selectFrom('stage_definitions')
-    .select(['workspace_id', 'entity_type', 'key', 'name', 'position'])
-    .where('workspace_id', '=', workspaceId)
-    .where('entity_type', '=', entityType)
-    .orderBy('position')
-    .execute();
+  return stageDefinitions.all(db, { workspaceId, entityType });
 }
 
 export async function replaceStageDefinitions(

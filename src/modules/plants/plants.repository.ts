@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { isPostgres } from '../../db/database.js';
+import { pick, preparedQuery } from '../../db/prepared.js';
 import type { PlantTable } from '../../db/schema.js';
-import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+import { keysetAfter, type KeyValue, type PageRequest } from '../../kernel/paging.js';
 
 export type PlantRow = PlantTable;
 
@@ -29,9 +30,26 @@ export type PlantChanges = Partial<
   Omit<PlantRow, 'id' | 'workspace_id' | 'created_at' | 'created_by'>
 >;
 
+const insertPlantRow = preparedQuery((db, p: PlantRow) =>
+  db.insertInto('plants').values(pick(p, COLUMNS)),
+);
+
 export async function insertPlant(db: Db, row: PlantRow): Promise<void> {
-  await db.insertInto('plants').values(row).execute();
+  await insertPlantRow.run(db, row);
 }
+
+const plantById = (lock: boolean) =>
+  preparedQuery((db, p: { workspaceId: string; id: string }) => {
+    const query = db
+      .selectFrom('plants')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('id', '=', p.id)
+      .where('deleted_at', 'is', null);
+    return lock && isPostgres(db) ? query.forNoKeyUpdate() : query;
+  });
+const plantByIdLocked = plantById(true);
+const plantByIdUnlocked = plantById(false);
 
 export async function findPlant(
   db: Db,
@@ -39,13 +57,7 @@ export async function findPlant(
   id: string,
   lock = false,
 ): Promise<PlantRow | undefined> {
-  const query = db
-    .selectFrom('plants')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null);
-  return (lock && isPostgres(db) ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return (lock ? plantByIdLocked : plantByIdUnlocked).first(db, { workspaceId, id });
 }
 
 export async function updatePlant(
@@ -92,22 +104,39 @@ export async function findPlantByExternalKey(
     .executeTakeFirst();
 }
 
+const plantPage = preparedQuery((db, p: { workspaceId: string; limit: number; offset: number }) =>
+  db
+    .selectFrom('plants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', p.workspaceId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const plantPageAfter = preparedQuery(
+  (db, p: { workspaceId: string; limit: number; createdAt: KeyValue; id: KeyValue }) =>
+    db
+      .selectFrom('plants')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('deleted_at', 'is', null)
+      .where(keysetAfter(['created_at', 'id'], 'desc', [p.createdAt, p.id]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(p.limit),
+);
+
+/** Newest first; `limit + 1` rows so the caller can tell whether a next page exists. */
 export async function listPlants(
   db: Db,
   workspaceId: string,
   page: PageRequest,
 ): Promise<PlantRow[]> {
-  let query = db
-    .selectFrom('plants')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('deleted_at', 'is', null);
-  if (page.after !== null)
-    query = query.where(keysetAfter(['created_at', 'id'], 'desc', page.after));
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .offset(page.after === null ? page.offset : 0)
-    .execute();
+  const limit = page.limit + 1;
+  if (page.after === null) return plantPage.all(db, { workspaceId, limit, offset: page.offset });
+  const [createdAt = null, id = null] = page.after;
+  return plantPageAfter.all(db, { workspaceId, limit, createdAt, id });
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { pick, preparedQuery } from '../../db/prepared.js';
 import type { StageTable } from '../../db/schema.js';
 import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
 
@@ -19,8 +20,12 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
+const insertStageRow = preparedQuery((db, p: StageRow) =>
+  db.insertInto('stages').values(pick(p, COLUMNS)),
+);
+
 export async function insertStage(db: Db, row: StageRow): Promise<void> {
-  await db.insertInto('stages').values(row).execute();
+  await insertStageRow.run(db, row);
 }
 
 export async function findActiveStage(

@@ -1,0 +1,63 @@
+// Baseline store on PostgreSQL: a pg pool of the size Vitro uses, the same parameterised SQL.
+import pg from 'pg';
+import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
+import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
+
+const INT8_OID = 20;
+
+/** `?` placeholders as `$1, $2, …`. */
+function numbered(text) {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+const PG_SQL = Object.fromEntries(
+  Object.entries(SQL).map(([name, text]) => [name, numbered(text)]),
+);
+
+export function openPgStore(url) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: (oid, format) =>
+        oid === INT8_OID ? (value) => Number(value) : pg.types.getTypeParser(oid, format),
+    },
+  });
+  const first = async (name, values) => (await pool.query(PG_SQL[name], values)).rows[0];
+
+  const createPlant = async (key, species, now) => {
+    const client = await pool.connect();
+    const run = (name, values) => client.query(PG_SQL[name], values);
+    try {
+      await client.query('begin');
+      const options = (await run('stageOptions', [key.workspace_id, 'plant'])).rows;
+      const rows = newPlantRows(key, species, initialStageOf(options), now);
+      await run('insertPlant', valuesOf(rows.plant, FIELDS.plant));
+      if (rows.stage !== null) await run('insertStage', valuesOf(rows.stage, FIELDS.stage));
+      const sequence = (await run('nextEventSequence', [1, key.workspace_id])).rows[0];
+      const event = createdEventRow(rows, sequence, now);
+      await run('setLastEventAt', [event.created_at, key.workspace_id]);
+      await run('insertEvent', valuesOf(event, FIELDS.event));
+      await client.query('commit');
+      return rows.plant;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  return {
+    findKeyForAuth: (hash) => first('keyForAuth', [hash]),
+    touchKey: async (id, at) => {
+      await pool.query(PG_SQL.touchKey, [at, id]);
+    },
+    findPlant: (workspaceId, id) => first('findPlant', [workspaceId, id]),
+    listPlants: async (workspaceId, limit, offset) =>
+      (await pool.query(PG_SQL.listPlants, [workspaceId, limit, offset])).rows,
+    createPlant,
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,153 @@
+// The per-request domain work of the baseline: the same checks, rows and JSON as Vitro's
+// services produce, without Vitro's kernel around them.
+import { Buffer } from 'node:buffer';
+import { createHash, createHmac } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { effectiveScopes, isScope, planAccess } from '../dist/kernel/access.js';
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function hashKey(secret) {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** A usable key row, or null: the checks Vitro's authenticator makes on the joined row. */
+export function checkKeyRow(row) {
+  if (
+    row === undefined ||
+    row.revoked_at !== null ||
+    row.member_status !== 'active' ||
+    row.member_workspace_id !== row.workspace_id
+  ) {
+    return null;
+  }
+  return { ...row, scopes: JSON.parse(row.scopes).filter(isScope) };
+}
+
+export function needsTouch(row, nowMs) {
+  return row.last_used_at === null || Date.parse(row.last_used_at) < nowMs - TOUCH_INTERVAL_MS;
+}
+
+export function presentMe(key) {
+  return {
+    key: {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      environment: key.environment,
+      status: 'active',
+      lastUsedAt: key.last_used_at,
+      createdAt: key.created_at,
+    },
+    scopes: key.scopes,
+    effectiveScopes: effectiveScopes(key.scopes, key.role, key.plan),
+    role: key.role,
+    apiAccess: planAccess(key.plan) === 'full' ? 'full' : 'devices',
+    workspace: { id: key.workspace_id },
+    user: { id: key.member_id },
+  };
+}
+
+export function presentPlant(row) {
+  return {
+    id: row.id,
+    name: row.common_name !== null && row.common_name !== '' ? row.common_name : row.species,
+    species: row.species,
+    status: row.status,
+    workspace_id: row.workspace_id,
+    created_at: row.created_at,
+    external_id: row.external_id,
+    custom_fields: JSON.parse(row.custom_fields),
+  };
+}
+
+/** The signed `next_cursor` of the plants list, byte for byte what Vitro's CursorCodec makes. */
+export function createCursorSigner(secret) {
+  const macKey = Buffer.from(`vitro-cursor:${secret}`);
+  const noFilters = createHash('sha256').update('{}').digest('base64url').slice(0, 22);
+  return (workspaceId, sortKey) => {
+    const payload = { v: 1, l: 'plants', f: noFilters, w: workspaceId, k: sortKey };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    const mac = createHmac('sha256', macKey).update(body).digest().subarray(0, 16);
+    return `${body}.${mac.toString('base64url')}`;
+  };
+}
+
+export function initialStageOf(options) {
+  return options.some((o) => o.key === 'mother_block') ? 'mother_block' : (options[0]?.key ?? null);
+}
+
+/** The plant and first-stage rows of POST /plants for a body with `species` only. */
+export function newPlantRows(key, species, stage, now) {
+  const plant = {
+    id: uuidv7(),
+    workspace_id: key.workspace_id,
+    species,
+    common_name: null,
+    genus: null,
+    family: null,
+    cultivar: null,
+    source: null,
+    notes: null,
+    status: 'active',
+    external_id: null,
+    external_id_key: null,
+    custom_fields: '{}',
+    created_by: key.member_id,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  const stageRow =
+    stage === null
+      ? null
+      : {
+          id: uuidv7(),
+          workspace_id: key.workspace_id,
+          entity_type: 'plant',
+          entity_id: plant.id,
+          stage,
+          status: 'active',
+          entered_on: now,
+          completed_at: null,
+          room_id: null,
+          notes: null,
+          created_by: key.member_id,
+          created_at: now,
+        };
+  return { plant, stage: stageRow };
+}
+
+function strictlyAfter(candidate, previous) {
+  if (previous === null || candidate > previous) return candidate;
+  return new Date(new Date(previous).getTime() + 1).toISOString();
+}
+
+/** The `created` change event, given what the sequence update returned. */
+export function createdEventRow(rows, sequence, now) {
+  const { plant, stage } = rows;
+  const createdAt = strictlyAfter(new Date().toISOString(), sequence.last_event_at);
+  const payload = {
+    ...presentPlant(plant),
+    common_name: null,
+    genus: null,
+    family: null,
+    cultivar: null,
+    source: null,
+    notes: null,
+    initial_stage: stage?.stage ?? null,
+  };
+  return {
+    id: uuidv7(),
+    workspace_id: plant.workspace_id,
+    seq: Number(sequence.event_seq),
+    entity_type: 'plant',
+    entity_id: plant.id,
+    stage_id: stage?.id ?? null,
+    event_type: 'created',
+    event_time: now,
+    recorded_by: plant.created_by,
+    payload: JSON.stringify(payload),
+    created_at: createdAt,
+  };
+}

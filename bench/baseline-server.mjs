@@ -1,0 +1,86 @@
+// The baseline: bare Fastify doing each bench route's own work (key lookup, the route's SQL,
+// the same JSON envelope) and nothing else: no request ids, rate limits, metrics, schemas.
+// DATABASE_URL (sqlite:<path> or postgres://…), VITRO_SECRET (for list cursors), PORT.
+import process from 'node:process';
+import Fastify from 'fastify';
+import {
+  checkKeyRow,
+  createCursorSigner,
+  hashKey,
+  needsTouch,
+  presentMe,
+  presentPlant,
+} from './baseline-records.mjs';
+import { openPgStore } from './baseline-pg.mjs';
+import { openSqliteStore } from './baseline-sqlite.mjs';
+import { announceReady, closeOnSignal } from './child.mjs';
+
+const PAGE_LIMIT = 50;
+const url = process.env.DATABASE_URL ?? '';
+const store = url.startsWith('sqlite:')
+  ? openSqliteStore(url.slice('sqlite:'.length))
+  : openPgStore(url);
+const signCursor = createCursorSigner(process.env.VITRO_SECRET ?? '');
+
+const failure = (reply, status, code, error) =>
+  reply.code(status).send({ ok: false, data: null, error, code });
+
+/** The key row with its scopes, or null after answering 401/403. */
+async function authenticate(req, reply, scope) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const key = match ? checkKeyRow(await store.findKeyForAuth(hashKey(match[1]))) : null;
+  if (key === null) {
+    failure(reply, 401, 'UNAUTHORIZED', 'Unknown or revoked API key');
+    return null;
+  }
+  const nowMs = Date.now();
+  if (needsTouch(key, nowMs)) {
+    store.touchKey(key.id, new Date(nowMs).toISOString()).catch(() => undefined);
+  }
+  if (scope !== null && !key.scopes.includes(scope)) {
+    failure(reply, 403, 'FORBIDDEN', `This key lacks the scope ${scope}`);
+    return null;
+  }
+  return key;
+}
+
+const app = Fastify({ logger: false });
+
+app.get('/api/v1/me', async (req, reply) => {
+  const key = await authenticate(req, reply, null);
+  if (key === null) return reply;
+  return { ok: true, data: presentMe(key) };
+});
+
+app.get('/api/v1/plants/:id', async (req, reply) => {
+  const key = await authenticate(req, reply, 'read:plants');
+  if (key === null) return reply;
+  const row = await store.findPlant(key.workspace_id, req.params.id);
+  if (row === undefined) return failure(reply, 404, 'NOT_FOUND', 'Plant not found');
+  return { ok: true, data: presentPlant(row) };
+});
+
+app.get('/api/v1/plants', async (req, reply) => {
+  const key = await authenticate(req, reply, 'read:plants');
+  if (key === null) return reply;
+  const rows = await store.listPlants(key.workspace_id, PAGE_LIMIT + 1, 0);
+  const page = rows.slice(0, PAGE_LIMIT);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > PAGE_LIMIT ? signCursor(key.workspace_id, [last.created_at, last.id]) : null;
+  return { ok: true, data: page.map(presentPlant), meta: { next_cursor: nextCursor } };
+});
+
+app.post('/api/v1/plants', async (req, reply) => {
+  const key = await authenticate(req, reply, 'write:plants');
+  if (key === null) return reply;
+  const plant = await store.createPlant(key, req.body.species, new Date().toISOString());
+  return reply.code(201).send({ ok: true, data: presentPlant(plant) });
+});
+
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
+closeOnSignal(async () => {
+  await app.close();
+  await store.close();
+});
+announceReady('baseline', app.server.address().port);

@@ -1,0 +1,39 @@
+// Baseline store on SQLite: better-sqlite3 statements prepared once, the same pragmas as Vitro.
+import Database from 'better-sqlite3';
+import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
+import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
+
+export function openSqliteStore(path) {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  const statements = Object.fromEntries(
+    Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)]),
+  );
+
+  const createPlant = db.transaction((key, species, now) => {
+    const options = statements.stageOptions.all(key.workspace_id, 'plant');
+    const rows = newPlantRows(key, species, initialStageOf(options), now);
+    statements.insertPlant.run(valuesOf(rows.plant, FIELDS.plant));
+    if (rows.stage !== null) statements.insertStage.run(valuesOf(rows.stage, FIELDS.stage));
+    const sequence = statements.nextEventSequence.get(1, key.workspace_id);
+    const event = createdEventRow(rows, sequence, now);
+    statements.setLastEventAt.run(event.created_at, key.workspace_id);
+    statements.insertEvent.run(valuesOf(event, FIELDS.event));
+    return rows.plant;
+  });
+
+  return {
+    findKeyForAuth: async (hash) => statements.keyForAuth.get(hash),
+    touchKey: async (id, at) => {
+      statements.touchKey.run(at, id);
+    },
+    findPlant: async (workspaceId, id) => statements.findPlant.get(workspaceId, id),
+    listPlants: async (workspaceId, limit, offset) =>
+      statements.listPlants.all(workspaceId, limit, offset),
+    createPlant: async (key, species, now) => createPlant(key, species, now),
+    close: async () => db.close(),
+  };
+}

@@ -1,0 +1,68 @@
+// The bench cases: one request each, with the throughput goal (vitro/baseline) from the issues.
+
+const CREATE_BODY = JSON.stringify({ species: 'Ficus lyrata' });
+
+/** Replaces values that legitimately differ between two servers' answers. */
+export function mask(value, ...paths) {
+  const copy = JSON.parse(JSON.stringify(value));
+  for (const path of paths) {
+    const keys = path.split('.');
+    const last = keys.pop();
+    const parent = keys.reduce((node, key) => node?.[key], copy);
+    if (parent && last in parent) parent[last] = '(varies)';
+  }
+  return copy;
+}
+
+export const CASES = [
+  {
+    name: 'me',
+    label: 'GET /api/v1/me',
+    goal: 0.75,
+    request: () => ({ method: 'GET', path: '/api/v1/me' }),
+    // The key's last use is stamped by whichever server saw it first in the minute.
+    comparable: (body) => mask(body, 'data.key.lastUsedAt'),
+  },
+  {
+    name: 'plant',
+    label: 'GET /api/v1/plants/{id}',
+    goal: 0.8,
+    request: (seeded) => ({ method: 'GET', path: `/api/v1/plants/${seeded.plantId}` }),
+    comparable: (body) => body,
+  },
+  {
+    name: 'plants',
+    label: 'GET /api/v1/plants (page of 50)',
+    goal: 0.8,
+    request: () => ({ method: 'GET', path: '/api/v1/plants' }),
+    comparable: (body) => body,
+    check: (body) =>
+      body.data.length === 50 && typeof body.meta?.next_cursor === 'string'
+        ? null
+        : 'expected a full page of 50 plants and a next_cursor',
+  },
+  {
+    name: 'create',
+    label: 'POST /api/v1/plants',
+    goal: 0.7,
+    writes: true,
+    request: () => ({
+      method: 'POST',
+      path: '/api/v1/plants',
+      headers: { 'content-type': 'application/json' },
+      body: CREATE_BODY,
+    }),
+    comparable: (body) => mask(body, 'data.id', 'data.created_at'),
+  },
+];
+
+export const CASE_NAMES = CASES.map((c) => c.name);
+
+/** The cases named in `names`, in bench order (reads first: writes change the newest page). */
+export function selectCases(names) {
+  const unknown = names.filter((name) => !CASE_NAMES.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`unknown case ${unknown.join(', ')}; cases are ${CASE_NAMES.join(', ')}`);
+  }
+  return CASES.filter((c) => names.includes(c.name));
+}

@@ -1,0 +1,88 @@
+// Command-line options of bench/run.mjs.
+import { parseArgs } from 'node:util';
+import { CASE_NAMES } from './cases.mjs';
+
+export const HELP = `Usage: node bench/run.mjs [options]      (or: npm run bench -- [options])
+
+Loads the real Vitro server (built code in dist/) and a bare Fastify baseline doing the
+same SQL, alternately, with autocannon, and prints req/s, p50/p99 latency and the ratio
+vitro/baseline per case. Writes .bench/results.json.
+
+Options:
+  --duration <s>      seconds per measured run (default 5)
+  --rounds <n>        measured runs per server and case; medians are reported (default 3)
+  --warmup <s>        unmeasured seconds per server and case before the rounds (default 2)
+  --connections <n>   autocannon connections (default 10)
+  --cases <list>      comma-separated, of: ${CASE_NAMES.join(', ')} (default all)
+  --databases <list>  sqlite and/or postgres (default sqlite, plus postgres when
+                      BENCH_DATABASE_URL is set)
+  --plants <n>        plants seeded into the bench workspace (default 100000)
+  --node-flags <f>    flags for both server processes, e.g. "--max-semi-space-size=32"
+  --profile           --cpu-prof both servers; profiles go to .bench/profiles/
+  --no-build          do not rebuild dist/ when src/ is newer (only warn)
+  -h, --help          this text
+
+Environment:
+  BENCH_DATABASE_URL  postgres://… of a database the bench may write to: it migrates it
+                      and adds a workspace with the seeded plants on every run.
+
+Budgets (vitro/baseline req/s): me ≥ 0.75, plant ≥ 0.8, plants ≥ 0.8, create ≥ 0.7.
+`;
+
+function positive(name, raw) {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`--${name} must be a whole number ≥ 1, got "${raw}"`);
+  }
+  return value;
+}
+
+const list = (raw) =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+export function readOptions(argv, env) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '10' },
+      cases: { type: 'string', default: CASE_NAMES.join(',') },
+      databases: { type: 'string' },
+      plants: { type: 'string', default: '100000' },
+      'node-flags': { type: 'string', default: '' },
+      profile: { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  const postgresUrl = env.BENCH_DATABASE_URL ?? null;
+  const databases = list(values.databases ?? (postgresUrl ? 'sqlite,postgres' : 'sqlite'));
+  for (const name of databases) {
+    if (name !== 'sqlite' && name !== 'postgres') {
+      throw new Error(`--databases takes sqlite and/or postgres, got "${name}"`);
+    }
+  }
+  if (databases.includes('postgres') && !/^postgres(ql)?:\/\//.test(postgresUrl ?? '')) {
+    throw new Error('the postgres variant needs BENCH_DATABASE_URL=postgres://…');
+  }
+  return {
+    help: values.help,
+    duration: positive('duration', values.duration),
+    rounds: positive('rounds', values.rounds),
+    warmup: values.warmup === '0' ? 0 : positive('warmup', values.warmup),
+    connections: positive('connections', values.connections),
+    cases: list(values.cases),
+    databases,
+    postgresUrl,
+    plants: positive('plants', values.plants),
+    nodeFlags: list(values['node-flags'].replace(/\s+/g, ',')),
+    profile: values.profile,
+    build: !values['no-build'],
+  };
+}

@@ -1,0 +1,174 @@
+// The bench: see bench/README.md and `node bench/run.mjs --help`.
+import console from 'node:console';
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { URL, fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build.mjs';
+import { selectCases } from './cases.mjs';
+import { loadServer } from './load.mjs';
+import { HELP, readOptions } from './options.mjs';
+import { caseResult, formatTable, median, ms, writeSummary } from './report.mjs';
+import { startServer } from './servers.mjs';
+import { verifyCases } from './verify.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, '.bench');
+const HUGE_RATE_LIMIT = '1000000000';
+const SETTLE_MS = 500;
+const NOISY_CORES = 0.25;
+
+function serverEnv(target, secret) {
+  const env = { ...process.env };
+  // The bench measures the single-process setup: in-process rate limits, no Redis.
+  delete env.REDIS_URL;
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: target.dialect === 'sqlite' ? `sqlite:${target.path}` : target.url,
+    VITRO_SECRET: secret,
+    VITRO_DATA_DIR: join(OUT, 'data'),
+    VITRO_RATE_LIMIT_KEY_PER_MIN: HUGE_RATE_LIMIT,
+    VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: HUGE_RATE_LIMIT,
+  };
+}
+
+async function startServers(target, execArgv) {
+  const env = serverEnv(target, randomBytes(32).toString('base64url'));
+  const start = (name) =>
+    startServer({ name, script: join(ROOT, 'bench', `${name}-server.mjs`), env, execArgv });
+  const baseline = await start('baseline');
+  try {
+    return { baseline, vitro: await start('vitro') };
+  } catch (error) {
+    await baseline.stop();
+    throw error;
+  }
+}
+
+const describeRun = (m) =>
+  `${Math.round(m.rps).toLocaleString('en-US').padStart(7)} req/s  p50 ${ms(m.p50)}  p99 ${ms(m.p99)}` +
+  (m.otherCores === null ? '' : `  (other processes: ${m.otherCores.toFixed(2)} cores)`);
+
+/** Warm-up, then rounds alternating which server goes first (ABBA), so drift hits both alike. */
+async function measureCase(benchCase, servers, seeded, options) {
+  const request = benchCase.request(seeded);
+  const load = async (name, duration) => {
+    const measured = await loadServer(servers[name], request, {
+      apiKey: seeded.apiKey,
+      connections: options.connections,
+      duration,
+    });
+    await sleep(SETTLE_MS);
+    return measured;
+  };
+  if (options.warmup > 0) {
+    await load('baseline', options.warmup);
+    await load('vitro', options.warmup);
+  }
+  const rounds = { baseline: [], vitro: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? ['baseline', 'vitro'] : ['vitro', 'baseline'];
+    for (const name of order) {
+      const measured = await load(name, options.duration);
+      rounds[name].push(measured);
+      console.log(
+        `  ${benchCase.name.padEnd(7)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}`,
+      );
+    }
+  }
+  return caseResult(benchCase, rounds);
+}
+
+/** A warning line when other processes competed for the CPU during the measured runs. */
+function describeNoise(dialect, results) {
+  const loads = results
+    .flatMap((r) => [...r.baseline.rounds, ...r.vitro.rounds])
+    .map((m) => m.otherCores)
+    .filter((load) => load !== null);
+  if (loads.length === 0) return '';
+  const worst = Math.max(...loads);
+  if (worst < NOISY_CORES) return '';
+  return (
+    `note: other processes${dialect === 'postgres' ? ' (PostgreSQL included)' : ''} used up to ` +
+    `${worst.toFixed(2)} of ${cpus().length} cores during ` +
+    `measured runs (median ${median(loads).toFixed(2)}); compare rounds in .bench/results.json\n`
+  );
+}
+
+async function benchDatabase(dialect, cases, options, execArgv) {
+  const { seed } = await import('./seed.mjs');
+  const target =
+    dialect === 'sqlite'
+      ? { dialect, path: join(OUT, 'bench.db') }
+      : { dialect, url: options.postgresUrl };
+  console.log(`[${dialect}] seeding ${options.plants.toLocaleString('en-US')} plants…`);
+  const seededAt = Date.now();
+  const seeded = await seed(target, { plants: options.plants });
+  console.log(`[${dialect}] seeded in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+
+  const servers = await startServers(target, execArgv);
+  const results = [];
+  try {
+    await verifyCases(cases, [servers.baseline, servers.vitro], seeded, target);
+    console.log(`[${dialect}] both servers answer every case alike; loading…`);
+    for (const c of cases) results.push(await measureCase(c, servers, seeded, options));
+  } finally {
+    await Promise.all([servers.baseline.stop(), servers.vitro.stop()]);
+  }
+  const title =
+    `\n${dialect}: ${options.plants.toLocaleString('en-US')} plants, ${options.connections} connections, ` +
+    `median of ${options.rounds} × ${options.duration} s per server`;
+  console.log(`${formatTable(title, results)}\n${describeNoise(dialect, results)}`);
+  return { dialect, results };
+}
+
+async function main() {
+  let options;
+  try {
+    options = readOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`${error.message}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    console.log(HELP);
+    return;
+  }
+  const cases = selectCases(options.cases);
+  ensureBuilt(ROOT, options);
+  const profileDir = join(OUT, 'profiles');
+  const execArgv = [
+    ...options.nodeFlags,
+    ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ];
+
+  const summary = {
+    startedAt: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    options: { ...options, postgresUrl: options.postgresUrl === null ? null : '(set)' },
+    serverNodeFlags: execArgv,
+    databases: [],
+  };
+  for (const dialect of options.databases) {
+    summary.databases.push(await benchDatabase(dialect, cases, options, execArgv));
+  }
+  summary.finishedAt = new Date().toISOString();
+  const file = join(OUT, 'results.json');
+  writeSummary(file, summary);
+  console.log(`summary written to ${file}`);
+  if (options.profile) console.log(`CPU profiles in ${profileDir}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

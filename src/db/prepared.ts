@@ -1,0 +1,96 @@
+import { CompiledQuery, type Compilable } from 'kysely';
+import { sqliteHandleOf, type Db } from './database.js';
+
+const MARK = '\u0000vitro-param:';
+
+interface Template {
+  readonly sql: string;
+  /** Per compiled parameter: the name of a placeholder, or a constant value. */
+  readonly slots: readonly ({ name: string } | { value: unknown })[];
+}
+
+function placeholders<P>(): P {
+  return new Proxy(
+    {},
+    { get: (_target, name) => (typeof name === 'string' ? `${MARK}${name}` : undefined) },
+  ) as P;
+}
+
+function templateOf(compiled: CompiledQuery): Template {
+  if (compiled.sql.includes('\u0000')) {
+    throw new Error('a prepared query used a placeholder outside a value position');
+  }
+  return {
+    sql: compiled.sql,
+    slots: compiled.parameters.map((value) =>
+      typeof value === 'string' && value.startsWith(MARK)
+        ? { name: value.slice(MARK.length) }
+        : { value },
+    ),
+  };
+}
+
+export interface PreparedQuery<P, R> {
+  /** All rows. */
+  all(db: Db, params: P): Promise<R[]>;
+  /** The first row, if any. */
+  first(db: Db, params: P): Promise<R | undefined>;
+  /** Rows changed by a write. */
+  run(db: Db, params: P): Promise<number>;
+}
+
+/**
+ * A query of fixed shape, built and compiled once per dialect, then run with new
+ * parameters. Kysely builds and compiles every query it runs, which on a hot path
+ * costs several times what SQLite needs to answer it. `build` receives
+ * placeholders for the parameters and must use each only as a value (no string
+ * operations on them, no identifiers built from them).
+ */
+export function preparedQuery<P extends object, R>(
+  build: (db: Db, params: P) => Compilable<R>,
+): PreparedQuery<P, R> {
+  // Keyed by the dialect's adapter, which a database and its transactions share.
+  const templates = new WeakMap<object, Template>();
+  const templateFor = (db: Db): Template => {
+    const adapter = db.getExecutor().adapter;
+    let template = templates.get(adapter);
+    if (template === undefined) {
+      template = templateOf(build(db, placeholders<P>()).compile());
+      templates.set(adapter, template);
+    }
+    return template;
+  };
+  const execute = async (db: Db, params: P): Promise<{ rows: R[]; changes: number }> => {
+    const template = templateFor(db);
+    const values = params as Record<string, unknown>;
+    const parameters = template.slots.map((slot) =>
+      'name' in slot ? values[slot.name] : slot.value,
+    );
+    // SQLite fast path: better-sqlite3 runs synchronously, so a statement can run at
+    // once when the caller is the open transaction, or when none is open (it then
+    // reads committed data). Otherwise Kysely queues it behind that transaction.
+    const sqlite = sqliteHandleOf(db);
+    if (sqlite !== undefined && (db.isTransaction || !sqlite.inTransaction)) {
+      const statement = sqlite.prepare(template.sql);
+      if (statement.reader) return { rows: statement.all(parameters) as R[], changes: 0 };
+      return { rows: [], changes: statement.run(parameters).changes };
+    }
+    const result = await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters));
+    return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
+  };
+  return {
+    all: async (db, params) => (await execute(db, params)).rows,
+    first: async (db, params) => (await execute(db, params)).rows[0],
+    run: async (db, params) => (await execute(db, params)).changes,
+  };
+}
+
+/** `{column: placeholder}` for the columns of an insert built with `preparedQuery`. */
+export function pick<P extends object, K extends keyof P>(
+  params: P,
+  columns: readonly K[],
+): Pick<P, K> {
+  const out = {} as Pick<P, K>;
+  for (const column of columns) out[column] = params[column];
+  return out;
+}

@@ -1,0 +1,95 @@
+import type SqliteDatabase from 'better-sqlite3';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/** What Kysely's SQLite dialect and `preparedQuery`'s fast path use of a statement. */
+export interface SqliteStatement {
+  readonly reader: boolean;
+  readonly busy: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
+/** The one SQLite connection behind a Kysely instance and its transactions. */
+export interface SqliteHandle {
+  prepare(text: string): SqliteStatement;
+  close(): void;
+  /** Whether a transaction is open on the connection (someone's, maybe ours). */
+  readonly inTransaction: boolean;
+  /**
+   * A number that grows whenever the database may have changed: each statement
+   * of this connection that can write, and each commit of another connection
+   * (another process, the CLI) seen through `PRAGMA data_version`. While it stays
+   * the same, nothing anyone committed can differ from what was read.
+   */
+  changeGeneration(): number;
+}
+
+/**
+ * Wraps a better-sqlite3 connection: prepared statements are kept by SQL text
+ * (Kysely prepares every query it runs, and preparing costs more than running a
+ * simple indexed read), and statements that can write advance the change
+ * generation. A cached statement still being iterated (`busy`) is never handed
+ * out twice.
+ */
+export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
+  const statements = new Map<string, SqliteStatement>();
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  let generation = 0;
+  let seenDataVersion = -1;
+
+  const counted = (statement: SqliteDatabase.Statement): SqliteStatement => {
+    if (statement.readonly) return statement;
+    const wrote = () => {
+      generation += 1;
+    };
+    return {
+      get reader() {
+        return statement.reader;
+      },
+      get busy() {
+        return statement.busy;
+      },
+      all: (parameters) => {
+        wrote();
+        return statement.all(parameters);
+      },
+      run: (parameters) => {
+        wrote();
+        return statement.run(parameters);
+      },
+      iterate: (parameters) => {
+        wrote();
+        return statement.iterate(parameters);
+      },
+    };
+  };
+
+  return {
+    close: () => sqlite.close(),
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+    changeGeneration: () => {
+      const version = dataVersion.get() as number;
+      if (version !== seenDataVersion) {
+        seenDataVersion = version;
+        generation += 1;
+      }
+      return generation;
+    },
+    prepare: (text) => {
+      const cached = statements.get(text);
+      if (cached !== undefined && !cached.busy) return cached;
+      const statement = counted(sqlite.prepare(text));
+      if (cached === undefined) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          statements.delete(statements.keys().next().value!);
+        }
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
