@@ -62,6 +62,14 @@ export interface RequestContext {
   readonly page: PageRequest;
   /** Wraps a page of items with `meta.next_cursor` bound to this list, filters and workspace. */
   list<T>(items: T[], nextKey: SortKey | null): { data: T[]; meta: { next_cursor: string | null } };
+  /**
+   * Runs the write of a `transaction: 'handler'` route in one transaction, which
+   * also stores `fn`'s result as the Idempotency-Key's response (a replay answers
+   * it, through `onReplay`); returns the result. In the default
+   * mode the whole handler already runs in the request's transaction and this just
+   * calls `fn` with it.
+   */
+  transaction<D, M>(fn: (trx: Db) => Promise<RouteResult<D, M>>): Promise<RouteResult<D, M>>;
 }
 
 export interface RouteRequest<P extends TSchema, Q extends TSchema, B extends TSchema> {
@@ -122,6 +130,13 @@ export interface RouteSpec<
    * a secret).
    */
   idempotency?: 'store' | 'ignore';
+  /**
+   * `request` (default): a write handler runs wholly in one transaction. `handler`:
+   * the handler first does slow work outside any transaction (downloads, blob
+   * uploads) and then writes through `ctx.transaction()`; on SQLite a transaction
+   * holds the only connection, so nothing slow may run inside one.
+   */
+  transaction?: 'request' | 'handler';
   /** Points the readings budgets count for this request (POST /sensor-readings). */
   readings?: (body: Static<B>) => number;
   /** Do not name the field in a 422 (measurements). */
@@ -388,9 +403,14 @@ export function defineRoute<
     await releaseIdempotencyKey(kernel.database.db, claim);
   };
 
-  const contextOf = (req: FastifyRequest, db: Db): RequestContext => {
+  const contextOf = (
+    req: FastifyRequest,
+    db: Db,
+    transaction: RequestContext['transaction'] = (fn) => fn(db),
+  ): RequestContext => {
     const principal = req.principal!;
     return {
+      transaction,
       principal,
       db,
       database: kernel.database,
@@ -421,6 +441,19 @@ export function defineRoute<
       RouteResult<unknown, unknown>
     >;
 
+  /** The write and the completion of the claim, committed together. */
+  const commit = async <R extends RouteResult<unknown, unknown>>(
+    claim: Claim | null,
+    write: (trx: Db) => Promise<R>,
+  ): Promise<R> =>
+    kernel.database.db.transaction().execute(async (trx) => {
+      const result = await write(trx);
+      if (claim !== null) {
+        await completeIdempotencyKey(trx, claim, status, JSON.stringify(toPayload(result)));
+      }
+      return result;
+    });
+
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!isWrite) {
       const result = await run(req, contextOf(req, kernel.database.db));
@@ -428,12 +461,22 @@ export function defineRoute<
     }
     const claim = req.idempotencyClaim;
     try {
-      const payload = await kernel.database.db.transaction().execute(async (trx) => {
-        const result = await run(req, contextOf(req, trx));
-        const body = toPayload(result);
-        if (claim !== null) await completeIdempotencyKey(trx, claim, status, JSON.stringify(body));
-        return body;
-      });
+      let payload: ReplayPayload;
+      if (spec.transaction === 'handler') {
+        let committed = false;
+        const result = await run(
+          req,
+          contextOf(req, kernel.database.db, async (fn) => {
+            if (committed) throw new Error('ctx.transaction() may run once per request');
+            committed = true;
+            return commit(claim, fn);
+          }),
+        );
+        if (!committed) throw new Error(`${operation} returned without ctx.transaction()`);
+        payload = toPayload(result);
+      } else {
+        payload = toPayload(await commit(claim, (trx) => run(req, contextOf(req, trx))));
+      }
       req.idempotencyClaim = null;
       if (idempotency === 'store') reply.header('idempotent-replay', 'false');
       return reply.code(status).send(payload);

@@ -96,6 +96,34 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
   });
   defineRoute(app, kernel, {
     method: 'POST',
+    url: '/api/v1/test/rooms-slow',
+    operationId: 'testRoomsSlow',
+    tags: ['Account'],
+    summary: 'slow work outside the transaction, then the write',
+    scope: 'write:plants',
+    failureCode: 'PLANT_CREATE_FAILED',
+    transaction: 'handler',
+    body: Type.Object(
+      { name: Type.String(), fail: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
+    data: Room,
+    onReplay: (payload) => ({
+      ...payload,
+      data: { ...(payload.data as object), signed: 'replayed' },
+    }),
+    handler: async (req, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const written = await ctx.transaction(async (trx) => {
+        const room = await writeRoom(trx, ctx.principal.workspaceId, req.body.name);
+        if (req.body.fail === true) throw new Error('failed after the write');
+        return { data: { ...room, signed: 'stored' } };
+      });
+      return { data: { ...written.data, signed: 'fresh' } };
+    },
+  });
+  defineRoute(app, kernel, {
+    method: 'POST',
     url: '/api/v1/test/rooms-secret',
     operationId: 'testRoomsSecret',
     tags: ['Account'],
@@ -234,6 +262,41 @@ describe.each(databaseTargets())('idempotency on $name', (target) => {
     const again = await post(lab, '/api/v1/test/rooms-signed', { name: 'signed' }, 'signed-key-1');
     expect(again.headers['idempotent-replay']).toBe('true');
     expect(body(again).data).toEqual({ ...body(first).data, signed: 'refreshed' });
+  });
+
+  it('lets a handler work outside the transaction, then commit write and key together', async () => {
+    const lab = await createLab(t.database);
+    const name = `slow-${newId()}`;
+    const slow = post(lab, '/api/v1/test/rooms-slow', { name }, 'slow-key-1');
+    // While the slow part runs, another writer is not held up (on SQLite an open
+    // transaction would hold the only connection until the slow part ends).
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const started = Date.now();
+    const other = await post(lab, '/api/v1/plants', { species: 'Meanwhile' });
+    expect(other.statusCode).toBe(201);
+    expect(Date.now() - started).toBeLessThan(150);
+    const first = await slow;
+    expect(first.statusCode).toBe(201);
+    expect(body(first).data.signed).toBe('fresh');
+    const replay = await post(lab, '/api/v1/test/rooms-slow', { name }, 'slow-key-1');
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(body(replay).data).toEqual({ ...body(first).data, signed: 'replayed' });
+    expect(Number(await countRooms(lab.workspaceId, name))).toBe(1);
+
+    const failing = `slow-fail-${newId()}`;
+    const failed = await post(
+      lab,
+      '/api/v1/test/rooms-slow',
+      { name: failing, fail: true },
+      'slow-key-2',
+    );
+    expect(failed.statusCode).toBe(500);
+    expect(Number(await countRooms(lab.workspaceId, failing))).toBe(0);
+    // The failure freed the key: the corrected retry writes, once.
+    const retried = await post(lab, '/api/v1/test/rooms-slow', { name: failing }, 'slow-key-2');
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers['idempotent-replay']).toBe('false');
+    expect(Number(await countRooms(lab.workspaceId, failing))).toBe(1);
   });
 
   it('never stores a response that carries a secret', async () => {
