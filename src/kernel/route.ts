@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type {
-  FastifyBaseLogger,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
@@ -28,9 +27,11 @@ import {
   type CursorCodec,
   type PageRequest,
   type PageSettings,
-  type SortKey,
 } from './paging.js';
 import type { Authenticator, Principal } from './principal.js';
+import { HandlerContext, type RequestContext, type RouteResult } from './context.js';
+
+export type { RequestContext, RouteResult } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorEnvelope, PageMeta, successEnvelope } from './schemas.js';
 
@@ -43,45 +44,11 @@ export interface Kernel {
   readonly cursors: CursorCodec;
 }
 
-/** What a handler gets besides its validated input. */
-export interface RequestContext {
-  readonly principal: Principal;
-  /** The request's transaction for writes; the database for reads. */
-  readonly db: Db;
-  /**
-   * The database outside any transaction, for work that must not roll back. Never
-   * use it while the request's transaction is open: SQLite has one connection, so
-   * that would wait on itself.
-   */
-  readonly database: Database;
-  readonly requestId: string;
-  readonly now: string;
-  readonly publicUrl: string;
-  readonly log: FastifyBaseLogger;
-  /** Paging of a listed route: limit (capped), offset and the decoded cursor. */
-  readonly page: PageRequest;
-  /** Wraps a page of items with `meta.next_cursor` bound to this list, filters and workspace. */
-  list<T>(items: T[], nextKey: SortKey | null): { data: T[]; meta: { next_cursor: string | null } };
-  /**
-   * Runs the write of a `transaction: 'handler'` route in one transaction, which
-   * also stores `fn`'s result as the Idempotency-Key's response (a replay answers
-   * it, through `onReplay`); returns the result. In the default
-   * mode the whole handler already runs in the request's transaction and this just
-   * calls `fn` with it.
-   */
-  transaction<D, M>(fn: (trx: Db) => Promise<RouteResult<D, M>>): Promise<RouteResult<D, M>>;
-}
-
 export interface RouteRequest<P extends TSchema, Q extends TSchema, B extends TSchema> {
   readonly params: Static<P>;
   readonly query: Static<Q>;
   readonly body: Static<B>;
   readonly headers: IncomingHttpHeaders;
-}
-
-export interface RouteResult<D, M> {
-  data: D;
-  meta?: M;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -403,32 +370,27 @@ export function defineRoute<
     await releaseIdempotencyKey(kernel.database.db, claim);
   };
 
+  const DEFAULT_PAGE: PageRequest = { limit: 50, offset: 0, after: null };
   const contextOf = (
     req: FastifyRequest,
     db: Db,
-    transaction: RequestContext['transaction'] = (fn) => fn(db),
+    transaction: ConstructorParameters<typeof HandlerContext>[8] = null,
   ): RequestContext => {
     const principal = req.principal!;
-    return {
-      transaction,
+    const filters = req.pageFilters;
+    return new HandlerContext(
       principal,
       db,
-      database: kernel.database,
-      requestId: req.id,
-      now: new Date().toISOString(),
-      publicUrl: kernel.config.publicUrl,
-      log: req.log,
-      page: req.pageRequest ?? { limit: 50, offset: 0, after: null },
-      list: (items, nextKey) => ({
-        data: items,
-        meta: {
-          next_cursor:
-            nextKey === null || paging === null
-              ? null
-              : kernel.cursors.encode(paging.list, req.pageFilters, principal.workspaceId, nextKey),
-        },
-      }),
-    };
+      kernel.database,
+      req.id,
+      kernel.config.publicUrl,
+      req.log,
+      req.pageRequest ?? DEFAULT_PAGE,
+      paging === null
+        ? null
+        : (nextKey) => kernel.cursors.encode(paging.list, filters, principal.workspaceId, nextKey),
+      transaction,
+    );
   };
 
   const toPayload = (result: RouteResult<unknown, unknown>): ReplayPayload =>
@@ -466,7 +428,7 @@ export function defineRoute<
         let committed = false;
         const result = await run(
           req,
-          contextOf(req, kernel.database.db, async (fn) => {
+          contextOf(req, kernel.database.db, (fn) => {
             if (committed) throw new Error('ctx.transaction() may run once per request');
             committed = true;
             return commit(claim, fn);

@@ -5,11 +5,10 @@ import { mayChangeRecordOf } from '../../kernel/access.js';
 import { changedValues, diffFields } from '../../kernel/changes.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { parseJsonObject } from '../../kernel/json.js';
 import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
-import type { CustomFieldMap } from '../lab/custom-fields.js';
+import { customFieldsOf, type CustomFieldMap } from '../lab/custom-fields.js';
 import { applyCustomFields, customFieldsChange } from '../lab/lab.service.js';
 import { findPlantRecord } from '../plants/plants.service.js';
 import type { RecordFinder } from '../stages/stages.service.js';
@@ -54,7 +53,7 @@ export function presentExplant(row: ExplantRow): ExplantRecord {
     current_count: row.current_count,
     plantlet_count: row.plantlet_count,
     created_at: row.created_at,
-    custom_fields: parseJsonObject(row.custom_fields) as CustomFieldMap,
+    custom_fields: customFieldsOf(row.custom_fields),
   };
 }
 

@@ -1,5 +1,5 @@
 import { errors } from '../../kernel/errors.js';
-import { parseJsonArray } from '../../kernel/json.js';
+import { parseJsonArray, parseJsonObject } from '../../kernel/json.js';
 import { parseDateOnly } from '../../kernel/time.js';
 import type { CustomFieldDefinitionRow } from './lab.repository.js';
 
@@ -10,6 +10,11 @@ export const CUSTOM_FIELD_ENTITIES = ['plant', 'explant', 'transfer', 'contamina
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 export const CUSTOM_FIELDS_MAX_BYTES = 10_000;
+
+/** Stored custom fields (JSON text) as a map; most records have none. */
+export function customFieldsOf(stored: string): CustomFieldMap {
+  return stored === '{}' ? {} : (parseJsonObject(stored) as CustomFieldMap);
+}
 
 function checkValue(definition: CustomFieldDefinitionRow, value: string | number | boolean): void {
   const where = `custom_fields.${definition.key}`;

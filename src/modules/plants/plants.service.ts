@@ -4,11 +4,10 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { mayChangeRecordOf } from '../../kernel/access.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { parseJsonObject } from '../../kernel/json.js';
 import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
-import type { CustomFieldMap } from '../lab/custom-fields.js';
+import { customFieldsOf, type CustomFieldMap } from '../lab/custom-fields.js';
 import { applyCustomFields, customFieldsChange, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
 import { openInitialStage, type RecordFinder } from '../stages/stages.service.js';
@@ -45,7 +44,7 @@ export function presentPlant(row: PlantRow): PlantRecord {
     workspace_id: row.workspace_id,
     created_at: row.created_at,
     external_id: row.external_id,
-    custom_fields: parseJsonObject(row.custom_fields) as CustomFieldMap,
+    custom_fields: customFieldsOf(row.custom_fields),
   };
 }
 
