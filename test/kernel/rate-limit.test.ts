@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/database.js';
 import { createRateLimiter, type RateLimitSubject } from '../../src/kernel/rate-limit.js';
 import {
   body,
@@ -8,6 +11,7 @@ import {
   databaseTargets,
   redisUrl,
   startTestApp,
+  testConfig,
   type TestApp,
 } from '../support/harness.js';
 import { startLocalRedis } from '../support/local-services.js';
@@ -160,7 +164,8 @@ describe('rate limiter budgets (memory store)', () => {
 const redis = redisUrl();
 describe.skipIf(redis === null)('rate limits with the Redis store', () => {
   const [sqlite] = databaseTargets();
-  const apps: TestApp[] = [];
+  const apps: FastifyInstance[] = [];
+  const databases: Database[] = [];
   const clients: Redis[] = [];
   const client = (url: string) => {
     const c = new Redis(url, {
@@ -172,46 +177,40 @@ describe.skipIf(redis === null)('rate limits with the Redis store', () => {
     clients.push(c);
     return c;
   };
+  const ready = (c: Redis) => new Promise((resolve) => c.once('ready', resolve));
+  const openDatabase = async () => {
+    const database = await sqlite!.open();
+    databases.push(database);
+    return database;
+  };
+  /** An app on `database` counting in `store`, closed after the suite. */
+  const appOn = async (database: Database, store: Redis, limit: number, prefix?: string) => {
+    const app = await buildApp(testConfig(limits(limit, 100)), {
+      database,
+      redis: store,
+      logger: false,
+      ...(prefix === undefined ? {} : { rateLimitPrefix: prefix }),
+    });
+    apps.push(app);
+    return app;
+  };
   beforeAll(async () => {
-    const probe = client(redis!);
-    await new Promise<void>((resolve) => probe.once('ready', () => resolve()));
+    await ready(client(redis!));
   });
   afterAll(async () => {
-    for (const t of apps) await t.close();
+    for (const app of apps) await app.close();
+    for (const database of databases) await database.close();
     for (const c of clients) c.disconnect();
   });
 
   it('shares one budget between two app instances', async () => {
     const prefix = `test-${randomUUID()}`;
-    const database = await sqlite!.open();
+    const database = await openDatabase();
     const redisA = client(redis!);
     const redisB = client(redis!);
-    await Promise.all([redisA, redisB].map((c) => new Promise((r) => c.once('ready', r))));
-    const { buildApp } = await import('../../src/app.js');
-    const { testConfig } = await import('../support/harness.js');
-    const config = testConfig(limits(5, 100));
-    const appA = await buildApp(config, {
-      database,
-      redis: redisA,
-      rateLimitPrefix: prefix,
-      logger: false,
-    });
-    const appB = await buildApp(config, {
-      database,
-      redis: redisB,
-      rateLimitPrefix: prefix,
-      logger: false,
-    });
-    apps.push({ app: appA, database, request: (o) => appA.inject(o), close: () => appA.close() });
-    apps.push({
-      app: appB,
-      database,
-      request: (o) => appB.inject(o),
-      close: async () => {
-        await appB.close();
-        await database.close();
-      },
-    });
+    await Promise.all([redisA, redisB].map(ready));
+    const appA = await appOn(database, redisA, 5, prefix);
+    const appB = await appOn(database, redisB, 5, prefix);
     const lab = await createLab(database);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
@@ -230,25 +229,10 @@ describe.skipIf(redis === null)('rate limits with the Redis store', () => {
     // Needs a Redis of its own to stop: the redis-server binary.
     const own = await startLocalRedis();
     if ('skipped' in own) return context.skip(own.skipped);
-    const database = await sqlite!.open();
+    const database = await openDatabase();
     const connection = client(own.url);
-    await new Promise((r) => connection.once('ready', r));
-    const { buildApp } = await import('../../src/app.js');
-    const { testConfig } = await import('../support/harness.js');
-    const app = await buildApp(testConfig(limits(3, 100)), {
-      database,
-      redis: connection,
-      logger: false,
-    });
-    apps.push({
-      app,
-      database,
-      request: (o) => app.inject(o),
-      close: async () => {
-        await app.close();
-        await database.close();
-      },
-    });
+    await ready(connection);
+    const app = await appOn(database, connection, 3);
     const lab = await createLab(database);
     const me = () => app.inject({ method: 'GET', url: '/api/v1/me', headers: lab.owner.headers });
     expect((await me()).statusCode).toBe(200);
@@ -262,24 +246,8 @@ describe.skipIf(redis === null)('rate limits with the Redis store', () => {
   });
 
   it('keeps serving with an in-process limit when Redis is unreachable', async () => {
-    const database = await sqlite!.open();
-    const dead = client('redis://127.0.0.1:1');
-    const { buildApp } = await import('../../src/app.js');
-    const { testConfig } = await import('../support/harness.js');
-    const app = await buildApp(testConfig(limits(3, 100)), {
-      database,
-      redis: dead,
-      logger: false,
-    });
-    apps.push({
-      app,
-      database,
-      request: (o) => app.inject(o),
-      close: async () => {
-        await app.close();
-        await database.close();
-      },
-    });
+    const database = await openDatabase();
+    const app = await appOn(database, client('redis://127.0.0.1:1'), 3);
     const lab = await createLab(database);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
