@@ -9,16 +9,11 @@ import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
 import { CursorCodec } from './kernel/paging.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
-import type { Kernel } from './kernel/route.js';
+import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
-import { registerEventRoutes } from './modules/events/events.routes.js';
-import { registerExplantRoutes } from './modules/explants/explants.routes.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
-import { registerMeRoutes } from './modules/me/me.routes.js';
-import { registerPlantRoutes } from './modules/plants/plants.routes.js';
-import { registerStageRoutes } from './modules/stages/stages.routes.js';
+import { createRecordLookup, registerApiRoutes } from './modules/index.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
-import { registerWorkspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -32,7 +27,7 @@ export interface AppOptions {
   /** Where log lines go; default stdout. `vitro serve` sends them to stderr. */
   logStream?: NodeJS.WritableStream;
   /** Registers extra routes (tests exercise the kernel with them). */
-  extraRoutes?: (app: FastifyInstance, kernel: Kernel) => void;
+  extraRoutes?: (routes: Routes) => void;
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -99,13 +94,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
-  registerMeRoutes(app, kernel);
-  registerWorkspaceRoutes(app, kernel);
-  registerPlantRoutes(app, kernel);
-  registerExplantRoutes(app, kernel);
-  registerStageRoutes(app, kernel);
-  registerEventRoutes(app, kernel);
-  options.extraRoutes?.(app, kernel);
+  const routes = createRoutes(app, kernel);
+  registerApiRoutes(routes, { records: createRecordLookup() });
+  options.extraRoutes?.(routes);
 
   const purge = () => {
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
 import { changeDeviceStatus, DEVICE_STATUSES } from '../modules/devices/devices.service.js';
+import { createRecordLookup } from '../modules/index.js';
 import {
   addMember,
   createApiKey,
@@ -18,14 +19,10 @@ import {
   setWorkspacePlan,
   WORKSPACE_TYPES,
 } from '../modules/identity/identity.service.js';
-import { withDatabase } from './database.js';
+import { transact, withDatabase } from './database.js';
 import type { CliIo } from './io.js';
 
-type Work<O extends OptionValues> = (
-  options: O,
-  database: Database,
-  config: Config,
-) => Promise<object>;
+type Work<O extends OptionValues> = (options: O, trx: Trx, config: Config) => Promise<object>;
 
 /** Comma-separated values; '' (or only commas) is the empty list. */
 function commaList(text: string): string[] {
@@ -63,7 +60,11 @@ export function registerAdminCommands(
   const action = <O extends OptionValues>(command: Command, work: Work<O>): Command =>
     command.action(async () => {
       const options = command.opts<O>();
-      done(await withDatabase(io, (database, config) => work(options, database, config)));
+      done(
+        await withDatabase(io, (database, config) =>
+          transact(database, (trx) => work(options, trx, config)),
+        ),
+      );
     });
   const required = (flags: string, description: string) =>
     new Option(flags, description).makeOptionMandatory();
@@ -79,8 +80,10 @@ export function registerAdminCommands(
     program
       .command('demo')
       .description('Create a demo lab with a key -> {workspace_id, key, base_url}'),
-    async (_options: object, database, config) => ({
-      ...(await (await import('../modules/demo/demo.service.js')).createDemoLab(database.db)),
+    async (_options: object, trx, config) => ({
+      ...(await (
+        await import('../modules/demo/demo.service.js')
+      ).createDemoLab(trx, createRecordLookup())),
       base_url: config.publicUrl,
     }),
   );
@@ -97,8 +100,8 @@ export function registerAdminCommands(
       .addOption(
         new Option('--type <type>', 'workspace type').choices(WORKSPACE_TYPES).default('lab'),
       ),
-    async (o: { name: string; plan: string; type: string }, { db }) => {
-      const row = await createWorkspace(db, { name: o.name, plan: o.plan, type: o.type });
+    async (o: { name: string; plan: string; type: string }, trx) => {
+      const row = await createWorkspace(trx, { name: o.name, plan: o.plan, type: o.type });
       return { id: row.id, name: row.name, plan: row.plan };
     },
   );
@@ -108,8 +111,8 @@ export function registerAdminCommands(
       .description("Change a workspace's plan -> {id, plan}")
       .addOption(required('--workspace <id>', 'workspace id'))
       .addOption(required('--plan <plan>', 'plan').choices(PLANS)),
-    async (o: { workspace: string; plan: string }, { db }) => {
-      const row = await setWorkspacePlan(db, o.workspace, o.plan);
+    async (o: { workspace: string; plan: string }, trx) => {
+      const row = await setWorkspacePlan(trx, o.workspace, o.plan);
       return { id: row.id, plan: row.plan };
     },
   );
@@ -124,9 +127,9 @@ export function registerAdminCommands(
           "comma list of pricing, commerce, equipment_calibration; '' = none",
         ),
       ),
-    async (o: { workspace: string; features: string }, { db }) => ({
+    async (o: { workspace: string; features: string }, trx) => ({
       id: o.workspace,
-      features: await setWorkspaceFeatures(db, o.workspace, commaList(o.features)),
+      features: await setWorkspaceFeatures(trx, o.workspace, commaList(o.features)),
     }),
   );
 
@@ -139,8 +142,8 @@ export function registerAdminCommands(
       .addOption(required('--name <name>', 'member name'))
       .option('--email <email>', 'email address')
       .addOption(required('--role <role>', 'role').choices(ROLES)),
-    async (o: { workspace: string; name: string; email?: string; role: string }, { db }) => {
-      const row = await addMember(db, {
+    async (o: { workspace: string; name: string; email?: string; role: string }, trx) => {
+      const row = await addMember(trx, {
         workspaceId: o.workspace,
         name: o.name,
         email: o.email ?? null,
@@ -155,8 +158,8 @@ export function registerAdminCommands(
       .description("Change a member's role -> {id, role}")
       .addOption(required('--member <id>', 'member id'))
       .addOption(required('--role <role>', 'role').choices(ROLES)),
-    async (o: { member: string; role: string }, { db }) => {
-      const row = await setMemberRole(db, o.member, o.role);
+    async (o: { member: string; role: string }, trx) => {
+      const row = await setMemberRole(trx, o.member, o.role);
       return { id: row.id, role: row.role };
     },
   );
@@ -165,8 +168,8 @@ export function registerAdminCommands(
       .command('remove')
       .description('Remove a member; their keys stop working at once -> {id, status}')
       .addOption(required('--member <id>', 'member id')),
-    async (o: { member: string }, { db }) => {
-      const row = await removeMember(db, o.member);
+    async (o: { member: string }, trx) => {
+      const row = await removeMember(trx, o.member);
       return { id: row.id, status: row.status };
     },
   );
@@ -186,8 +189,8 @@ export function registerAdminCommands(
           .choices(['production', 'development'])
           .default('production'),
       ),
-    async (o: { member: string; name: string; scopes: string; environment: string }, { db }) => {
-      const created = await createApiKey(db, {
+    async (o: { member: string; name: string; scopes: string; environment: string }, trx) => {
+      const created = await createApiKey(trx, {
         memberId: o.member,
         name: o.name,
         scopes: parseScopes(o.scopes),
@@ -201,7 +204,7 @@ export function registerAdminCommands(
       .command('revoke')
       .description('Revoke an API key -> {id, revoked_at}')
       .addOption(required('--key <id>', 'key id')),
-    async (o: { key: string }, { db }) => revokeApiKey(db, o.key),
+    async (o: { key: string }, trx) => revokeApiKey(trx, o.key),
   );
 
   const device = program.command('device').description('Pause, retire or re-activate devices');
@@ -213,8 +216,8 @@ export function registerAdminCommands(
       )
       .addOption(required('--device <id>', 'device id'))
       .addOption(required('--status <status>', 'new status').choices(DEVICE_STATUSES)),
-    async (o: { device: string; status: string }, { db }) =>
-      changeDeviceStatus(db, o.device, o.status),
+    async (o: { device: string; status: string }, trx) =>
+      changeDeviceStatus(trx, o.device, o.status),
   );
 
   const importCommand = program
@@ -229,9 +232,11 @@ export function registerAdminCommands(
     const data = await readJsonFile(o.file);
     const { importLabData } = await import('../modules/import/import.service.js');
     done(
-      await withDatabase(io, async ({ db }) => ({
-        imported: await importLabData(db, o.workspace, data),
-      })),
+      await withDatabase(io, (database) =>
+        transact(database, async (trx) => ({
+          imported: await importLabData(trx, o.workspace, data, createRecordLookup()),
+        })),
+      ),
     );
   });
 }

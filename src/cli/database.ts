@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { openDatabase, type Database, type Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { inTransaction } from '../db/transaction.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -21,4 +22,13 @@ export async function withDatabase<T>(
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Runs one command's writes in one transaction: all of them commit, or none
+ * (a failed `vitro demo` or import leaves nothing behind). The CLI's only way
+ * to write.
+ */
+export function transact<T>(database: Database, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return inTransaction(database.db, work);
 }

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import { openDatabase, type Db } from '../db/database.js';
+import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
 import { hasAnyWorkspace } from '../modules/identity/identity.service.js';
+import { createRecordLookup } from '../modules/index.js';
 import { startServer, type RunningServer } from '../server.js';
+import { transact } from './database.js';
 import type { CliIo } from './io.js';
 
 export const DEMO_KEY_FILE = 'demo-key.txt';
@@ -21,10 +23,10 @@ interface DemoInfo {
  * On a database without any workspace, creates the demo lab and writes its key
  * to `<data dir>/demo-key.txt` (mode 0600); later, only points at that file.
  */
-async function prepareDemo(db: Db, dataDir: string): Promise<DemoInfo | null> {
+async function prepareDemo(database: Database, dataDir: string): Promise<DemoInfo | null> {
   const keyFile = join(dataDir, DEMO_KEY_FILE);
-  if (!(await hasAnyWorkspace(db))) {
-    const lab = await createDemoLab(db);
+  if (!(await hasAnyWorkspace(database.db))) {
+    const lab = await transact(database, (trx) => createDemoLab(trx, createRecordLookup()));
     await mkdir(dataDir, { recursive: true });
     await writeFile(keyFile, `${lab.key}\n`, { mode: 0o600 });
     await chmod(keyFile, 0o600);
@@ -53,7 +55,7 @@ export async function startServe(
   let demo: DemoInfo | null = null;
   try {
     await migrateToLatest(database.db);
-    if (options.demo) demo = await prepareDemo(database.db, config.dataDir);
+    if (options.demo) demo = await prepareDemo(database, config.dataDir);
   } catch (error) {
     await database.close();
     throw error;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Db } from '../db/database.js';
-import type { PageRequest, SortKey } from './paging.js';
+import type { Db, Trx } from '../db/database.js';
+import type { PageRequest } from './paging.js';
 import type { Principal } from './principal.js';
 
 export interface RouteResult<D, M> {
@@ -8,68 +8,72 @@ export interface RouteResult<D, M> {
   meta?: M;
 }
 
-/** What a handler gets besides its validated input. */
-export interface RequestContext {
+/** What every step of a request knows: who calls, and about the request itself. */
+export interface BaseContext {
   readonly principal: Principal;
-  /** The request's transaction for writes; the database for reads. */
-  readonly db: Db;
-  /**
-   * The database outside any transaction, for work that must not roll back. Never
-   * use it while the request's transaction is open: SQLite has one connection, so
-   * that would wait on itself.
-   */
-  readonly database: Database;
   readonly requestId: string;
+  /** The time of the request, read once. */
   readonly now: string;
   readonly publicUrl: string;
   readonly log: FastifyBaseLogger;
-  /** Paging of a listed route: limit (capped), offset and the decoded cursor. */
-  readonly page: PageRequest;
-  /** Wraps a page of items with `meta.next_cursor` bound to this list, filters and workspace. */
-  list<T>(items: T[], nextKey: SortKey | null): { data: T[]; meta: { next_cursor: string | null } };
-  /**
-   * Runs the write of a `transaction: 'handler'` route in one transaction, which
-   * also stores `fn`'s result as the Idempotency-Key's response (a replay answers
-   * it, through `onReplay`); returns the result. In the default
-   * mode the whole handler already runs in the request's transaction and this just
-   * calls `fn` with it.
-   */
-  transaction<D, M>(fn: (trx: Db) => Promise<RouteResult<D, M>>): Promise<RouteResult<D, M>>;
 }
 
-type TransactionRunner = <D, M>(
-  fn: (trx: Db) => Promise<RouteResult<D, M>>,
-) => Promise<RouteResult<D, M>>;
+/** A read: queries run on the database, outside any transaction. */
+export interface ReadContext extends BaseContext {
+  readonly db: Db;
+}
+
+/** A list: a read with its page (limit capped, offset, the cursor's key). */
+export interface ListContext extends ReadContext {
+  readonly page: PageRequest;
+}
 
 /**
- * The context of one request. A class, so that its methods are shared and a
- * request allocates only its fields; `now` is read when first asked for.
+ * The slow first step of a write (downloads, blob uploads), outside any
+ * transaction: on SQLite a transaction holds the only connection, so nothing slow
+ * may run inside one. It may read; it writes nothing to the database.
  */
-export class HandlerContext implements RequestContext {
+export type PrepareContext = ReadContext;
+
+/**
+ * A write: it runs in the request's transaction, which also completes the
+ * Idempotency-Key, so the write and its stored response commit together. It has no
+ * handle on the bare database.
+ */
+export interface WriteContext extends BaseContext {
+  readonly trx: Trx;
+}
+
+/**
+ * The context of one request. A class, so that a request allocates only its
+ * fields; `now` is read when first asked for and then kept, so every step of the
+ * request sees the same time.
+ */
+export class RequestScope implements ListContext {
   #now: string | null = null;
 
   constructor(
     readonly principal: Principal,
     readonly db: Db,
-    readonly database: Database,
     readonly requestId: string,
     readonly publicUrl: string,
     readonly log: FastifyBaseLogger,
     readonly page: PageRequest,
-    private readonly encodeCursor: ((nextKey: SortKey) => string) | null,
-    private readonly runTransaction: TransactionRunner | null,
   ) {}
 
   get now(): string {
     return (this.#now ??= new Date().toISOString());
   }
 
-  list<T>(items: T[], nextKey: SortKey | null) {
-    const next = nextKey === null || this.encodeCursor === null ? null : this.encodeCursor(nextKey);
-    return { data: items, meta: { next_cursor: next } };
-  }
-
-  transaction<D, M>(fn: (trx: Db) => Promise<RouteResult<D, M>>): Promise<RouteResult<D, M>> {
-    return this.runTransaction === null ? fn(this.db) : this.runTransaction(fn);
+  /** The same request, inside its transaction. */
+  within(trx: Trx): WriteContext {
+    return {
+      principal: this.principal,
+      trx,
+      requestId: this.requestId,
+      now: this.now,
+      publicUrl: this.publicUrl,
+      log: this.log,
+    };
   }
 }

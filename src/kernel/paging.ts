@@ -1,11 +1,16 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { sql, type Expression, type SqlBool } from 'kysely';
 import { errors } from './errors.js';
 import { canonicalJson } from './json.js';
 
 /** A sort key value as it travels inside a cursor. */
 export type KeyValue = string | number | null;
 export type SortKey = readonly KeyValue[];
+
+/** One page of a list: its items and the sort key the next page starts after (null: last page). */
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextKey: SortKey | null;
+}
 
 export interface PageRequest {
   readonly limit: number;
@@ -106,30 +111,4 @@ export function readPageQuery(
   }
   const limit = Math.min(query.limit ?? settings.defaultLimit, settings.maxLimit);
   return { limit, offset: query.offset ?? 0, cursor: query.cursor ?? null };
-}
-
-/**
- * Keyset condition "rows after this key" for a list ordered by `columns` in one
- * direction: `(a, b) < (x, y)` for newest-first lists, `>` for oldest-first.
- */
-export function keysetAfter(
-  columns: readonly string[],
-  direction: 'asc' | 'desc',
-  after: SortKey,
-): Expression<SqlBool> {
-  const op = direction === 'desc' ? '<' : '>';
-  return sql<SqlBool>`(${sql.join(columns.map((c) => sql.ref(c)))}) ${sql.raw(op)} (${sql.join(
-    after.map((v) => sql.val(v)),
-  )})`;
-}
-
-/** Splits a `limit + 1` fetch into the page and the key the next page starts after. */
-export function splitPage<T>(
-  rows: readonly T[],
-  limit: number,
-  keyOf: (row: T) => SortKey,
-): { items: T[]; nextKey: SortKey | null } {
-  if (rows.length <= limit) return { items: [...rows], nextKey: null };
-  const items = rows.slice(0, limit);
-  return { items, nextKey: keyOf(items[items.length - 1]!) };
 }

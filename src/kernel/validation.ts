@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { addVitroFormats, formatProblem } from './formats.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -16,7 +17,8 @@ const shared: Options = {
 
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...shared, coerceTypes });
-  addFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
+  addFormats(ajv, ['uri', 'email']);
+  addVitroFormats(ajv);
   return ajv;
 }
 
@@ -65,7 +67,7 @@ function describe(error: ErrorObject): string {
     case 'type':
       return `must be ${String(params.type).replace(',', ' or ')}`;
     case 'format':
-      return `must be a valid ${String(params.format)}`;
+      return formatProblem(String(params.format));
     case 'minLength':
       return params.limit === 1
         ? 'must not be empty'

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,12 +111,16 @@ describe.each(cliTargets())('vitro commands on $name', (target) => {
 
   it('pauses a device and reports the tokens it revoked', async () => {
     const ws = (await cli('workspace', 'create', '--name', 'Sensor lab')).out.id as string;
-    const device = await registerDevice(database.db, {
-      workspaceId: ws,
-      name: 'Room sensor',
-      createdBy: null,
-    });
-    await mintDeviceToken(database.db, { workspaceId: ws, deviceId: device.id });
+    const device = await inTransaction(database.db, (trx) =>
+      registerDevice(trx, {
+        workspaceId: ws,
+        name: 'Room sensor',
+        createdBy: null,
+      }),
+    );
+    await inTransaction(database.db, (trx) =>
+      mintDeviceToken(trx, { workspaceId: ws, deviceId: device.id }),
+    );
     expect(
       (await cli('device', 'set-status', '--device', device.id, '--status', 'paused')).out,
     ).toEqual({

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
 import { createDemoLab } from '../../src/modules/demo/demo.service.js';
+import { createRecordLookup } from '../../src/modules/index.js';
 import { countRows } from '../import/fixtures.js';
 import { body, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 
@@ -9,7 +11,7 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
   let headers: { authorization: string };
   beforeAll(async () => {
     t = await startTestApp(target);
-    lab = await createDemoLab(t.database.db);
+    lab = await inTransaction(t.database.db, (trx) => createDemoLab(trx, createRecordLookup()));
     headers = { authorization: `Bearer ${lab.key}` };
   });
   afterAll(() => t.close());
@@ -91,7 +93,9 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
   });
 
   it('creates a separate lab each time', async () => {
-    const second = await createDemoLab(t.database.db);
+    const second = await inTransaction(t.database.db, (trx) =>
+      createDemoLab(trx, createRecordLookup()),
+    );
     expect(second.workspace_id).not.toBe(lab.workspace_id);
     expect(second.key).not.toBe(lab.key);
   });

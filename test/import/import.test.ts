@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/kernel/errors.js';
 import { newId } from '../../src/kernel/ids.js';
-import { findOrderLine } from '../../src/modules/commerce/commerce.repository.js';
-import { findEquipment } from '../../src/modules/equipment/equipment.repository.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { orderLines } from '../../src/modules/commerce/commerce.repository.js';
+import { equipment } from '../../src/modules/equipment/equipment.repository.js';
 import { getWorkspace } from '../../src/modules/identity/identity.service.js';
-import { importLabData } from '../../src/modules/import/import.service.js';
+import { importLabData as importInto } from '../../src/modules/import/import.service.js';
+import { createRecordLookup } from '../../src/modules/index.js';
 import {
-  findRoom,
+  rooms,
   listCustomFieldDefinitions,
   listStageDefinitions,
 } from '../../src/modules/lab/lab.repository.js';
@@ -14,11 +16,8 @@ import {
   findLabelByBarcode,
   listLabelContents,
 } from '../../src/modules/labels/labels.repository.js';
-import {
-  findCultureLinePrice,
-  findPriceEvent,
-} from '../../src/modules/pricing/pricing.repository.js';
-import { findSop, listSopVersions } from '../../src/modules/sops/sops.repository.js';
+import { cultureLinePrices, priceEvents } from '../../src/modules/pricing/pricing.repository.js';
+import { listSopVersions, sops } from '../../src/modules/sops/sops.repository.js';
 import {
   createLab,
   databaseTargets,
@@ -41,6 +40,9 @@ describe.each(databaseTargets())('import on $name', (target) => {
     refs = await plantAndExplant(t, lab);
   });
   const db = () => t.database.db;
+  /** `vitro import`: the file applied in one transaction. */
+  const importLabData = (database: ReturnType<typeof db>, workspaceId: string, data: unknown) =>
+    inTransaction(database, (trx) => importInto(trx, workspaceId, data, createRecordLookup()));
 
   it('imports every section, counts it and stores readable rows', async () => {
     const { ids, file } = fullFile(refs);
@@ -69,9 +71,9 @@ describe.each(databaseTargets())('import on $name', (target) => {
     ]);
     const selects = await listCustomFieldDefinitions(db(), ws, 'plant');
     expect(selects).toMatchObject([{ key: 'grade', type: 'select', options: '["A","B"]' }]);
-    expect(await findRoom(db(), ws, ids.room)).toMatchObject({ name: 'Growth room A' });
+    expect(await rooms.find(db(), ws, ids.room)).toMatchObject({ name: 'Growth room A' });
 
-    expect(await findSop(db(), ws, ids.sop)).toMatchObject({
+    expect(await sops.find(db(), ws, ids.sop)).toMatchObject({
       title: 'Subculture',
       tags: '["aseptic"]',
       estimated_time_minutes: 30,
@@ -100,7 +102,7 @@ describe.each(databaseTargets())('import on $name', (target) => {
       },
     ]);
 
-    expect(await findEquipment(db(), ws, ids.equipment)).toMatchObject({
+    expect(await equipment.find(db(), ws, ids.equipment)).toMatchObject({
       name: 'Autoclave 1',
       purchase_date: '2024-02-29',
       last_calibrated_at: null,
@@ -113,18 +115,18 @@ describe.each(databaseTargets())('import on $name', (target) => {
       ['explant', refs.explantId],
       ['plant', refs.plantId],
     ]);
-    expect(await findCultureLinePrice(db(), ws, ids.price)).toMatchObject({
+    expect(await cultureLinePrices.find(db(), ws, ids.price)).toMatchObject({
       list_amount: '18.50',
       list_currency: 'USD',
       wholesale_amount: null,
       tier_score: '0.82',
       previous_amount: null,
     });
-    expect(await findPriceEvent(db(), ws, ids.priceEvent)).toMatchObject({
+    expect(await priceEvents.find(db(), ws, ids.priceEvent)).toMatchObject({
       previous_amount: '16.00',
       changed_at: '2026-03-01T10:00:00.000Z',
     });
-    expect(await findOrderLine(db(), ws, ids.orderLine)).toMatchObject({
+    expect(await orderLines.find(db(), ws, ids.orderLine)).toMatchObject({
       quantity: 3,
       unit_amount: '18.50',
       occurred_at: '2026-03-02T15:00:00.000Z',
@@ -150,8 +152,8 @@ describe.each(databaseTargets())('import on $name', (target) => {
     ];
     await importLabData(db(), lab.workspaceId, file);
 
-    expect((await findEquipment(db(), lab.workspaceId, ids.equipment))!.name).toBe('Autoclave A');
-    expect(await findCultureLinePrice(db(), lab.workspaceId, ids.price)).toMatchObject({
+    expect((await equipment.find(db(), lab.workspaceId, ids.equipment))!.name).toBe('Autoclave A');
+    expect(await cultureLinePrices.find(db(), lab.workspaceId, ids.price)).toMatchObject({
       list_amount: '21.00',
       previous_amount: '18.50',
       previous_currency: 'USD',

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ describe('credential rows reused on SQLite', () => {
     const { cli, lab, me } = await twoConnections();
     expect((await me(lab.owner.headers)).statusCode).toBe(200);
     expect((await me(lab.owner.headers)).statusCode).toBe(200);
-    await revokeApiKey(cli.db, lab.owner.keyId);
+    await inTransaction(cli.db, (trx) => revokeApiKey(trx, lab.owner.keyId));
     expect(body(await me(lab.owner.headers)).code).toBe('UNAUTHORIZED');
   });
 
@@ -58,15 +59,15 @@ describe('credential rows reused on SQLite', () => {
     expect((await plants(member.headers)).statusCode).toBe(201);
     expect((await me(leaving.headers)).statusCode).toBe(200);
 
-    await setMemberRole(cli.db, member.memberId, 'viewer');
+    await inTransaction(cli.db, (trx) => setMemberRole(trx, member.memberId, 'viewer'));
     const demoted = await plants(member.headers);
     expect(demoted.statusCode).toBe(403);
     expect(body(demoted).error).toContain('member role');
 
-    await removeMember(cli.db, leaving.memberId);
+    await inTransaction(cli.db, (trx) => removeMember(trx, leaving.memberId));
     expect((await me(leaving.headers)).statusCode).toBe(401);
 
-    await setWorkspacePlan(cli.db, lab.workspaceId, 'hobby');
+    await inTransaction(cli.db, (trx) => setWorkspacePlan(trx, lab.workspaceId, 'hobby'));
     expect(body(await plants(lab.owner.headers)).code).toBe('PAID_PLAN_REQUIRED');
   });
 
@@ -82,7 +83,7 @@ describe('credential rows reused on SQLite', () => {
     const ping = () =>
       app.inject({ method: 'POST', url: '/api/v1/test/device-ping', headers: device.headers });
     expect((await ping()).statusCode).toBe(201);
-    await changeDeviceStatus(cli.db, device.deviceId, 'retired');
+    await inTransaction(cli.db, (trx) => changeDeviceStatus(trx, device.deviceId, 'retired'));
     expect((await ping()).statusCode).toBe(401);
   });
 

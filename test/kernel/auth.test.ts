@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { generateCredential } from '../../src/kernel/credentials.js';
@@ -58,8 +59,8 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
     const leaving = await lab.actor('member');
     expect((await get('/api/v1/me', lab.owner.headers)).statusCode).toBe(200);
     expect((await get('/api/v1/me', leaving.headers)).statusCode).toBe(200);
-    await revokeApiKey(t.database.db, lab.owner.keyId);
-    await removeMember(t.database.db, leaving.memberId);
+    await inTransaction(t.database.db, (trx) => revokeApiKey(trx, lab.owner.keyId));
+    await inTransaction(t.database.db, (trx) => removeMember(trx, leaving.memberId));
     expect(body(await get('/api/v1/me', lab.owner.headers)).code).toBe('UNAUTHORIZED');
     expect(body(await get('/api/v1/me', leaving.headers)).code).toBe('UNAUTHORIZED');
   });
@@ -107,7 +108,7 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
       'write:sensor_readings',
       'write:device_events',
     ]);
-    await setWorkspacePlan(t.database.db, lab.workspaceId, 'free');
+    await inTransaction(t.database.db, (trx) => setWorkspacePlan(trx, lab.workspaceId, 'free'));
     const free = await get('/api/v1/me', lab.owner.headers);
     expect(free.statusCode).toBe(200);
     expect(body(free).data.effectiveScopes).toEqual([]);
@@ -124,7 +125,7 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
       headers: lab.owner.headers,
     });
     expect(ping.statusCode).toBe(201);
-    await setWorkspacePlan(t.database.db, lab.workspaceId, 'free');
+    await inTransaction(t.database.db, (trx) => setWorkspacePlan(trx, lab.workspaceId, 'free'));
     const freePing = await t.request({
       method: 'POST',
       url: '/api/v1/test/device-ping',
@@ -150,7 +151,7 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
       expect(res.statusCode, url).toBe(403);
       expect(body(res).code).toBe('DEVICE_TOKEN_NOT_ACCEPTED');
     }
-    await changeDeviceStatus(t.database.db, device.deviceId, 'paused');
+    await inTransaction(t.database.db, (trx) => changeDeviceStatus(trx, device.deviceId, 'paused'));
     const paused = await t.request({
       method: 'POST',
       url: '/api/v1/test/device-ping',
@@ -194,14 +195,16 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
     const priced = await get('/api/v1/test/priced', member.headers);
     expect(priced.statusCode).toBe(403);
     expect(body(priced).error).toContain('manager role');
-    await setMemberRole(t.database.db, member.memberId, 'manager');
+    await inTransaction(t.database.db, (trx) => setMemberRole(trx, member.memberId, 'manager'));
     expect((await get('/api/v1/test/priced', member.headers)).statusCode).toBe(200);
   });
 
   it('gives 402 FEATURE_NOT_INCLUDED when a gated feature is switched off', async () => {
     const lab = await createLab(t.database);
     expect((await get('/api/v1/test/priced', lab.owner.headers)).statusCode).toBe(200);
-    await setWorkspaceFeatures(t.database.db, lab.workspaceId, ['commerce']);
+    await inTransaction(t.database.db, (trx) =>
+      setWorkspaceFeatures(trx, lab.workspaceId, ['commerce']),
+    );
     const res = await get('/api/v1/test/priced', lab.owner.headers);
     expect(res.statusCode).toBe(402);
     expect(body(res).code).toBe('FEATURE_NOT_INCLUDED');
@@ -210,7 +213,7 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
   describe('order of checks', () => {
     it('401 comes before everything', async () => {
       const lab = await createLab(t.database, { plan: 'free' });
-      await revokeApiKey(t.database.db, lab.owner.keyId);
+      await inTransaction(t.database.db, (trx) => revokeApiKey(trx, lab.owner.keyId));
       const res = await t.request({
         method: 'POST',
         url: '/api/v1/plants',

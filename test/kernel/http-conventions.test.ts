@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Type from 'typebox';
-import { defineRoute } from '../../src/kernel/route.js';
 import {
   body,
   createLab,
@@ -17,9 +16,8 @@ describe.each(databaseTargets())('HTTP conventions on $name', (target) => {
   let lab: Lab;
   beforeAll(async () => {
     t = await startTestApp(target, {
-      extraRoutes: (app, kernel) => {
-        defineRoute(app, kernel, {
-          method: 'GET',
+      extraRoutes: (routes) => {
+        routes.read({
           url: '/api/v1/test/boom',
           operationId: 'testBoom',
           tags: ['Account'],

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Type from 'typebox';
-import type { FastifyInstance } from 'fastify';
 import { newId } from '../../src/kernel/ids.js';
 import { purgeExpiredIdempotencyKeys, requestFingerprint } from '../../src/kernel/idempotency.js';
-import { defineRoute, type Kernel } from '../../src/kernel/route.js';
+import type { Routes } from '../../src/kernel/routes/index.js';
 import { upsertRoom } from '../../src/modules/lab/lab.repository.js';
 import {
   body,
@@ -16,7 +15,7 @@ import {
 
 const failedOnce = new Set<string>();
 
-function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
+function idempotencyTestRoutes(routes: Routes) {
   const RoomBody = Type.Object({ name: Type.String() }, { additionalProperties: false });
   const Room = Type.Object({ id: Type.String(), name: Type.String(), signed: Type.String() });
   const writeRoom = async (
@@ -33,7 +32,7 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     await upsertRoom(db, room);
     return room;
   };
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/rooms-flaky',
     operationId: 'testRoomsFlaky',
@@ -44,7 +43,7 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     body: RoomBody,
     data: Room,
     handler: async (req, ctx) => {
-      const room = await writeRoom(ctx.db, ctx.principal.workspaceId, req.body.name);
+      const room = await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name);
       if (!failedOnce.has(req.body.name)) {
         failedOnce.add(req.body.name);
         throw new Error('transient failure after the write');
@@ -52,7 +51,7 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
       return { data: { ...room, signed: 'first' } };
     },
   });
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/rooms-lease-lost',
     operationId: 'testRoomsLeaseLost',
@@ -63,9 +62,9 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     body: RoomBody,
     data: Room,
     handler: async (req, ctx) => {
-      const room = await writeRoom(ctx.db, ctx.principal.workspaceId, req.body.name);
+      const room = await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name);
       // Another worker took the claim over (our lease ran out): the write must not commit.
-      await ctx.db
+      await ctx.trx
         .updateTable('idempotency_keys')
         .set({ lease_token: 'taken-over' })
         .where('idempotency_key', '=', String(req.headers['idempotency-key']))
@@ -73,7 +72,7 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
       return { data: { ...room, signed: 'never' } };
     },
   });
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/rooms-signed',
     operationId: 'testRoomsSigned',
@@ -89,12 +88,12 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     }),
     handler: async (req, ctx) => ({
       data: {
-        ...(await writeRoom(ctx.db, ctx.principal.workspaceId, req.body.name)),
+        ...(await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name)),
         signed: 'first',
       },
     }),
   });
-  defineRoute(app, kernel, {
+  routes.prepareAndWrite({
     method: 'POST',
     url: '/api/v1/test/rooms-slow',
     operationId: 'testRoomsSlow',
@@ -102,7 +101,6 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     summary: 'slow work outside the transaction, then the write',
     scope: 'write:plants',
     failureCode: 'PLANT_CREATE_FAILED',
-    transaction: 'handler',
     body: Type.Object(
       { name: Type.String(), fail: Type.Optional(Type.Boolean()) },
       { additionalProperties: false },
@@ -112,17 +110,16 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
       ...payload,
       data: { ...(payload.data as object), signed: 'replayed' },
     }),
-    handler: async (req, ctx) => {
+    prepare: async () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const written = await ctx.transaction(async (trx) => {
-        const room = await writeRoom(trx, ctx.principal.workspaceId, req.body.name);
-        if (req.body.fail === true) throw new Error('failed after the write');
-        return { data: { ...room, signed: 'stored' } };
-      });
-      return { data: { ...written.data, signed: 'fresh' } };
+    },
+    write: async (req, ctx) => {
+      const room = await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name);
+      if (req.body.fail === true) throw new Error('failed after the write');
+      return { data: { ...room, signed: 'fresh' } };
     },
   });
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/rooms-secret',
     operationId: 'testRoomsSecret',
@@ -135,7 +132,7 @@ function idempotencyTestRoutes(app: FastifyInstance, kernel: Kernel) {
     data: Room,
     handler: async (req, ctx) => ({
       data: {
-        ...(await writeRoom(ctx.db, ctx.principal.workspaceId, req.body.name)),
+        ...(await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name)),
         signed: 'secret',
       },
     }),

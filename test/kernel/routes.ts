@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { defineRoute, type Kernel } from '../../src/kernel/route.js';
+import type { Routes } from '../../src/kernel/routes/index.js';
 
 /**
  * Routes that exist only in tests, to exercise the kernel before the real
  * device and sensor endpoints exist.
  */
-export function kernelTestRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
+export function kernelTestRoutes(routes: Routes): void {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/device-ping',
     operationId: 'testDevicePing',
@@ -23,7 +22,7 @@ export function kernelTestRoutes(app: FastifyInstance, kernel: Kernel): void {
     handler: async (_req, ctx) => ({ data: { kind: ctx.principal.kind } }),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/test/readings',
     operationId: 'testReadings',
@@ -42,8 +41,7 @@ export function kernelTestRoutes(app: FastifyInstance, kernel: Kernel): void {
     handler: async (req) => ({ data: { accepted: req.body.count } }),
   });
 
-  defineRoute(app, kernel, {
-    method: 'GET',
+  routes.read({
     url: '/api/v1/test/priced',
     operationId: 'testPriced',
     tags: ['Pricing'],

@@ -2,8 +2,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import type { Principal } from '../../src/kernel/principal.js';
-import { findExplantRecord } from '../../src/modules/explants/explants.service.js';
-import { findPlantRecord } from '../../src/modules/plants/plants.service.js';
+import type { Trx } from '../../src/db/database.js';
+import { recordLookup } from '../../src/kernel/records.js';
+import { explants } from '../../src/modules/explants/explants.repository.js';
+import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
 import {
   body,
@@ -104,16 +106,19 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
     const plant = await newPlant(owner);
     let overtaking: { id: string; entered_on: string } | null = null;
     // The record lookup stands for the wait on the record's lock: another move commits meanwhile.
-    const records = {
-      plant: async (...args: Parameters<typeof findPlantRecord>) => {
-        overtaking = dataOf(
-          await owner.post('/api/v1/stages', { plant_id: plant.id, stage: 'greenhouse' }),
-          201,
-        );
-        return findPlantRecord(...args);
+    const records = recordLookup({
+      plant: {
+        find: (...args: Parameters<typeof plants.find>) => plants.find(...args),
+        lock: async (...args: Parameters<typeof plants.lock>) => {
+          overtaking = dataOf(
+            await owner.post('/api/v1/stages', { plant_id: plant.id, stage: 'greenhouse' }),
+            201,
+          );
+          return plants.lock(...args);
+        },
       },
-      explant: findExplantRecord,
-    };
+      explant: explants,
+    });
     const principal: Principal = {
       kind: 'key',
       credentialId: lab.owner.keyId,
@@ -128,8 +133,9 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
     };
     // The request began before the overtaking move did.
     const startedAt = new Date(Date.now() - 1000).toISOString();
+    // Not in a transaction of its own: the lookup's request would wait on it (SQLite has one connection).
     const { stage, meta } = await advanceStage(
-      t.database.db,
+      t.database.db as unknown as Trx,
       principal,
       { plant_id: plant.id, stage: 'production' },
       records,

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -130,12 +131,14 @@ export async function addRoom(
   name = 'Growth room A',
 ): Promise<string> {
   const id = newId();
-  await upsertRoom(database.db, {
-    id,
-    workspace_id: workspaceId,
-    name,
-    created_at: new Date().toISOString(),
-  });
+  await inTransaction(database.db, (trx) =>
+    upsertRoom(trx, {
+      id,
+      workspace_id: workspaceId,
+      name,
+      created_at: new Date().toISOString(),
+    }),
+  );
   return id;
 }
 
@@ -151,17 +154,19 @@ export async function defineCustomFields(
   workspaceId: string,
   fields: readonly FieldDefinition[],
 ): Promise<void> {
-  await replaceCustomFieldDefinitions(
-    database.db,
-    workspaceId,
-    fields.map((f, position) => ({
-      workspace_id: workspaceId,
-      entity_type: f.entity,
-      key: f.key,
-      type: f.type,
-      options: f.options === undefined ? null : JSON.stringify(f.options),
-      position,
-    })),
+  await inTransaction(database.db, (trx) =>
+    replaceCustomFieldDefinitions(
+      trx,
+      workspaceId,
+      fields.map((f, position) => ({
+        workspace_id: workspaceId,
+        entity_type: f.entity,
+        key: f.key,
+        type: f.type,
+        options: f.options === undefined ? null : JSON.stringify(f.options),
+        position,
+      })),
+    ),
   );
 }
 

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { replaceStageDefinitions } from '../../src/modules/lab/lab.repository.js';
 import {
@@ -127,7 +128,9 @@ describe.each(databaseTargets())('Plants on $name', (target) => {
   });
 
   it('warns and creates the plant without a stage when the lab has no plant stages', async () => {
-    await replaceStageDefinitions(t.database.db, lab.workspaceId, 'plant', []);
+    await inTransaction(t.database.db, (trx) =>
+      replaceStageDefinitions(trx, lab.workspaceId, 'plant', []),
+    );
     const res = await owner.post('/api/v1/plants', { species: 'Ficus' });
     expect(res.statusCode).toBe(201);
     expect(body(res).meta.warning).toEqual(expect.any(String));

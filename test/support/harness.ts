@@ -1,3 +1,4 @@
+import { inTransaction } from '../../src/db/transaction.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,24 +115,30 @@ export async function createLab(
   database: Database,
   options: { plan?: Plan; name?: string } = {},
 ): Promise<Lab> {
-  const workspace = await createWorkspace(database.db, {
-    name: options.name ?? 'Test lab',
-    plan: options.plan ?? 'teams',
-  });
+  const workspace = await inTransaction(database.db, (trx) =>
+    createWorkspace(trx, {
+      name: options.name ?? 'Test lab',
+      plan: options.plan ?? 'teams',
+    }),
+  );
   const actor = async (
     role: Role,
     actorOptions: { scopes?: readonly Scope[]; environment?: Environment } = {},
   ): Promise<Actor> => {
-    const member = await addMember(database.db, {
-      workspaceId: workspace.id,
-      name: `${role} member`,
-      role,
-    });
-    const created = await createApiKey(database.db, {
-      memberId: member.id,
-      scopes: actorOptions.scopes ?? SCOPES,
-      ...(actorOptions.environment ? { environment: actorOptions.environment } : {}),
-    });
+    const member = await inTransaction(database.db, (trx) =>
+      addMember(trx, {
+        workspaceId: workspace.id,
+        name: `${role} member`,
+        role,
+      }),
+    );
+    const created = await inTransaction(database.db, (trx) =>
+      createApiKey(trx, {
+        memberId: member.id,
+        scopes: actorOptions.scopes ?? SCOPES,
+        ...(actorOptions.environment ? { environment: actorOptions.environment } : {}),
+      }),
+    );
     return {
       memberId: member.id,
       keyId: created.id,
@@ -146,15 +153,19 @@ export async function createLab(
     owner,
     actor,
     deviceToken: async () => {
-      const device = await registerDevice(database.db, {
-        workspaceId: workspace.id,
-        name: 'Test sensor',
-        createdBy: owner.memberId,
-      });
-      const token = await mintDeviceToken(database.db, {
-        workspaceId: workspace.id,
-        deviceId: device.id,
-      });
+      const device = await inTransaction(database.db, (trx) =>
+        registerDevice(trx, {
+          workspaceId: workspace.id,
+          name: 'Test sensor',
+          createdBy: owner.memberId,
+        }),
+      );
+      const token = await inTransaction(database.db, (trx) =>
+        mintDeviceToken(trx, {
+          workspaceId: workspace.id,
+          deviceId: device.id,
+        }),
+      );
       return {
         deviceId: device.id,
         token: token.token,

@@ -1,12 +1,13 @@
-import type { Db } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
 import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import { createExplant, findExplantRecord } from '../explants/explants.service.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import { createExplant } from '../explants/explants.service.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/identity.service.js';
 import { applyImport, parseImportFile } from '../import/import.service.js';
-import { createPlant, findPlantRecord } from '../plants/plants.service.js';
-import { advanceStage, type RecordFinders } from '../stages/stages.service.js';
+import { createPlant } from '../plants/plants.service.js';
+import { advanceStage } from '../stages/stages.service.js';
 import { demoSalesFile, demoSetupFile } from './demo.library.js';
 import {
   DEMO_EXPLANTS,
@@ -23,8 +24,6 @@ const DEMO_MEMBERS: Readonly<Record<DemoMemberKey, { name: string; email: string
   manager: { name: 'Luis Ortega', email: 'luis.ortega@greenleaf.example', role: 'manager' },
   member: { name: 'Priya Natarajan', email: 'priya.natarajan@greenleaf.example', role: 'member' },
 };
-
-const records: RecordFinders = { plant: findPlantRecord, explant: findExplantRecord };
 
 /** Acting as a member, the way one of their keys would, for the services that take a principal. */
 function actingAs(workspaceId: string, memberId: string, role: Role): Principal {
@@ -43,109 +42,109 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
 }
 
 /**
- * Creates a realistic plant tissue culture lab on the teams plan: three members,
+ * Creates a realistic plant tissue culture lab on the teams plan, all in the
+ * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
  * the API, so change history exists), SOPs, equipment, labels, prices and store
  * order lines (through the import). Returns a new owner key with every scope.
  */
 export async function createDemoLab(
-  db: Db,
+  trx: Trx,
+  records: RecordLookup,
   now: Date = new Date(),
 ): Promise<{ workspace_id: string; key: string }> {
   const at = (daysAgo: number) =>
     new Date(now.getTime() - daysAgo * 86_400_000 - 3 * 3_600_000).toISOString();
   const nowText = now.toISOString();
-  const workspace = await createWorkspace(db, { name: DEMO_LAB_NAME, plan: 'teams', type: 'lab' });
+  const workspace = await createWorkspace(trx, { name: DEMO_LAB_NAME, plan: 'teams', type: 'lab' });
   const workspaceId = workspace.id;
+  const principals = {} as Record<DemoMemberKey, Principal>;
+  for (const [key, member] of Object.entries(DEMO_MEMBERS) as [
+    DemoMemberKey,
+    typeof DEMO_MEMBERS.owner,
+  ][]) {
+    const row = await addMember(trx, { workspaceId, ...member });
+    principals[key] = actingAs(workspaceId, row.id, member.role);
+  }
+  const rooms: Record<DemoRoomKey, string> = {
+    growthA: newId(),
+    growthB: newId(),
+    mediaPrep: newId(),
+  };
+  await applyImport(trx, workspaceId, parseImportFile(demoSetupFile(rooms, at)), records, nowText);
 
-  return db.transaction().execute(async (trx) => {
-    const principals = {} as Record<DemoMemberKey, Principal>;
-    for (const [key, member] of Object.entries(DEMO_MEMBERS) as [
-      DemoMemberKey,
-      typeof DEMO_MEMBERS.owner,
-    ][]) {
-      const row = await addMember(trx, { workspaceId, ...member });
-      principals[key] = actingAs(workspaceId, row.id, member.role);
-    }
-    const rooms: Record<DemoRoomKey, string> = {
-      growthA: newId(),
-      growthB: newId(),
-      mediaPrep: newId(),
-    };
-    await applyImport(trx, workspaceId, parseImportFile(demoSetupFile(rooms, at)), nowText);
+  const move = async (
+    principal: Principal,
+    target: { plant_id: string } | { explant_id: string },
+    step: DemoMove,
+  ) =>
+    advanceStage(
+      trx,
+      principal,
+      {
+        ...target,
+        stage: step.stage,
+        entered_on: at(step.daysAgo),
+        ...(step.room ? { room_id: rooms[step.room] } : {}),
+        ...(step.notes ? { notes: step.notes } : {}),
+      },
+      records,
+      nowText,
+    );
 
-    const move = async (
-      principal: Principal,
-      target: { plant_id: string } | { explant_id: string },
-      step: DemoMove,
-    ) =>
-      advanceStage(
-        trx,
-        principal,
-        {
-          ...target,
-          stage: step.stage,
-          entered_on: at(step.daysAgo),
-          ...(step.room ? { room_id: rooms[step.room] } : {}),
-          ...(step.notes ? { notes: step.notes } : {}),
-        },
-        records,
-        nowText,
-      );
+  const plants: Record<string, string> = {};
+  for (const spec of DEMO_PLANTS) {
+    const principal = principals[spec.createdBy];
+    const { plant } = await createPlant(
+      trx,
+      principal,
+      {
+        species: spec.species,
+        common_name: spec.commonName,
+        genus: spec.genus,
+        family: spec.family,
+        cultivar: spec.cultivar,
+        source: spec.source,
+        external_id: spec.externalId,
+        initial_stage: spec.initialStage,
+        custom_fields: spec.customFields,
+      },
+      at(spec.daysAgo),
+    );
+    plants[spec.key] = plant.id;
+    for (const step of spec.moves) await move(principal, { plant_id: plant.id }, step);
+  }
 
-    const plants: Record<string, string> = {};
-    for (const spec of DEMO_PLANTS) {
-      const principal = principals[spec.createdBy];
-      const { plant } = await createPlant(
-        trx,
-        principal,
-        {
-          species: spec.species,
-          common_name: spec.commonName,
-          genus: spec.genus,
-          family: spec.family,
-          cultivar: spec.cultivar,
-          source: spec.source,
-          external_id: spec.externalId,
-          initial_stage: spec.initialStage,
-          custom_fields: spec.customFields,
-        },
-        at(spec.daysAgo),
-      );
-      plants[spec.key] = plant.id;
-      for (const step of spec.moves) await move(principal, { plant_id: plant.id }, step);
-    }
+  const explants: Record<string, string> = {};
+  for (const spec of DEMO_EXPLANTS) {
+    const principal = principals[spec.createdBy];
+    const explant = await createExplant(
+      trx,
+      principal,
+      {
+        label: spec.label,
+        plant_id: plants[spec.plant]!,
+        batch_number: spec.batchNumber,
+        status: spec.status,
+        initial_count: spec.initialCount,
+        current_count: spec.currentCount,
+        plantlet_count: spec.plantletCount,
+        custom_fields: spec.customFields,
+      },
+      at(spec.daysAgo),
+      records,
+    );
+    explants[spec.key] = explant.id;
+    for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
+  }
 
-    const explants: Record<string, string> = {};
-    for (const spec of DEMO_EXPLANTS) {
-      const principal = principals[spec.createdBy];
-      const explant = await createExplant(
-        trx,
-        principal,
-        {
-          label: spec.label,
-          plant_id: plants[spec.plant]!,
-          batch_number: spec.batchNumber,
-          status: spec.status,
-          initial_count: spec.initialCount,
-          current_count: spec.currentCount,
-          plantlet_count: spec.plantletCount,
-          custom_fields: spec.customFields,
-        },
-        at(spec.daysAgo),
-      );
-      explants[spec.key] = explant.id;
-      for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
-    }
+  const sales = demoSalesFile(plants, explants, newId(), at);
+  await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
 
-    const sales = demoSalesFile(plants, explants, newId(), at);
-    await applyImport(trx, workspaceId, parseImportFile(sales), nowText);
-
-    const key = await createApiKey(trx, {
-      memberId: principals.owner.memberId!,
-      name: 'Demo key',
-      scopes: SCOPES,
-    });
-    return { workspace_id: workspaceId, key: key.key };
+  const key = await createApiKey(trx, {
+    memberId: principals.owner.memberId!,
+    name: 'Demo key',
+    scopes: SCOPES,
   });
+  return { workspace_id: workspaceId, key: key.key };
 }

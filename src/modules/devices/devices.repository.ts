@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DeviceTable, DeviceTokenTable } from '../../db/schema.js';
 
@@ -21,8 +21,8 @@ const DEVICE_COLUMNS = [
   'updated_at',
 ] as const;
 
-export async function insertDevice(db: Db, row: DeviceRow): Promise<void> {
-  await db.insertInto('devices').values(row).execute();
+export async function insertDevice(trx: Trx, row: DeviceRow): Promise<void> {
+  await trx.insertInto('devices').values(row).execute();
 }
 
 export async function findDevice(
@@ -43,13 +43,13 @@ export async function findDeviceById(db: Db, id: string): Promise<DeviceRow | un
 }
 
 export async function setDeviceStatus(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   id: string,
   status: string,
   at: string,
 ): Promise<void> {
-  await db
+  await trx
     .updateTable('devices')
     .set({ status, updated_at: at })
     .where('workspace_id', '=', workspaceId)
@@ -57,17 +57,17 @@ export async function setDeviceStatus(
     .execute();
 }
 
-export async function insertDeviceToken(db: Db, row: DeviceTokenRow): Promise<void> {
-  await db.insertInto('device_tokens').values(row).execute();
+export async function insertDeviceToken(trx: Trx, row: DeviceTokenRow): Promise<void> {
+  await trx.insertInto('device_tokens').values(row).execute();
 }
 
 export async function revokeDeviceTokens(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   deviceId: string,
   at: string,
 ): Promise<number> {
-  const result = await db
+  const result = await trx
     .updateTable('device_tokens')
     .set({ revoked_at: at })
     .where('workspace_id', '=', workspaceId)

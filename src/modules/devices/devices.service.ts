@@ -1,10 +1,12 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { generateCredential, type Environment } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { nowIso } from '../../kernel/time.js';
 import {
   findDeviceById,
+  findDeviceTokenForAuth as findDeviceTokenRow,
+  touchDeviceToken,
   insertDevice,
   insertDeviceToken,
   revokeDeviceTokens,
@@ -27,7 +29,7 @@ export interface NewDevice {
   createdBy: string | null;
 }
 
-export async function registerDevice(db: Db, input: NewDevice): Promise<DeviceRow> {
+export async function registerDevice(trx: Trx, input: NewDevice): Promise<DeviceRow> {
   const at = nowIso();
   const row: DeviceRow = {
     id: newId(),
@@ -44,7 +46,7 @@ export async function registerDevice(db: Db, input: NewDevice): Promise<DeviceRo
     created_at: at,
     updated_at: at,
   };
-  await insertDevice(db, row);
+  await insertDevice(trx, row);
   return row;
 }
 
@@ -59,7 +61,7 @@ export interface MintedDeviceToken {
 
 /** A new device token; the secret is in the result only (only its SHA-256 is kept). */
 export async function mintDeviceToken(
-  db: Db,
+  trx: Trx,
   input: { workspaceId: string; deviceId: string; name?: string | null; environment?: Environment },
 ): Promise<MintedDeviceToken> {
   const credential = generateCredential('device', input.environment ?? 'production');
@@ -75,7 +77,7 @@ export async function mintDeviceToken(
     last_used_at: null,
     revoked_at: null,
   };
-  await insertDeviceToken(db, row);
+  await insertDeviceToken(trx, row);
   return {
     id: row.id,
     deviceId: row.device_id,
@@ -88,20 +90,28 @@ export async function mintDeviceToken(
 
 /** Pauses, retires or re-activates a device; pausing or retiring revokes all its tokens. */
 export async function changeDeviceStatus(
-  db: Db,
+  trx: Trx,
   deviceId: string,
   status: string,
 ): Promise<{ id: string; status: DeviceStatus; revoked_tokens: number }> {
   if (!(DEVICE_STATUSES as readonly string[]).includes(status)) {
     throw errors.validation('status: must be active, paused or retired');
   }
-  return db.transaction().execute(async (trx) => {
-    const device = await findDeviceById(trx, deviceId);
-    if (device === undefined) throw errors.notFound('Device');
-    const at = nowIso();
-    await setDeviceStatusRow(trx, device.workspace_id, device.id, status, at);
-    const revoked =
-      status === 'active' ? 0 : await revokeDeviceTokens(trx, device.workspace_id, device.id, at);
-    return { id: device.id, status: status as DeviceStatus, revoked_tokens: revoked };
-  });
+  const device = await findDeviceById(trx, deviceId);
+  if (device === undefined) throw errors.notFound('Device');
+  const at = nowIso();
+  await setDeviceStatusRow(trx, device.workspace_id, device.id, status, at);
+  const revoked =
+    status === 'active' ? 0 : await revokeDeviceTokens(trx, device.workspace_id, device.id, at);
+  return { id: device.id, status: status as DeviceStatus, revoked_tokens: revoked };
+}
+
+/** A device token by its SHA-256, with its device and workspace: what authentication needs. */
+export function findDeviceTokenForAuth(db: Db, tokenHash: string) {
+  return findDeviceTokenRow(db, tokenHash);
+}
+
+/** Stamps a token's last use (kept to the minute by the caller). */
+export function recordDeviceTokenUse(db: Db, tokenId: string, at: string): Promise<void> {
+  return touchDeviceToken(db, tokenId, at);
 }

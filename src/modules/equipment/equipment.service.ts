@@ -1,12 +1,5 @@
-import type { Db } from '../../db/database.js';
-import { diffFields } from '../../kernel/changes.js';
-import {
-  findEquipment,
-  findEquipmentOwners,
-  insertEquipment,
-  updateEquipment,
-  type EquipmentRow,
-} from './equipment.repository.js';
+import type { Db, Trx } from '../../db/database.js';
+import { equipment } from './equipment.repository.js';
 
 export const EQUIPMENT_CATEGORIES = [
   'balance_scale',
@@ -38,40 +31,25 @@ export interface EquipmentInput {
   notes: string | null;
 }
 
-const FIELDS = [
-  'name',
-  'category',
-  'status',
-  'manufacturer',
-  'model',
-  'serial_number',
-  'location',
-  'purchase_date',
-  'vendor_url',
-  'notes',
-] as const;
-
 /** The ids among `ids` that equipment of another workspace already has. */
-export async function equipmentIdsUsedElsewhere(
+export function equipmentIdsUsedElsewhere(
   db: Db,
   workspaceId: string,
   ids: readonly string[],
 ): Promise<Set<string>> {
-  const owners = await findEquipmentOwners(db, ids);
-  return new Set(owners.filter((o) => o.workspace_id !== workspaceId).map((o) => o.id));
+  return equipment.idsHeldElsewhere(db, workspaceId, ids);
 }
 
 /** Inserts the equipment or updates its library fields; an unchanged row is left untouched. */
 export async function saveEquipment(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   input: EquipmentInput,
   now: string,
 ): Promise<void> {
   const { id, ...fields } = input;
-  const existing = await findEquipment(db, workspaceId, id);
-  if (existing === undefined) {
-    const row: EquipmentRow = {
+  await equipment.save(trx, workspaceId, id, fields, {
+    insert: () => ({
       id,
       workspace_id: workspaceId,
       ...fields,
@@ -81,10 +59,7 @@ export async function saveEquipment(
       next_maintenance_due_at: null,
       created_at: now,
       updated_at: now,
-    };
-    await insertEquipment(db, row);
-    return;
-  }
-  if (Object.keys(diffFields(existing, fields, FIELDS)).length === 0) return;
-  await updateEquipment(db, workspaceId, id, { ...fields, updated_at: now });
+    }),
+    onChange: () => ({ updated_at: now }),
+  });
 }

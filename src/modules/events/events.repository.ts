@@ -1,7 +1,8 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
 import { pick, preparedQuery } from '../../db/prepared.js';
 import type { EventTable } from '../../db/schema.js';
-import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type EventRow = EventTable;
 
@@ -33,10 +34,10 @@ const bumpSequence = preparedQuery((db, p: { workspaceId: string }) =>
  * commit in sequence order and a reader paging by sequence never skips one.
  */
 export async function nextEventSequence(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
 ): Promise<{ seq: number; lastEventAt: string | null }> {
-  const row = await bumpSequence.first(db, { workspaceId });
+  const row = await bumpSequence.first(trx, { workspaceId });
   if (row === undefined) throw new Error(`workspace ${workspaceId} does not exist`);
   return { seq: Number(row.event_seq), lastEventAt: row.last_event_at };
 }
@@ -45,34 +46,32 @@ const lastEventAt = preparedQuery((db, p: { workspaceId: string; at: string }) =
   db.updateTable('workspaces').set({ last_event_at: p.at }).where('id', '=', p.workspaceId),
 );
 
-export async function setLastEventAt(db: Db, workspaceId: string, at: string): Promise<void> {
-  await lastEventAt.run(db, { workspaceId, at });
+export async function setLastEventAt(trx: Trx, workspaceId: string, at: string): Promise<void> {
+  await lastEventAt.run(trx, { workspaceId, at });
 }
 
 const insertEventRow = preparedQuery((db, p: EventRow) =>
   db.insertInto('events').values(pick(p, COLUMNS)),
 );
 
-export async function insertEvent(db: Db, row: EventRow): Promise<void> {
-  await insertEventRow.run(db, row);
+export async function insertEvent(trx: Trx, row: EventRow): Promise<void> {
+  await insertEventRow.run(trx, row);
 }
 
-export async function listEvents(
+/** Oldest first by the workspace's sequence: equal timestamps never reorder or skip. */
+const BY_SEQUENCE: Ordering = { columns: ['seq'], direction: 'asc' };
+
+export function listEvents(
   db: Db,
   workspaceId: string,
   filter: { entityType: string; since: string | null },
   page: PageRequest,
-): Promise<EventRow[]> {
+): Promise<Page<EventRow>> {
   let query = db
     .selectFrom('events')
     .select(COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('entity_type', '=', filter.entityType);
   if (filter.since !== null) query = query.where('created_at', '>', filter.since);
-  if (page.after !== null) query = query.where(keysetAfter(['seq'], 'asc', page.after));
-  return query
-    .orderBy('seq', 'asc')
-    .limit(page.limit + 1)
-    .offset(page.after === null ? page.offset : 0)
-    .execute();
+  return fetchPage(query, BY_SEQUENCE, page);
 }

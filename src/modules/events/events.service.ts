@@ -1,6 +1,7 @@
-import type { Db } from '../../db/database.js';
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
-import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 import { strictlyAfter } from '../../kernel/time.js';
 import {
   insertEvent,
@@ -9,6 +10,7 @@ import {
   setLastEventAt,
   type EventRow,
 } from './events.repository.js';
+import type { ChangeEvent as ChangeEventSchema } from './events.schemas.js';
 
 export type EntityType = 'plant' | 'explant';
 export type ChangeEventType = 'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination';
@@ -25,27 +27,17 @@ export interface NewChangeEvent {
   payload: unknown;
 }
 
-export interface ChangeEvent {
-  id: string;
-  entity_type: EntityType;
-  entity_id: string;
-  stage_id: string | null;
-  event_type: string;
-  event_time: string;
-  recorded_by: string | null;
-  payload: unknown;
-  created_at: string;
-}
+export type ChangeEvent = Static<typeof ChangeEventSchema>;
 
 /**
  * Appends a change-history event inside the caller's transaction. `created_at`
  * strictly increases within a workspace, so `since` (exclusive) never skips an
  * event that committed later with the same millisecond.
  */
-export async function recordChangeEvent(db: Db, event: NewChangeEvent): Promise<EventRow> {
-  const { seq, lastEventAt } = await nextEventSequence(db, event.workspaceId);
+export async function recordChangeEvent(trx: Trx, event: NewChangeEvent): Promise<EventRow> {
+  const { seq, lastEventAt } = await nextEventSequence(trx, event.workspaceId);
   const createdAt = strictlyAfter(new Date().toISOString(), lastEventAt);
-  await setLastEventAt(db, event.workspaceId, createdAt);
+  await setLastEventAt(trx, event.workspaceId, createdAt);
   const row: EventRow = {
     id: newId(),
     workspace_id: event.workspaceId,
@@ -59,7 +51,7 @@ export async function recordChangeEvent(db: Db, event: NewChangeEvent): Promise<
     payload: JSON.stringify(event.payload ?? null),
     created_at: createdAt,
   };
-  await insertEvent(db, row);
+  await insertEvent(trx, row);
   return row;
 }
 
@@ -82,8 +74,7 @@ export async function listChangeEvents(
   workspaceId: string,
   filter: { entityType: EntityType; since: string | null },
   page: PageRequest,
-): Promise<{ items: ChangeEvent[]; nextKey: SortKey | null }> {
-  const rows = await listEventRows(db, workspaceId, filter, page);
-  const { items, nextKey } = splitPage(rows, page.limit, (row) => [row.seq]);
+): Promise<Page<ChangeEvent>> {
+  const { items, nextKey } = await listEventRows(db, workspaceId, filter, page);
   return { items: items.map(presentEvent), nextKey };
 }

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
-import { defineRoute, type Kernel } from '../../kernel/route.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import type { Routes } from '../../kernel/routes/index.js';
 import {
   CreateExplantBody,
   Explant,
@@ -10,9 +9,8 @@ import {
 } from './explants.schemas.js';
 import { createExplant, getExplant, listExplants, updateExplant } from './explants.service.js';
 
-export function registerExplantRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
-    method: 'GET',
+export function registerExplantRoutes(routes: Routes, deps: { records: RecordLookup }): void {
+  routes.list({
     url: '/api/v1/explants',
     operationId: 'listExplants',
     tags: ['Explants'],
@@ -23,19 +21,11 @@ export function registerExplantRoutes(app: FastifyInstance, kernel: Kernel): voi
     failureCode: 'EXPLANT_QUERY_FAILED',
     querystring: ExplantQuery,
     paging: { list: 'explants' },
-    data: Type.Array(Explant),
-    handler: async (req, ctx) => {
-      const { items, nextKey } = await listExplants(
-        ctx.db,
-        ctx.principal.workspaceId,
-        req.query,
-        ctx.page,
-      );
-      return ctx.list(items, nextKey);
-    },
+    item: Explant,
+    handler: (req, ctx) => listExplants(ctx.db, ctx.principal.workspaceId, req.query, ctx.page),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/explants',
     operationId: 'createExplant',
@@ -46,16 +36,15 @@ export function registerExplantRoutes(app: FastifyInstance, kernel: Kernel): voi
       '`initial_count`, `current_count` (default initial_count); plantlets: `plantlet_count`.',
     scope: 'write:explants',
     failureCode: 'EXPLANT_CREATE_FAILED',
-    errors: ['DUPLICATE_ENTRY'],
+    errors: ['DUPLICATE_ENTRY', 'PLAN_LIMIT_REACHED'],
     body: CreateExplantBody,
     data: Explant,
     handler: async (req, ctx) => ({
-      data: await createExplant(ctx.db, ctx.principal, req.body, ctx.now),
+      data: await createExplant(ctx.trx, ctx.principal, req.body, ctx.now, deps.records),
     }),
   });
 
-  defineRoute(app, kernel, {
-    method: 'GET',
+  routes.read({
     url: '/api/v1/explants/:id',
     operationId: 'getExplant',
     tags: ['Explants'],
@@ -69,7 +58,7 @@ export function registerExplantRoutes(app: FastifyInstance, kernel: Kernel): voi
     }),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'PATCH',
     url: '/api/v1/explants/:id',
     operationId: 'updateExplant',
@@ -84,7 +73,7 @@ export function registerExplantRoutes(app: FastifyInstance, kernel: Kernel): voi
     body: UpdateExplantBody,
     data: Explant,
     handler: async (req, ctx) => ({
-      data: await updateExplant(ctx.db, ctx.principal, req.params.id, req.body, ctx.now),
+      data: await updateExplant(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),
   });
 }

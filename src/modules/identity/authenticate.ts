@@ -13,7 +13,7 @@ import { parseCredential, type Environment } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import type { Authenticator, Principal } from '../../kernel/principal.js';
-import { findDeviceTokenForAuth, touchDeviceToken } from '../devices/devices.repository.js';
+import { findDeviceTokenForAuth, recordDeviceTokenUse } from '../devices/devices.service.js';
 import { findKeyForAuth, touchApiKey } from './identity.repository.js';
 
 /** `last_used_at` is kept to the minute: writing it on every request would cost a write per read. */
@@ -152,7 +152,7 @@ export function createAuthenticator(
       throw errors.unauthorized('Unknown or revoked device token');
     }
     if (staleSince(row.last_used_at, nowMs)) {
-      touch(touchDeviceToken(db, row.id, new Date(nowMs).toISOString()));
+      touch(recordDeviceTokenUse(db, row.id, new Date(nowMs).toISOString()));
     }
     return {
       kind: 'device',

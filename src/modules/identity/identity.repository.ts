@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { ApiKeyTable, MemberTable, WorkspaceTable } from '../../db/schema.js';
 
@@ -44,8 +44,8 @@ const KEY_COLUMNS = [
   'revoked_at',
 ] as const;
 
-export async function insertWorkspace(db: Db, row: WorkspaceRow): Promise<void> {
-  await db.insertInto('workspaces').values(row).execute();
+export async function insertWorkspace(trx: Trx, row: WorkspaceRow): Promise<void> {
+  await trx.insertInto('workspaces').values(row).execute();
 }
 
 export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
@@ -61,7 +61,7 @@ export async function listWorkspaces(db: Db): Promise<WorkspaceRow[]> {
 }
 
 export async function updateWorkspace(
-  db: Db,
+  trx: Trx,
   id: string,
   changes: Partial<
     Pick<WorkspaceRow, 'name' | 'type' | 'plan' | 'features' | 'device_allowance'>
@@ -69,7 +69,7 @@ export async function updateWorkspace(
     updated_at: string;
   },
 ): Promise<boolean> {
-  const result = await db
+  const result = await trx
     .updateTable('workspaces')
     .set(changes)
     .where('id', '=', id)
@@ -77,8 +77,8 @@ export async function updateWorkspace(
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertMember(db: Db, row: MemberRow): Promise<void> {
-  await db.insertInto('members').values(row).execute();
+export async function insertMember(trx: Trx, row: MemberRow): Promise<void> {
+  await trx.insertInto('members').values(row).execute();
 }
 
 export async function findMember(db: Db, id: string): Promise<MemberRow | undefined> {
@@ -114,23 +114,23 @@ export async function firstMemberWithRole(
 }
 
 export async function updateMember(
-  db: Db,
+  trx: Trx,
   id: string,
   changes: Partial<Pick<MemberRow, 'role' | 'status' | 'name' | 'email'>> & { updated_at: string },
 ): Promise<void> {
-  await db.updateTable('members').set(changes).where('id', '=', id).execute();
+  await trx.updateTable('members').set(changes).where('id', '=', id).execute();
 }
 
-export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
-  await db.insertInto('api_keys').values(row).execute();
+export async function insertApiKey(trx: Trx, row: ApiKeyRow): Promise<void> {
+  await trx.insertInto('api_keys').values(row).execute();
 }
 
 export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export async function revokeApiKey(db: Db, id: string, at: string): Promise<void> {
-  await db
+export async function revokeApiKey(trx: Trx, id: string, at: string): Promise<void> {
+  await trx
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('id', '=', id)

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import {
   isFeature,
   isPlan,
@@ -63,8 +63,8 @@ function requireName(value: string, field: string, max = 200): string {
   return name;
 }
 
-/** A workspace with the default stage lists, in one transaction. */
-export async function createWorkspace(db: Db, input: NewWorkspace): Promise<WorkspaceRow> {
+/** A workspace with the default stage lists, in the caller's transaction. */
+export async function createWorkspace(trx: Trx, input: NewWorkspace): Promise<WorkspaceRow> {
   const type = input.type ?? 'lab';
   if (!(WORKSPACE_TYPES as readonly string[]).includes(type)) {
     throw errors.validation('type: must be lab or team');
@@ -82,10 +82,8 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Work
     created_at: at,
     updated_at: at,
   };
-  await db.transaction().execute(async (trx) => {
-    await insertWorkspace(trx, row);
-    await installDefaultStageLists(trx, row.id);
-  });
+  await insertWorkspace(trx, row);
+  await installDefaultStageLists(trx, row.id);
   return row;
 }
 
@@ -95,7 +93,7 @@ export async function hasAnyWorkspace(db: Db): Promise<boolean> {
 
 /** Name, type and device allowance (null = the plan's default), as an import sets them. */
 export async function updateWorkspaceSettings(
-  db: Db,
+  trx: Trx,
   id: string,
   settings: { name?: string; type?: string; device_allowance?: number | null },
   at: string = nowIso(),
@@ -106,7 +104,7 @@ export async function updateWorkspaceSettings(
   ) {
     throw errors.validation('type: must be lab or team');
   }
-  await updateWorkspace(db, id, {
+  await updateWorkspace(trx, id, {
     ...(settings.name === undefined ? {} : { name: requireName(settings.name, 'name') }),
     ...(settings.type === undefined ? {} : { type: settings.type }),
     ...(settings.device_allowance === undefined
@@ -122,15 +120,15 @@ export async function getWorkspace(db: Db, id: string): Promise<WorkspaceRow> {
   return workspace;
 }
 
-export async function setWorkspacePlan(db: Db, id: string, plan: string): Promise<WorkspaceRow> {
-  await getWorkspace(db, id);
-  await updateWorkspace(db, id, { plan: requirePlan(plan), updated_at: nowIso() });
-  return getWorkspace(db, id);
+export async function setWorkspacePlan(trx: Trx, id: string, plan: string): Promise<WorkspaceRow> {
+  await getWorkspace(trx, id);
+  await updateWorkspace(trx, id, { plan: requirePlan(plan), updated_at: nowIso() });
+  return getWorkspace(trx, id);
 }
 
 /** Sets the explicit feature set (`[]` = none); parsing of a comma list is the caller's. */
 export async function setWorkspaceFeatures(
-  db: Db,
+  trx: Trx,
   id: string,
   features: readonly string[],
 ): Promise<Feature[]> {
@@ -141,8 +139,8 @@ export async function setWorkspaceFeatures(
     );
   }
   const set = [...new Set(features)] as Feature[];
-  await getWorkspace(db, id);
-  await updateWorkspace(db, id, { features: JSON.stringify(set), updated_at: nowIso() });
+  await getWorkspace(trx, id);
+  await updateWorkspace(trx, id, { features: JSON.stringify(set), updated_at: nowIso() });
   return set;
 }
 
@@ -154,8 +152,8 @@ export interface NewMember {
   id?: string;
 }
 
-export async function addMember(db: Db, input: NewMember): Promise<MemberRow> {
-  await getWorkspace(db, input.workspaceId);
+export async function addMember(trx: Trx, input: NewMember): Promise<MemberRow> {
+  await getWorkspace(trx, input.workspaceId);
   const at = nowIso();
   const row: MemberRow = {
     id: input.id ?? newId(),
@@ -167,7 +165,7 @@ export async function addMember(db: Db, input: NewMember): Promise<MemberRow> {
     created_at: at,
     updated_at: at,
   };
-  await insertMember(db, row);
+  await insertMember(trx, row);
   return row;
 }
 
@@ -177,17 +175,17 @@ export async function getMember(db: Db, id: string): Promise<MemberRow> {
   return member;
 }
 
-export async function setMemberRole(db: Db, id: string, role: string): Promise<MemberRow> {
-  await getMember(db, id);
-  await updateMember(db, id, { role: requireRole(role), updated_at: nowIso() });
-  return getMember(db, id);
+export async function setMemberRole(trx: Trx, id: string, role: string): Promise<MemberRow> {
+  await getMember(trx, id);
+  await updateMember(trx, id, { role: requireRole(role), updated_at: nowIso() });
+  return getMember(trx, id);
 }
 
 /** A removed member's keys stop working at once (authentication checks the owner). */
-export async function removeMember(db: Db, id: string): Promise<MemberRow> {
-  await getMember(db, id);
-  await updateMember(db, id, { status: 'removed', updated_at: nowIso() });
-  return getMember(db, id);
+export async function removeMember(trx: Trx, id: string): Promise<MemberRow> {
+  await getMember(trx, id);
+  await updateMember(trx, id, { status: 'removed', updated_at: nowIso() });
+  return getMember(trx, id);
 }
 
 /** `all`, `none`, `''` (none) or a comma-separated list of scopes. */
@@ -222,8 +220,8 @@ export interface CreatedApiKey {
 }
 
 /** Creates a key; the full secret is in the result and nowhere else (only its SHA-256 is kept). */
-export async function createApiKey(db: Db, input: NewApiKey): Promise<CreatedApiKey> {
-  const member = await getMember(db, input.memberId);
+export async function createApiKey(trx: Trx, input: NewApiKey): Promise<CreatedApiKey> {
+  const member = await getMember(trx, input.memberId);
   if (member.status !== 'active') throw errors.validation('member: has been removed');
   const environment = input.environment ?? 'production';
   if (environment !== 'production' && environment !== 'development') {
@@ -231,7 +229,7 @@ export async function createApiKey(db: Db, input: NewApiKey): Promise<CreatedApi
   }
   const credential = generateCredential('key', environment);
   const id = newId();
-  await insertApiKey(db, {
+  await insertApiKey(trx, {
     id,
     workspace_id: member.workspace_id,
     member_id: member.id,
@@ -256,12 +254,12 @@ export async function createApiKey(db: Db, input: NewApiKey): Promise<CreatedApi
 }
 
 export async function revokeApiKey(
-  db: Db,
+  trx: Trx,
   id: string,
 ): Promise<{ id: string; revoked_at: string }> {
-  const key = await findApiKey(db, id);
+  const key = await findApiKey(trx, id);
   if (key === undefined) throw errors.notFound('API key');
-  await revokeApiKeyRow(db, id, nowIso());
-  const revoked = await findApiKey(db, id);
+  await revokeApiKeyRow(trx, id, nowIso());
+  const revoked = await findApiKey(trx, id);
   return { id, revoked_at: revoked!.revoked_at! };
 }

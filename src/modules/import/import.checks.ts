@@ -2,9 +2,8 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { orderLineIdsUsedElsewhere } from '../commerce/commerce.service.js';
 import { equipmentIdsUsedElsewhere } from '../equipment/equipment.service.js';
-import { findExplantRecord } from '../explants/explants.service.js';
-import { roomWorkspace } from '../lab/lab.service.js';
-import { findPlantRecord } from '../plants/plants.service.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import { roomIdsHeldElsewhere } from '../lab/lab.service.js';
 import {
   cultureLinePriceIdsUsedElsewhere,
   priceEventIdsUsedElsewhere,
@@ -37,32 +36,27 @@ async function refuseForeignIds(
   }
 }
 
-const roomIdsUsedElsewhere: IdLookup = async (db, workspaceId, ids) => {
-  const foreign = new Set<string>();
-  for (const id of ids) {
-    const owner = await roomWorkspace(db, id);
-    if (owner !== null && owner !== workspaceId) foreign.add(id);
-  }
-  return foreign;
-};
-
 /** Answers whether a plant or explant exists in the workspace, reading each id once. */
-function recordChecker(db: Db, workspaceId: string) {
+function recordChecker(db: Db, workspaceId: string, records: RecordLookup) {
   const known = new Map<string, boolean>();
   return async (type: 'plant' | 'explant', id: string, path: string): Promise<void> => {
     const cacheKey = `${type}:${id}`;
     let exists = known.get(cacheKey);
     if (exists === undefined) {
-      const find = type === 'plant' ? findPlantRecord : findExplantRecord;
-      exists = (await find(db, workspaceId, id, false)) !== undefined;
+      exists = (await records.find(db, type, workspaceId, id)) !== undefined;
       known.set(cacheKey, exists);
     }
     if (!exists) throw errors.validation(`${path}: no ${type} with this id in the workspace`);
   };
 }
 
-async function checkReferences(db: Db, workspaceId: string, plan: ImportPlan): Promise<void> {
-  const requireRecord = recordChecker(db, workspaceId);
+async function checkReferences(
+  db: Db,
+  workspaceId: string,
+  plan: ImportPlan,
+  records: RecordLookup,
+): Promise<void> {
+  const requireRecord = recordChecker(db, workspaceId, records);
   for (const [i, label] of plan.labels.entries()) {
     if (label.record_type !== 'container') {
       await requireRecord(label.record_type, label.record_id, `labels[${i}].record_id`);
@@ -97,8 +91,9 @@ export async function checkImportAgainstDatabase(
   db: Db,
   workspaceId: string,
   plan: ImportPlan,
+  records: RecordLookup,
 ): Promise<void> {
-  await refuseForeignIds(db, workspaceId, 'rooms', plan.rooms, roomIdsUsedElsewhere);
+  await refuseForeignIds(db, workspaceId, 'rooms', plan.rooms, roomIdsHeldElsewhere);
   await refuseForeignIds(db, workspaceId, 'sops', plan.sops, sopIdsUsedElsewhere);
   for (const [i, sop] of plan.sops.entries()) {
     const conflict = await findSopVersionConflict(db, workspaceId, sop);
@@ -130,5 +125,5 @@ export async function checkImportAgainstDatabase(
     plan.orderLines,
     orderLineIdsUsedElsewhere,
   );
-  await checkReferences(db, workspaceId, plan);
+  await checkReferences(db, workspaceId, plan, records);
 }

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
+import type { RecordLookup } from '../../kernel/records.js';
 import { diffFields } from '../../kernel/changes.js';
 import { nowIso } from '../../kernel/time.js';
 import { saveOrderLine } from '../commerce/commerce.service.js';
@@ -41,62 +42,63 @@ export function parseImportFile(data: unknown): ImportPlan {
 
 /** Writes the settings that differ from the stored workspace; equal ones leave it untouched. */
 async function applyWorkspaceSettings(
-  db: Db,
+  trx: Trx,
   workspace: WorkspaceRow,
   settings: WorkspaceSettings,
   now: string,
 ): Promise<void> {
   const { features, ...columns } = settings;
   if (Object.keys(diffFields(workspace, columns, WORKSPACE_FIELDS)).length > 0) {
-    await updateWorkspaceSettings(db, workspace.id, columns, now);
+    await updateWorkspaceSettings(trx, workspace.id, columns, now);
   }
   if (features !== undefined && JSON.stringify(features) !== workspace.features) {
-    await setWorkspaceFeatures(db, workspace.id, features);
+    await setWorkspaceFeatures(trx, workspace.id, features);
   }
 }
 
 async function applyLabSetup(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   plan: ImportPlan,
   now: string,
 ): Promise<void> {
   for (const entity of ['plant', 'explant'] as const) {
     const list = plan.stages[entity];
-    if (list !== undefined) await setStageList(db, workspaceId, entity, list);
+    if (list !== undefined) await setStageList(trx, workspaceId, entity, list);
   }
   if (plan.customFields !== null) {
-    await setCustomFieldDefinitions(db, workspaceId, plan.customFields);
+    await setCustomFieldDefinitions(trx, workspaceId, plan.customFields);
   }
   for (const room of plan.rooms) {
-    await saveRoom(db, { id: room.id, workspaceId, name: room.name, createdAt: now });
+    await saveRoom(trx, { id: room.id, workspaceId, name: room.name, createdAt: now });
   }
 }
 
 /**
  * Checks the plan against the database, then writes it, inside the caller's
- * transaction (`db` must be one): upserts by id, replaces the stage lists and
- * custom field definitions given. Throws before writing anything when a check fails.
+ * transaction: upserts by id, replaces the stage lists and custom field
+ * definitions given. Throws before writing anything when a check fails.
  */
 export async function applyImport(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   plan: ImportPlan,
+  records: RecordLookup,
   now: string,
 ): Promise<ImportCounts> {
-  const workspace = await getWorkspace(db, workspaceId);
-  await checkImportAgainstDatabase(db, workspaceId, plan);
+  const workspace = await getWorkspace(trx, workspaceId);
+  await checkImportAgainstDatabase(trx, workspaceId, plan, records);
 
-  if (plan.workspace !== null) await applyWorkspaceSettings(db, workspace, plan.workspace, now);
-  await applyLabSetup(db, workspaceId, plan, now);
-  for (const sop of plan.sops) await saveSop(db, workspaceId, sop, now);
-  for (const item of plan.equipment) await saveEquipment(db, workspaceId, item, now);
-  for (const label of plan.labels) await saveLabel(db, workspaceId, label, now);
+  if (plan.workspace !== null) await applyWorkspaceSettings(trx, workspace, plan.workspace, now);
+  await applyLabSetup(trx, workspaceId, plan, now);
+  for (const sop of plan.sops) await saveSop(trx, workspaceId, sop, now);
+  for (const item of plan.equipment) await saveEquipment(trx, workspaceId, item, now);
+  for (const label of plan.labels) await saveLabel(trx, workspaceId, label, now);
   for (const price of plan.cultureLinePrices) {
-    await saveCultureLinePrice(db, workspaceId, price, now);
+    await saveCultureLinePrice(trx, workspaceId, price, now);
   }
-  for (const event of plan.priceEvents) await savePriceEvent(db, workspaceId, event);
-  for (const line of plan.orderLines) await saveOrderLine(db, workspaceId, line, now);
+  for (const event of plan.priceEvents) await savePriceEvent(trx, workspaceId, event);
+  for (const line of plan.orderLines) await saveOrderLine(trx, workspaceId, line, now);
 
   return {
     workspace: plan.workspace === null ? 0 : 1,
@@ -115,15 +117,15 @@ export async function applyImport(
 
 /**
  * Loads lab data the API has no write endpoint for (`vitro import`): validates the
- * whole file first, then applies it in one transaction, so an invalid file
- * changes nothing.
+ * whole file first, then applies it in the caller's one transaction, so an
+ * invalid file changes nothing.
  */
 export async function importLabData(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   data: unknown,
+  records: RecordLookup,
   now: string = nowIso(),
 ): Promise<ImportCounts> {
-  const plan = parseImportFile(data);
-  return db.transaction().execute((trx) => applyImport(trx, workspaceId, plan, now));
+  return applyImport(trx, workspaceId, parseImportFile(data), records, now);
 }

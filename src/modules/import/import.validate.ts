@@ -1,24 +1,12 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { errors } from '../../kernel/errors.js';
-import { isUuid } from '../../kernel/ids.js';
-import { parseDateOnly, parseZonedTimestamp } from '../../kernel/time.js';
+import { addVitroFormats, formatProblem } from '../../kernel/formats.js';
 import { describeValidationError } from '../../kernel/validation.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
 const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, verbose: true });
-ajv.addFormat('uuid', { type: 'string', validate: isUuid });
-ajv.addFormat('date', { type: 'string', validate: (value) => parseDateOnly(value) !== null });
-ajv.addFormat('date-time', {
-  type: 'string',
-  validate: (value) => parseZonedTimestamp(value) !== null,
-});
+addVitroFormats(ajv);
 const validateSchema = ajv.compile<ImportFile>(ImportFileSchema);
-
-const FORMAT_PROBLEMS: Record<string, string> = {
-  uuid: 'must be a UUID',
-  date: 'must be a date (YYYY-MM-DD)',
-  'date-time': 'must be an ISO 8601 timestamp with a time zone (e.g. 2026-11-21T08:00:00Z)',
-};
 
 function pathOf(error: ErrorObject): string {
   return error.instancePath
@@ -38,7 +26,7 @@ function describeSchemaError(error: ErrorObject): string {
     case 'additionalProperties':
       return where(`unknown key "${String(params.additionalProperty)}"`);
     case 'format':
-      return where(FORMAT_PROBLEMS[String(params.format)] ?? 'has an invalid format');
+      return where(formatProblem(String(params.format)));
     case 'pattern': {
       const description = (error.parentSchema as { description?: unknown } | undefined)
         ?.description;

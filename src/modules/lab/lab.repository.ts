@@ -1,5 +1,6 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
+import { workspaceTable } from '../../db/tables.js';
 import type {
   CustomFieldDefinitionTable,
   RoomTable,
@@ -28,18 +29,18 @@ export async function listStageDefinitions(
 }
 
 export async function replaceStageDefinitions(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   entityType: string,
   rows: readonly StageDefinitionRow[],
 ): Promise<void> {
-  await db
+  await trx
     .deleteFrom('stage_definitions')
     .where('workspace_id', '=', workspaceId)
     .where('entity_type', '=', entityType)
     .execute();
   if (rows.length > 0)
-    await db
+    await trx
       .insertInto('stage_definitions')
       .values([...rows])
       .execute();
@@ -60,41 +61,26 @@ export async function listCustomFieldDefinitions(
 }
 
 export async function replaceCustomFieldDefinitions(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   rows: readonly CustomFieldDefinitionRow[],
 ): Promise<void> {
-  await db.deleteFrom('custom_field_definitions').where('workspace_id', '=', workspaceId).execute();
+  await trx
+    .deleteFrom('custom_field_definitions')
+    .where('workspace_id', '=', workspaceId)
+    .execute();
   if (rows.length > 0)
-    await db
+    await trx
       .insertInto('custom_field_definitions')
       .values([...rows])
       .execute();
 }
 
-export async function findRoom(
-  db: Db,
-  workspaceId: string,
-  id: string,
-): Promise<RoomRow | undefined> {
-  return db
-    .selectFrom('rooms')
-    .select(['id', 'workspace_id', 'name', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
+/** Rooms by id within a workspace; ids another workspace holds. */
+export const rooms = workspaceTable('rooms', ['id', 'workspace_id', 'name', 'created_at']);
 
-export async function findRoomById(db: Db, id: string): Promise<RoomRow | undefined> {
-  return db
-    .selectFrom('rooms')
-    .select(['id', 'workspace_id', 'name', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export async function upsertRoom(db: Db, row: RoomRow): Promise<void> {
-  await db
+export async function upsertRoom(trx: Trx, row: RoomRow): Promise<void> {
+  await trx
     .insertInto('rooms')
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name }))

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { parseJsonObject } from '../../kernel/json.js';
 import {
@@ -8,25 +8,24 @@ import {
   type CustomFieldValue,
 } from './custom-fields.js';
 import {
-  findRoom,
-  findRoomById,
   listCustomFieldDefinitions,
   listStageDefinitions,
   replaceCustomFieldDefinitions,
   replaceStageDefinitions,
+  rooms,
   upsertRoom,
 } from './lab.repository.js';
 import { DEFAULT_STAGE_LISTS, type StageEntity, type StageOption } from './stage-lists.js';
 
 /** Replaces a workspace's stage list for one kind, in the given order. */
 export async function setStageList(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   entity: StageEntity,
   options: readonly StageOption[],
 ): Promise<void> {
   await replaceStageDefinitions(
-    db,
+    trx,
     workspaceId,
     entity,
     options.map((option, position) => ({
@@ -39,9 +38,9 @@ export async function setStageList(
   );
 }
 
-export async function installDefaultStageLists(db: Db, workspaceId: string): Promise<void> {
+export async function installDefaultStageLists(trx: Trx, workspaceId: string): Promise<void> {
   for (const entity of ['plant', 'explant'] as const) {
-    await setStageList(db, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
+    await setStageList(trx, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
   }
 }
 
@@ -54,12 +53,12 @@ export interface CustomFieldDefinition {
 
 /** Replaces all of a workspace's custom field definitions (order kept per kind). */
 export async function setCustomFieldDefinitions(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   fields: readonly CustomFieldDefinition[],
 ): Promise<void> {
   await replaceCustomFieldDefinitions(
-    db,
+    trx,
     workspaceId,
     fields.map((field, index) => ({
       workspace_id: workspaceId,
@@ -73,10 +72,10 @@ export async function setCustomFieldDefinitions(
 }
 
 export async function saveRoom(
-  db: Db,
+  trx: Trx,
   room: { id: string; workspaceId: string; name: string; createdAt: string },
 ): Promise<void> {
-  await upsertRoom(db, {
+  await upsertRoom(trx, {
     id: room.id,
     workspace_id: room.workspaceId,
     name: room.name,
@@ -84,9 +83,13 @@ export async function saveRoom(
   });
 }
 
-/** The workspace a room belongs to, whichever it is; null when no room has this id. */
-export async function roomWorkspace(db: Db, roomId: string): Promise<string | null> {
-  return (await findRoomById(db, roomId))?.workspace_id ?? null;
+/** The ids among `ids` that a room of another workspace already has. */
+export function roomIdsHeldElsewhere(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  return rooms.idsHeldElsewhere(db, workspaceId, ids);
 }
 
 export async function stageOptions(
@@ -100,7 +103,7 @@ export async function stageOptions(
 
 /** Throws 404 unless the room belongs to the workspace. */
 export async function requireRoom(db: Db, workspaceId: string, roomId: string): Promise<void> {
-  const room = await findRoom(db, workspaceId, roomId);
+  const room = await rooms.find(db, workspaceId, roomId);
   if (room === undefined) throw errors.notFound('Room');
 }
 

@@ -1,10 +1,9 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { LabelContentTable, LabelTable } from '../../db/schema.js';
+import { workspaceTable } from '../../db/tables.js';
 
 export type LabelRow = LabelTable;
 export type LabelContentRow = LabelContentTable;
-
-export type LabelChanges = Partial<Pick<LabelRow, 'record_type' | 'record_id' | 'display_name'>>;
 
 const LABEL_COLUMNS = [
   'id',
@@ -39,23 +38,7 @@ export async function findLabelByBarcode(
     .executeTakeFirst();
 }
 
-export async function insertLabel(db: Db, row: LabelRow): Promise<void> {
-  await db.insertInto('labels').values(row).execute();
-}
-
-export async function updateLabel(
-  db: Db,
-  workspaceId: string,
-  id: string,
-  changes: LabelChanges,
-): Promise<void> {
-  await db
-    .updateTable('labels')
-    .set(changes)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .execute();
-}
+export const labels = workspaceTable('labels', LABEL_COLUMNS);
 
 /** What a container label holds, in label order. */
 export async function listLabelContents(
@@ -73,18 +56,18 @@ export async function listLabelContents(
 }
 
 export async function replaceLabelContents(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   labelId: string,
   rows: readonly LabelContentRow[],
 ): Promise<void> {
-  await db
+  await trx
     .deleteFrom('label_contents')
     .where('workspace_id', '=', workspaceId)
     .where('label_id', '=', labelId)
     .execute();
   if (rows.length > 0) {
-    await db
+    await trx
       .insertInto('label_contents')
       .values([...rows])
       .execute();

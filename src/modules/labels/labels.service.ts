@@ -1,11 +1,10 @@
-import type { Db } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import {
   findLabelByBarcode,
-  insertLabel,
+  labels,
   listLabelContents,
   replaceLabelContents,
-  updateLabel,
   type LabelContentRow,
 } from './labels.repository.js';
 
@@ -33,36 +32,29 @@ export interface LabelInput {
  * contents are replaced when they differ from the stored list.
  */
 export async function saveLabel(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   input: LabelInput,
   now: string,
 ): Promise<void> {
-  const existing = await findLabelByBarcode(db, workspaceId, input.barcode);
+  const existing = await findLabelByBarcode(trx, workspaceId, input.barcode);
   const labelId = existing?.id ?? newId();
-  if (existing === undefined) {
-    await insertLabel(db, {
+  const fields = {
+    record_type: input.record_type,
+    record_id: input.record_id,
+    display_name: input.display_name,
+  };
+  await labels.save(trx, workspaceId, labelId, fields, {
+    insert: () => ({
       id: labelId,
       workspace_id: workspaceId,
       barcode: input.barcode,
-      record_type: input.record_type,
-      record_id: input.record_id,
-      display_name: input.display_name,
+      ...fields,
       created_at: now,
-    });
-  } else if (
-    existing.record_type !== input.record_type ||
-    existing.record_id !== input.record_id ||
-    existing.display_name !== input.display_name
-  ) {
-    await updateLabel(db, workspaceId, labelId, {
-      record_type: input.record_type,
-      record_id: input.record_id,
-      display_name: input.display_name,
-    });
-  }
+    }),
+  });
 
-  const stored = existing === undefined ? [] : await listLabelContents(db, workspaceId, labelId);
+  const stored = existing === undefined ? [] : await listLabelContents(trx, workspaceId, labelId);
   const same =
     stored.length === input.contents.length &&
     stored.every(
@@ -79,5 +71,5 @@ export async function saveLabel(
     record_id: item.record_id,
     position,
   }));
-  await replaceLabelContents(db, workspaceId, labelId, rows);
+  await replaceLabelContents(trx, workspaceId, labelId, rows);
 }

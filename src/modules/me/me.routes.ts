@@ -1,30 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
-import { effectiveScopes, planAccess, ROLES } from '../../kernel/access.js';
-import { defineRoute, type Kernel } from '../../kernel/route.js';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { effectiveScopes, planAccess } from '../../kernel/access.js';
+import type { Routes } from '../../kernel/routes/index.js';
+import { Me } from './me.schemas.js';
 
-const Me = Type.Object({
-  key: Type.Object({
-    id: Uuid(),
-    name: Type.String(),
-    prefix: Type.String(),
-    environment: StringEnum(['production', 'development']),
-    status: Type.String(),
-    lastUsedAt: Nullable(Type.String()),
-    createdAt: Type.String(),
-  }),
-  scopes: Type.Array(Type.String()),
-  effectiveScopes: Type.Array(Type.String()),
-  role: StringEnum([...ROLES].reverse()),
-  apiAccess: StringEnum(['full', 'devices']),
-  workspace: Type.Object({ id: Uuid() }),
-  user: Type.Object({ id: Nullable(Uuid()) }),
-});
-
-export function registerMeRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
-    method: 'GET',
+export function registerMeRoutes(routes: Routes): void {
+  routes.read({
     url: '/api/v1/me',
     operationId: 'getMe',
     tags: ['Account'],

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { defineRoute, type Kernel } from '../../kernel/route.js';
+import type { Routes } from '../../kernel/routes/index.js';
 import {
   CreatePlantBody,
   Plant,
@@ -10,9 +9,8 @@ import {
 } from './plants.schemas.js';
 import { createPlant, getPlant, listPlants, updatePlant } from './plants.service.js';
 
-export function registerPlantRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
-    method: 'GET',
+export function registerPlantRoutes(routes: Routes): void {
+  routes.list({
     url: '/api/v1/plants',
     operationId: 'listPlants',
     tags: ['Plants'],
@@ -23,19 +21,11 @@ export function registerPlantRoutes(app: FastifyInstance, kernel: Kernel): void 
     failureCode: 'PLANT_QUERY_FAILED',
     querystring: PlantQuery,
     paging: { list: 'plants' },
-    data: Type.Array(Plant),
-    handler: async (req, ctx) => {
-      const { items, nextKey } = await listPlants(
-        ctx.db,
-        ctx.principal.workspaceId,
-        req.query,
-        ctx.page,
-      );
-      return ctx.list(items, nextKey);
-    },
+    item: Plant,
+    handler: (req, ctx) => listPlants(ctx.db, ctx.principal.workspaceId, req.query, ctx.page),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/plants',
     operationId: 'createPlant',
@@ -46,18 +36,17 @@ export function registerPlantRoutes(app: FastifyInstance, kernel: Kernel): void 
       'per workspace ignoring case (409 DUPLICATE_ENTRY).',
     scope: 'write:plants',
     failureCode: 'PLANT_CREATE_FAILED',
-    errors: ['DUPLICATE_ENTRY'],
+    errors: ['DUPLICATE_ENTRY', 'PLAN_LIMIT_REACHED'],
     body: CreatePlantBody,
     data: Plant,
     meta: Type.Object({ warning: Type.String() }),
     handler: async (req, ctx) => {
-      const { plant, warning } = await createPlant(ctx.db, ctx.principal, req.body, ctx.now);
+      const { plant, warning } = await createPlant(ctx.trx, ctx.principal, req.body, ctx.now);
       return warning === null ? { data: plant } : { data: plant, meta: { warning } };
     },
   });
 
-  defineRoute(app, kernel, {
-    method: 'GET',
+  routes.read({
     url: '/api/v1/plants/:id',
     operationId: 'getPlant',
     tags: ['Plants'],
@@ -71,7 +60,7 @@ export function registerPlantRoutes(app: FastifyInstance, kernel: Kernel): void 
     }),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'PATCH',
     url: '/api/v1/plants/:id',
     operationId: 'updatePlant',
@@ -87,7 +76,7 @@ export function registerPlantRoutes(app: FastifyInstance, kernel: Kernel): void 
     body: UpdatePlantBody,
     data: Plant,
     handler: async (req, ctx) => ({
-      data: await updatePlant(ctx.db, ctx.principal, req.params.id, req.body, ctx.now),
+      data: await updatePlant(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),
   });
 }

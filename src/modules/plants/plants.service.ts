@@ -1,39 +1,24 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { mayChangeRecordOf } from '../../kernel/access.js';
-import { AppError, errors } from '../../kernel/errors.js';
+import type { Db, Trx } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
-import { customFieldsOf, type CustomFieldMap } from '../lab/custom-fields.js';
-import { applyCustomFields, customFieldsChange, stageOptions } from '../lab/lab.service.js';
+import { customFieldsOf } from '../lab/custom-fields.js';
+import { applyCustomFields, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
-import { openInitialStage, type RecordFinder } from '../stages/stages.service.js';
-import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { updateTracked, type TrackedKind } from '../records/updates.js';
+import { openInitialStage } from '../stages/stages.service.js';
 import {
-  externalIdTaken,
-  findPlant,
   findPlantByExternalKey,
-  insertPlant,
-  listPlants as listPlantRows,
-  updatePlant as updatePlantRow,
-  type PlantChanges,
+  plantExternalIds,
+  plants,
   type PlantRow,
 } from './plants.repository.js';
-import type { CreatePlantBody, UpdatePlantBody } from './plants.schemas.js';
+import type { CreatePlantBody, Plant, UpdatePlantBody } from './plants.schemas.js';
 
-export type PlantRecord = {
-  id: string;
-  name: string;
-  species: string;
-  status: string;
-  workspace_id: string | null;
-  created_at: string | null;
-  external_id: string | null;
-  custom_fields: CustomFieldMap;
-};
+export type PlantRecord = Static<typeof Plant>;
 
 export function presentPlant(row: PlantRow): PlantRecord {
   return {
@@ -50,30 +35,27 @@ export function presentPlant(row: PlantRow): PlantRecord {
 
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
-const duplicateExternalId = (externalId: string) =>
-  errors.conflict(
-    'DUPLICATE_ENTRY',
-    `external_id "${externalId}" is already used by another plant in this workspace`,
-  );
-
-async function claimExternalId(
+/** The key of the stage a new plant starts in: the one asked for, else Mother Block, else the first. */
+async function initialStageOf(
   db: Db,
   workspaceId: string,
-  externalId: string | null,
-  exceptId: string | null,
+  asked: string | undefined,
 ): Promise<string | null> {
-  if (externalId === null) return null;
-  const key = externalId.toLowerCase();
-  if (await externalIdTaken(db, workspaceId, key, exceptId)) throw duplicateExternalId(externalId);
-  return key;
-}
-
-/** Maps a lost race on the external-id index to the same 409 as the check before it. */
-function rethrowDuplicate(error: unknown, externalId: string | null): never {
-  if (externalId !== null && isUniqueViolation(error, 'plants_external_id')) {
-    throw duplicateExternalId(externalId);
+  const options = await stageOptions(db, workspaceId, 'plant');
+  if (asked === undefined) {
+    return options.some((o) => o.key === DEFAULT_INITIAL_STAGE)
+      ? DEFAULT_INITIAL_STAGE
+      : (options[0]?.key ?? null);
   }
-  throw error;
+  const key = resolveStageKey(options, asked);
+  if (key === null) {
+    throw errors.validation(
+      `initial_stage: "${asked}" is not in this lab's plant stage list; use one of ${options
+        .map((o) => o.name)
+        .join(', ')}`,
+    );
+  }
+  return key;
 }
 
 /**
@@ -81,29 +63,14 @@ function rethrowDuplicate(error: unknown, externalId: string | null): never {
  * change-history event, all in the caller's transaction.
  */
 export async function createPlant(
-  db: Db,
+  trx: Trx,
   principal: Principal,
   input: Static<typeof CreatePlantBody>,
   now: string,
 ): Promise<{ plant: PlantRecord; warning: string | null }> {
   const workspaceId = principal.workspaceId;
-  const customFields = await applyCustomFields(db, workspaceId, 'plant', {}, input.custom_fields);
-  const options = await stageOptions(db, workspaceId, 'plant');
-  let initialStage: string | null;
-  if (input.initial_stage !== undefined) {
-    initialStage = resolveStageKey(options, input.initial_stage);
-    if (initialStage === null) {
-      throw errors.validation(
-        `initial_stage: "${input.initial_stage}" is not in this lab's plant stage list; use one of ${options
-          .map((o) => o.name)
-          .join(', ')}`,
-      );
-    }
-  } else {
-    initialStage = options.some((o) => o.key === DEFAULT_INITIAL_STAGE)
-      ? DEFAULT_INITIAL_STAGE
-      : (options[0]?.key ?? null);
-  }
+  const customFields = await applyCustomFields(trx, workspaceId, 'plant', {}, input.custom_fields);
+  const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
   const externalId = input.external_id ?? null;
   const row: PlantRow = {
     id: newId(),
@@ -117,18 +84,18 @@ export async function createPlant(
     notes: input.notes ?? null,
     status: input.status ?? 'active',
     external_id: externalId,
-    external_id_key: await claimExternalId(db, workspaceId, externalId, null),
+    external_id_key: await plantExternalIds.claim(trx, workspaceId, externalId, null),
     custom_fields: JSON.stringify(customFields),
     created_by: principal.memberId,
     created_at: now,
     updated_at: now,
     deleted_at: null,
   };
-  await insertPlant(db, row).catch((error: unknown) => rethrowDuplicate(error, externalId));
+  await plantExternalIds.guard(plants.insert(trx, row), externalId);
   const stage =
     initialStage === null
       ? null
-      : await openInitialStage(db, {
+      : await openInitialStage(trx, {
           workspaceId,
           entity: 'plant',
           entityId: row.id,
@@ -137,7 +104,7 @@ export async function createPlant(
           createdBy: principal.memberId,
         });
   const plant = presentPlant(row);
-  await recordChangeEvent(db, {
+  await recordChangeEvent(trx, {
     workspaceId,
     entityType: 'plant',
     entityId: row.id,
@@ -145,7 +112,16 @@ export async function createPlant(
     eventType: 'created',
     eventTime: now,
     recordedBy: principal.memberId,
-    payload: { ...plant, ...fieldsOf(row), initial_stage: stage?.stage ?? null },
+    payload: {
+      ...plant,
+      common_name: row.common_name,
+      genus: row.genus,
+      family: row.family,
+      cultivar: row.cultivar,
+      source: row.source,
+      notes: row.notes,
+      initial_stage: stage?.stage ?? null,
+    },
   });
   return {
     plant,
@@ -156,105 +132,70 @@ export async function createPlant(
   };
 }
 
-/** The stored fields a client can set, as a change-history payload carries them. */
-function fieldsOf(row: PlantRow) {
-  return {
-    common_name: row.common_name,
-    genus: row.genus,
-    family: row.family,
-    cultivar: row.cultivar,
-    source: row.source,
-    notes: row.notes,
-  };
-}
-
 export async function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {
-  const row = await findPlant(db, workspaceId, id);
+  const row = await plants.find(db, workspaceId, id);
   if (row === undefined) throw errors.notFound('Plant');
   return presentPlant(row);
 }
 
+/** Newest first; `externalId` finds 0 or 1 plant (case-insensitive) on a single page. */
 export async function listPlants(
   db: Db,
   workspaceId: string,
   query: { externalId?: string },
   page: PageRequest,
-): Promise<{ items: PlantRecord[]; nextKey: SortKey | null }> {
+): Promise<Page<PlantRecord>> {
   if (query.externalId !== undefined) {
     const row = await findPlantByExternalKey(db, workspaceId, query.externalId.toLowerCase());
     return { items: row === undefined ? [] : [presentPlant(row)], nextKey: null };
   }
-  const rows = await listPlantRows(db, workspaceId, page);
-  const { items, nextKey } = splitPage(rows, page.limit, (row) => [row.created_at, row.id]);
+  const { items, nextKey } = await plants.newest(db, workspaceId, page);
   return { items: items.map(presentPlant), nextKey };
 }
 
-const UPDATABLE = [
-  'species',
-  'common_name',
-  'genus',
-  'family',
-  'cultivar',
-  'source',
-  'notes',
-  'status',
-  'external_id',
-] as const;
+const PLANT_KIND: TrackedKind<
+  PlantRow,
+  | 'species'
+  | 'common_name'
+  | 'genus'
+  | 'family'
+  | 'cultivar'
+  | 'source'
+  | 'notes'
+  | 'status'
+  | 'external_id',
+  PlantRecord
+> = {
+  entity: 'plant',
+  noun: 'plant',
+  table: plants,
+  externalIds: plantExternalIds,
+  editRefusal: { code: 'PLANT_WRITE_FORBIDDEN', action: 'editing it' },
+  updatable: [
+    'species',
+    'common_name',
+    'genus',
+    'family',
+    'cultivar',
+    'source',
+    'notes',
+    'status',
+    'external_id',
+  ],
+  present: presentPlant,
+};
 
 /**
  * Partial update: sent fields replace, null clears, custom fields merge per key.
  * Only the creator or a manager and above may edit. Records an `updated` event
  * listing the changed fields, when anything changed.
  */
-export async function updatePlant(
-  db: Db,
+export function updatePlant(
+  trx: Trx,
   principal: Principal,
   id: string,
   input: Static<typeof UpdatePlantBody>,
   now: string,
 ): Promise<PlantRecord> {
-  const workspaceId = principal.workspaceId;
-  const row = await findPlant(db, workspaceId, id, true);
-  if (row === undefined) throw errors.notFound('Plant');
-  if (!mayChangeRecordOf(principal, row.created_by)) {
-    throw new AppError(
-      'PLANT_WRITE_FORBIDDEN',
-      'This plant was created by someone else; editing it needs the manager role or above',
-    );
-  }
-  const changes: FieldChanges = diffFields(row, input, UPDATABLE);
-  const update: PlantChanges = changedValues(changes);
-  if ('external_id' in changes) {
-    update.external_id_key = await claimExternalId(db, workspaceId, input.external_id ?? null, id);
-  }
-  const fieldsChange = await customFieldsChange(
-    db,
-    workspaceId,
-    'plant',
-    row.custom_fields,
-    input.custom_fields,
-  );
-  if (fieldsChange !== null) {
-    changes.custom_fields = fieldsChange;
-    update.custom_fields = JSON.stringify(fieldsChange.to);
-  }
-  if (Object.keys(changes).length === 0) return presentPlant(row);
-
-  update.updated_at = now;
-  await updatePlantRow(db, workspaceId, id, update).catch((error: unknown) =>
-    rethrowDuplicate(error, input.external_id ?? null),
-  );
-  await recordChangeEvent(db, {
-    workspaceId,
-    entityType: 'plant',
-    entityId: id,
-    eventType: 'updated',
-    eventTime: now,
-    recordedBy: principal.memberId,
-    payload: { changes },
-  });
-  return presentPlant({ ...row, ...update });
+  return updateTracked(trx, PLANT_KIND, principal, id, input, now);
 }
-
-export const findPlantRecord: RecordFinder = (db, workspaceId, id, lock) =>
-  findPlant(db, workspaceId, id, lock);

@@ -1,18 +1,6 @@
-import type { Db } from '../../db/database.js';
-import { diffFields } from '../../kernel/changes.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Money } from './money.js';
-import {
-  findCultureLinePrice,
-  findCultureLinePriceOwners,
-  findPriceEvent,
-  findPriceEventOwners,
-  insertCultureLinePrice,
-  insertPriceEvent,
-  updateCultureLinePrice,
-  updatePriceEvent,
-  type CultureLinePriceRow,
-  type PriceEventRow,
-} from './pricing.repository.js';
+import { cultureLinePrices, priceEvents } from './pricing.repository.js';
 
 export const PRICE_SOURCES = ['manual', 'store_adopted', 'store_follow'] as const;
 export type PriceSource = (typeof PRICE_SOURCES)[number];
@@ -38,51 +26,22 @@ export interface PriceEventInput {
   changed_at: string;
 }
 
-const PRICE_FIELDS = [
-  'plant_id',
-  'list_amount',
-  'list_currency',
-  'wholesale_amount',
-  'wholesale_currency',
-  'pricing_tier',
-  'tier_score',
-  'price_source',
-  'notes',
-] as const;
-
-const EVENT_FIELDS = [
-  'plant_id',
-  'list_amount',
-  'list_currency',
-  'previous_amount',
-  'previous_currency',
-  'price_source',
-  'changed_at',
-] as const;
-
-function ownedElsewhere(
-  owners: readonly { id: string; workspace_id: string }[],
-  workspaceId: string,
-): Set<string> {
-  return new Set(owners.filter((o) => o.workspace_id !== workspaceId).map((o) => o.id));
-}
-
 /** The ids among `ids` that a culture line price of another workspace already has. */
-export async function cultureLinePriceIdsUsedElsewhere(
+export function cultureLinePriceIdsUsedElsewhere(
   db: Db,
   workspaceId: string,
   ids: readonly string[],
 ): Promise<Set<string>> {
-  return ownedElsewhere(await findCultureLinePriceOwners(db, ids), workspaceId);
+  return cultureLinePrices.idsHeldElsewhere(db, workspaceId, ids);
 }
 
 /** The ids among `ids` that a price event of another workspace already has. */
-export async function priceEventIdsUsedElsewhere(
+export function priceEventIdsUsedElsewhere(
   db: Db,
   workspaceId: string,
   ids: readonly string[],
 ): Promise<Set<string>> {
-  return ownedElsewhere(await findPriceEventOwners(db, ids), workspaceId);
+  return priceEvents.idsHeldElsewhere(db, workspaceId, ids);
 }
 
 /**
@@ -91,12 +50,12 @@ export async function priceEventIdsUsedElsewhere(
  * is now. An unchanged row is left untouched.
  */
 export async function saveCultureLinePrice(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   input: CultureLinePriceInput,
   now: string,
 ): Promise<void> {
-  const fields: Pick<CultureLinePriceRow, (typeof PRICE_FIELDS)[number]> = {
+  const fields = {
     plant_id: input.plant_id,
     list_amount: input.list_price.amount,
     list_currency: input.list_price.currency,
@@ -107,9 +66,8 @@ export async function saveCultureLinePrice(
     price_source: input.price_source,
     notes: input.notes,
   };
-  const existing = await findCultureLinePrice(db, workspaceId, input.id);
-  if (existing === undefined) {
-    await insertCultureLinePrice(db, {
+  await cultureLinePrices.save(trx, workspaceId, input.id, fields, {
+    insert: () => ({
       id: input.id,
       workspace_id: workspaceId,
       ...fields,
@@ -118,29 +76,24 @@ export async function saveCultureLinePrice(
       price_source_at: now,
       created_at: now,
       updated_at: now,
-    });
-    return;
-  }
-  const changes = diffFields(existing, fields, PRICE_FIELDS);
-  if (Object.keys(changes).length === 0) return;
-  const listChanged = 'list_amount' in changes || 'list_currency' in changes;
-  await updateCultureLinePrice(db, workspaceId, input.id, {
-    ...fields,
-    ...(listChanged
-      ? { previous_amount: existing.list_amount, previous_currency: existing.list_currency }
-      : {}),
-    ...('price_source' in changes ? { price_source_at: now } : {}),
-    updated_at: now,
+    }),
+    onChange: (existing, changes) => ({
+      ...('list_amount' in changes || 'list_currency' in changes
+        ? { previous_amount: existing.list_amount, previous_currency: existing.list_currency }
+        : {}),
+      ...('price_source' in changes ? { price_source_at: now } : {}),
+      updated_at: now,
+    }),
   });
 }
 
 /** Inserts or updates a recorded price change; an unchanged row is left untouched. */
 export async function savePriceEvent(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   input: PriceEventInput,
 ): Promise<void> {
-  const fields: Pick<PriceEventRow, (typeof EVENT_FIELDS)[number]> = {
+  const fields = {
     plant_id: input.plant_id,
     list_amount: input.list_price.amount,
     list_currency: input.list_price.currency,
@@ -149,16 +102,7 @@ export async function savePriceEvent(
     price_source: input.price_source,
     changed_at: input.changed_at,
   };
-  const existing = await findPriceEvent(db, workspaceId, input.id);
-  if (existing === undefined) {
-    await insertPriceEvent(db, {
-      id: input.id,
-      workspace_id: workspaceId,
-      ...fields,
-      changed_by: null,
-    });
-    return;
-  }
-  if (Object.keys(diffFields(existing, fields, EVENT_FIELDS)).length === 0) return;
-  await updatePriceEvent(db, workspaceId, input.id, fields);
+  await priceEvents.save(trx, workspaceId, input.id, fields, {
+    insert: () => ({ id: input.id, workspace_id: workspaceId, ...fields, changed_by: null }),
+  });
 }

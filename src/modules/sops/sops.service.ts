@@ -1,17 +1,12 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { diffFields } from '../../kernel/changes.js';
 import {
-  findSop,
-  findSopOwners,
   findSopVersionOwners,
-  insertSop,
-  insertSopVersion,
   listSopVersions,
+  sops,
+  sopVersions,
   supersedeEffectiveVersions,
-  updateSop,
-  updateSopVersion,
   type SopRow,
-  type SopVersionRow,
 } from './sops.repository.js';
 
 export const SOP_STATUSES = ['draft', 'active', 'archived'] as const;
@@ -72,24 +67,13 @@ const SOP_FIELDS = [
   'duration_hours',
 ] as const;
 
-const VERSION_FIELDS = [
-  'version',
-  'lifecycle_status',
-  'effective_at',
-  'approved_at',
-  'title',
-  'description',
-  'steps',
-] as const;
-
 /** The ids among `ids` that an SOP of another workspace already has. */
-export async function sopIdsUsedElsewhere(
+export function sopIdsUsedElsewhere(
   db: Db,
   workspaceId: string,
   ids: readonly string[],
 ): Promise<Set<string>> {
-  const owners = await findSopOwners(db, ids);
-  return new Set(owners.filter((o) => o.workspace_id !== workspaceId).map((o) => o.id));
+  return sops.idsHeldElsewhere(db, workspaceId, ids);
 }
 
 /**
@@ -136,7 +120,7 @@ export async function findSopVersionConflict(
  * effective version of the SOP is superseded. Unchanged rows are left untouched.
  */
 export async function saveSop(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   sop: SopInput,
   now: string,
@@ -152,9 +136,9 @@ export async function saveSop(
     estimated_time_minutes: sop.estimated_time_minutes,
     duration_hours: sop.duration_hours,
   };
-  const existing = await findSop(db, workspaceId, sop.id);
+  const existing = await sops.find(trx, workspaceId, sop.id);
   if (existing === undefined) {
-    await insertSop(db, {
+    await sops.insert(trx, {
       id: sop.id,
       workspace_id: workspaceId,
       ...fields,
@@ -162,38 +146,33 @@ export async function saveSop(
       updated_at: now,
     });
   }
-  let changed = existing !== undefined && hasChanges(existing, fields, SOP_FIELDS);
-
-  const stored = new Map(
-    (await listSopVersions(db, workspaceId, sop.id)).map((row) => [row.id, row]),
-  );
+  let changed =
+    existing !== undefined && Object.keys(diffFields(existing, fields, SOP_FIELDS)).length > 0;
   for (const version of sop.versions) {
-    if (await saveVersion(db, workspaceId, sop.id, version, stored.get(version.id), now)) {
+    if ((await saveVersion(trx, workspaceId, sop.id, version, now)) !== 'unchanged') {
       changed = true;
     }
   }
   const effective = sop.versions.find((v) => v.lifecycle_status === 'effective');
   if (
     effective !== undefined &&
-    (await supersedeEffectiveVersions(db, workspaceId, sop.id, effective.id)) > 0
+    (await supersedeEffectiveVersions(trx, workspaceId, sop.id, effective.id)) > 0
   ) {
     changed = true;
   }
   if (existing !== undefined && changed) {
-    await updateSop(db, workspaceId, sop.id, { ...fields, updated_at: now });
+    await sops.update(trx, workspaceId, sop.id, { ...fields, updated_at: now });
   }
 }
 
-/** Inserts or updates one version; true when anything was written. */
-async function saveVersion(
-  db: Db,
+function saveVersion(
+  trx: Trx,
   workspaceId: string,
   sopId: string,
   version: SopVersionInput,
-  existing: SopVersionRow | undefined,
   now: string,
-): Promise<boolean> {
-  const fields: Pick<SopVersionRow, (typeof VERSION_FIELDS)[number]> = {
+) {
+  const fields = {
     version: version.version,
     lifecycle_status: version.lifecycle_status,
     effective_at: version.effective_at,
@@ -202,25 +181,13 @@ async function saveVersion(
     description: version.description,
     steps: JSON.stringify(version.steps),
   };
-  if (existing === undefined) {
-    await insertSopVersion(db, {
+  return sopVersions.save(trx, workspaceId, version.id, fields, {
+    insert: () => ({
       id: version.id,
       workspace_id: workspaceId,
       sop_id: sopId,
       ...fields,
       created_at: now,
-    });
-    return true;
-  }
-  if (!hasChanges(existing, fields, VERSION_FIELDS)) return false;
-  await updateSopVersion(db, workspaceId, version.id, fields);
-  return true;
-}
-
-function hasChanges<R extends object, K extends keyof R & string>(
-  row: R,
-  next: Pick<R, K>,
-  fields: readonly K[],
-): boolean {
-  return Object.keys(diffFields(row, next, fields)).length > 0;
+    }),
+  });
 }

@@ -1,7 +1,8 @@
-import type { Db } from '../../db/database.js';
-import { pick, preparedQuery } from '../../db/prepared.js';
+import type { Db, Trx } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
 import type { StageTable } from '../../db/schema.js';
-import { keysetAfter, type PageRequest } from '../../kernel/paging.js';
+import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type StageRow = StageTable;
 
@@ -20,13 +21,18 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-const insertStageRow = preparedQuery((db, p: StageRow) =>
-  db.insertInto('stages').values(pick(p, COLUMNS)),
-);
+export const stages = workspaceTable('stages', COLUMNS);
 
-export async function insertStage(db: Db, row: StageRow): Promise<void> {
-  await insertStageRow.run(db, row);
-}
+/** A record's stages, newest first by when they were entered; ties in a fixed order. */
+const BY_ENTERED_ON: Ordering = { columns: ['entered_on', 'id'], direction: 'desc' };
+
+const stagesOfRecord = (db: Db, workspaceId: string, entityType: string, entityId: string) =>
+  db
+    .selectFrom('stages')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId);
 
 export async function findActiveStage(
   db: Db,
@@ -34,28 +40,18 @@ export async function findActiveStage(
   entityType: string,
   entityId: string,
 ): Promise<StageRow | undefined> {
-  return db
-    .selectFrom('stages')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId)
+  return stagesOfRecord(db, workspaceId, entityType, entityId)
     .where('status', '=', 'active')
     .executeTakeFirst();
 }
 
 export async function completeStage(
-  db: Db,
+  trx: Trx,
   workspaceId: string,
   id: string,
   completedAt: string,
 ): Promise<void> {
-  await db
-    .updateTable('stages')
-    .set({ status: 'completed', completed_at: completedAt })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .execute();
+  await stages.update(trx, workspaceId, id, { status: 'completed', completed_at: completedAt });
 }
 
 /** The earliest `entered_on` after `enteredOn` among a record's stages, if any. */
@@ -66,12 +62,7 @@ export async function nextEnteredOnAfter(
   entityId: string,
   enteredOn: string,
 ): Promise<string | null> {
-  const row = await db
-    .selectFrom('stages')
-    .select('entered_on')
-    .where('workspace_id', '=', workspaceId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId)
+  const row = await stagesOfRecord(db, workspaceId, entityType, entityId)
     .where('entered_on', '>', enteredOn)
     .orderBy('entered_on', 'asc')
     .limit(1)
@@ -79,25 +70,12 @@ export async function nextEnteredOnAfter(
   return row?.entered_on ?? null;
 }
 
-export async function listStages(
+export function listStages(
   db: Db,
   workspaceId: string,
   entityType: string,
   entityId: string,
   page: PageRequest,
-): Promise<StageRow[]> {
-  let query = db
-    .selectFrom('stages')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId);
-  if (page.after !== null)
-    query = query.where(keysetAfter(['entered_on', 'id'], 'desc', page.after));
-  return query
-    .orderBy('entered_on', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .offset(page.after === null ? page.offset : 0)
-    .execute();
+): Promise<Page<StageRow>> {
+  return fetchPage(stagesOfRecord(db, workspaceId, entityType, entityId), BY_ENTERED_ON, page);
 }

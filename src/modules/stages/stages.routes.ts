@@ -1,47 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
-import { defineRoute, type Kernel } from '../../kernel/route.js';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { findExplantRecord } from '../explants/explants.service.js';
-import { findPlantRecord } from '../plants/plants.service.js';
-import { advanceStage, listStagesOf, type RecordFinders } from './stages.service.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import type { Routes } from '../../kernel/routes/index.js';
+import { AdvanceStageBody, AdvanceStageMeta, Stage, StageQuery } from './stages.schemas.js';
+import { advanceStage, listStagesOf } from './stages.service.js';
 
-const Stage = Type.Object({
-  id: Uuid(),
-  entity_type: StringEnum(['plant', 'explant']),
-  entity_id: Uuid(),
-  stage: Type.String(),
-  status: Type.String({ description: 'active, completed, failed, archived' }),
-  entered_on: Nullable(Type.String()),
-  completed_at: Nullable(Type.String()),
-  room_id: Nullable(Uuid()),
-  notes: Nullable(Type.String()),
-  created_at: Nullable(Type.String()),
-});
-
-const AdvanceStageBody = Type.Object(
-  {
-    plant_id: Type.Optional(Uuid()),
-    explant_id: Type.Optional(Uuid()),
-    stage: Type.String({
-      minLength: 1,
-      maxLength: 50,
-      description: "Key of the lab's stage list for the kind moved; a display name is accepted",
-    }),
-    entered_on: Type.Optional(
-      Type.String({ description: 'A date or an ISO 8601 timestamp with zone; default now' }),
-    ),
-    room_id: Type.Optional(Uuid()),
-    notes: Type.Optional(Type.String({ maxLength: 5000 })),
-  },
-  { additionalProperties: false },
-);
-
-const records: RecordFinders = { plant: findPlantRecord, explant: findExplantRecord };
-
-export function registerStageRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
-    method: 'GET',
+export function registerStageRoutes(routes: Routes, deps: { records: RecordLookup }): void {
+  routes.list({
     url: '/api/v1/stages',
     operationId: 'listStages',
     tags: ['Stages'],
@@ -51,25 +14,14 @@ export function registerStageRoutes(app: FastifyInstance, kernel: Kernel): void 
     scope: 'read:transfers',
     failureCode: 'STAGE_QUERY_FAILED',
     errors: ['NOT_FOUND'],
-    querystring: Type.Object({
-      plant_id: Type.Optional(Uuid()),
-      explant_id: Type.Optional(Uuid()),
-    }),
+    querystring: StageQuery,
     paging: { list: 'stages' },
-    data: Type.Array(Stage),
-    handler: async (req, ctx) => {
-      const { items, nextKey } = await listStagesOf(
-        ctx.db,
-        ctx.principal.workspaceId,
-        req.query,
-        records,
-        ctx.page,
-      );
-      return ctx.list(items, nextKey);
-    },
+    item: Stage,
+    handler: (req, ctx) =>
+      listStagesOf(ctx.db, ctx.principal.workspaceId, req.query, deps.records, ctx.page),
   });
 
-  defineRoute(app, kernel, {
+  routes.write({
     method: 'POST',
     url: '/api/v1/stages',
     operationId: 'createStage',
@@ -84,13 +36,16 @@ export function registerStageRoutes(app: FastifyInstance, kernel: Kernel): void 
     errors: ['STAGE_WRITE_FORBIDDEN', 'NOT_FOUND'],
     body: AdvanceStageBody,
     data: Stage,
-    meta: Type.Object({
-      previous_stage_id: Type.Optional(Nullable(Uuid())),
-      warning: Type.Optional(Type.String()),
-    }),
+    meta: AdvanceStageMeta,
     metaRequired: true,
     handler: async (req, ctx) => {
-      const { stage, meta } = await advanceStage(ctx.db, ctx.principal, req.body, records, ctx.now);
+      const { stage, meta } = await advanceStage(
+        ctx.trx,
+        ctx.principal,
+        req.body,
+        deps.records,
+        ctx.now,
+      );
       return { data: stage, meta };
     },
   });

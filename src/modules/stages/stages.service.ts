@@ -1,34 +1,28 @@
-import type { Db } from '../../db/database.js';
-import { mayChangeRecordOf } from '../../kernel/access.js';
-import { AppError, errors } from '../../kernel/errors.js';
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
+import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import { splitPage, type PageRequest, type SortKey } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
-import { nowIso, parseDateOrTimestamp } from '../../kernel/time.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/events.service.js';
 import { requireRoom, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
+import { requireMayChange } from '../records/ownership.js';
 import {
   completeStage,
   findActiveStage,
-  insertStage,
   listStages as listStageRows,
   nextEnteredOnAfter,
+  stages,
   type StageRow,
 } from './stages.repository.js';
+import type { AdvanceStageBody, AdvanceStageMeta, Stage } from './stages.schemas.js';
 
-export interface StageRecord {
-  id: string;
-  entity_type: EntityType;
-  entity_id: string;
-  stage: string;
-  status: string;
-  entered_on: string | null;
-  completed_at: string | null;
-  room_id: string | null;
-  notes: string | null;
-  created_at: string | null;
-}
+export type StageRecord = Static<typeof Stage>;
+export type AdvanceStageInput = Static<typeof AdvanceStageBody>;
 
 export function presentStage(row: StageRow): StageRecord {
   return {
@@ -45,50 +39,19 @@ export function presentStage(row: StageRow): StageRecord {
   };
 }
 
-/**
- * Finds a plant or explant of the workspace and who created it; with `lock`, also
- * locks its row (PostgreSQL) until the transaction ends, so moves of one record queue.
- */
-export type RecordFinder = (
-  db: Db,
-  workspaceId: string,
-  id: string,
-  lock: boolean,
-) => Promise<{ id: string; created_by: string | null } | undefined>;
+const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };
 
-export type RecordFinders = Readonly<Record<EntityType, RecordFinder>>;
-
-export interface AdvanceStageInput {
-  plant_id?: string;
-  explant_id?: string;
-  stage: string;
-  entered_on?: string;
-  room_id?: string;
-  notes?: string;
-}
-
-export type AdvanceStageMeta = { previous_stage_id: string | null } | { warning: string };
-
-function targetOf(input: AdvanceStageInput): { entity: EntityType; id: string } {
-  const hasPlant = input.plant_id !== undefined;
-  const hasExplant = input.explant_id !== undefined;
-  if (hasPlant === hasExplant) {
+/** The plant or explant a request names: exactly one of `plant_id` and `explant_id`. */
+function targetOf(input: { plant_id?: string; explant_id?: string }): {
+  entity: EntityType;
+  id: string;
+} {
+  if ((input.plant_id === undefined) === (input.explant_id === undefined)) {
     throw errors.validation('Send exactly one of plant_id and explant_id');
   }
-  return hasPlant
-    ? { entity: 'plant', id: input.plant_id! }
+  return input.plant_id !== undefined
+    ? { entity: 'plant', id: input.plant_id }
     : { entity: 'explant', id: input.explant_id! };
-}
-
-export function parseEnteredOn(value: string | undefined, now: string): string {
-  if (value === undefined) return now;
-  const parsed = parseDateOrTimestamp(value);
-  if (parsed === null) {
-    throw errors.validation(
-      'entered_on: must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone',
-    );
-  }
-  return parsed;
 }
 
 /**
@@ -98,26 +61,23 @@ export function parseEnteredOn(value: string | undefined, now: string): string {
  * stage is saved into history as completed and answered with `meta.warning`.
  */
 export async function advanceStage(
-  db: Db,
+  trx: Trx,
   principal: Principal,
   input: AdvanceStageInput,
-  records: RecordFinders,
+  records: RecordLookup,
   now: string,
-): Promise<{ stage: StageRecord; meta: AdvanceStageMeta }> {
+): Promise<{ stage: StageRecord; meta: Static<typeof AdvanceStageMeta> }> {
   const target = targetOf(input);
-  const sentEnteredOn =
-    input.entered_on === undefined ? null : parseEnteredOn(input.entered_on, now);
   const workspaceId = principal.workspaceId;
 
-  const record = await records[target.entity](db, workspaceId, target.id, true);
-  if (record === undefined) throw errors.notFound(target.entity === 'plant' ? 'Plant' : 'Explant');
-  if (!mayChangeRecordOf(principal, record.created_by)) {
-    throw new AppError(
-      'STAGE_WRITE_FORBIDDEN',
-      `This ${target.entity} was created by someone else; moving it needs the manager role or above`,
-    );
-  }
-  const options = await stageOptions(db, workspaceId, target.entity);
+  // Locks the record: concurrent moves of one record queue here (PostgreSQL; SQLite has one writer).
+  const record = await records.lock(trx, target.entity, workspaceId, target.id);
+  if (record === undefined) throw errors.notFound(TITLE[target.entity]);
+  requireMayChange(principal, target.entity, record.created_by, {
+    code: 'STAGE_WRITE_FORBIDDEN',
+    action: 'moving it',
+  });
+  const options = await stageOptions(trx, workspaceId, target.entity);
   const key = resolveStageKey(options, input.stage);
   if (key === null) {
     throw errors.validation(
@@ -126,13 +86,13 @@ export async function advanceStage(
         .join(', ')}`,
     );
   }
-  if (input.room_id !== undefined) await requireRoom(db, workspaceId, input.room_id);
+  if (input.room_id !== undefined) await requireRoom(trx, workspaceId, input.room_id);
 
-  const current = await findActiveStage(db, workspaceId, target.entity, target.id);
+  const current = await findActiveStage(trx, workspaceId, target.entity, target.id);
   // Without entered_on the move happens when it is made: the clock is read once the record
   // is locked, so a move that queued behind a concurrent one never dates itself before it
   // (and is never taken for a back-dated move).
-  const enteredOn = sentEnteredOn ?? nowIso();
+  const enteredOn = input.entered_on === undefined ? nowIso() : toUtc(input.entered_on);
   const backdated = current !== undefined && enteredOn < current.entered_on;
   const row: StageRow = {
     id: newId(),
@@ -143,7 +103,7 @@ export async function advanceStage(
     status: backdated ? 'completed' : 'active',
     entered_on: enteredOn,
     completed_at: backdated
-      ? await nextEnteredOnAfter(db, workspaceId, target.entity, target.id, enteredOn)
+      ? await nextEnteredOnAfter(trx, workspaceId, target.entity, target.id, enteredOn)
       : null,
     room_id: input.room_id ?? null,
     notes: input.notes ?? null,
@@ -151,10 +111,10 @@ export async function advanceStage(
     created_at: now,
   };
   if (current !== undefined && !backdated) {
-    await completeStage(db, workspaceId, current.id, enteredOn);
+    await completeStage(trx, workspaceId, current.id, enteredOn);
   }
-  await insertStage(db, row);
-  await recordChangeEvent(db, {
+  await stages.insert(trx, row);
+  await recordChangeEvent(trx, {
     workspaceId,
     entityType: target.entity,
     entityId: target.id,
@@ -172,7 +132,7 @@ export async function advanceStage(
       notes: row.notes,
     },
   });
-  const meta: AdvanceStageMeta = backdated
+  const meta = backdated
     ? {
         warning:
           `entered_on ${enteredOn} is earlier than the current stage (${current.stage}, entered ` +
@@ -184,7 +144,7 @@ export async function advanceStage(
 
 /** The first stage of a new record, in the transaction that creates it. */
 export async function openInitialStage(
-  db: Db,
+  trx: Trx,
   input: {
     workspaceId: string;
     entity: EntityType;
@@ -208,26 +168,22 @@ export async function openInitialStage(
     created_by: input.createdBy,
     created_at: input.enteredOn,
   };
-  await insertStage(db, row);
+  await stages.insert(trx, row);
   return presentStage(row);
 }
 
+/** Stage history of one plant or explant, newest first by `entered_on`. */
 export async function listStagesOf(
   db: Db,
   workspaceId: string,
   query: { plant_id?: string; explant_id?: string },
-  records: RecordFinders,
+  records: RecordLookup,
   page: PageRequest,
-): Promise<{ items: StageRecord[]; nextKey: SortKey | null }> {
-  const hasPlant = query.plant_id !== undefined;
-  if (hasPlant === (query.explant_id !== undefined)) {
-    throw errors.validation('Send exactly one of plant_id and explant_id');
+): Promise<Page<StageRecord>> {
+  const target = targetOf(query);
+  if ((await records.find(db, target.entity, workspaceId, target.id)) === undefined) {
+    throw errors.notFound(TITLE[target.entity]);
   }
-  const entity: EntityType = hasPlant ? 'plant' : 'explant';
-  const id = (hasPlant ? query.plant_id : query.explant_id)!;
-  const record = await records[entity](db, workspaceId, id, false);
-  if (record === undefined) throw errors.notFound(entity === 'plant' ? 'Plant' : 'Explant');
-  const rows = await listStageRows(db, workspaceId, entity, id, page);
-  const { items, nextKey } = splitPage(rows, page.limit, (row) => [row.entered_on, row.id]);
+  const { items, nextKey } = await listStageRows(db, workspaceId, target.entity, target.id, page);
   return { items: items.map(presentStage), nextKey };
 }

@@ -1,14 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { defineRoute, type Kernel } from '../../kernel/route.js';
-import { Uuid } from '../../kernel/schemas.js';
+import type { Routes } from '../../kernel/routes/index.js';
 import { getWorkspace } from '../identity/identity.service.js';
+import { Workspace } from './workspaces.schemas.js';
 
-const Workspace = Type.Object({ id: Uuid(), name: Type.String(), type: Type.String() });
-
-export function registerWorkspaceRoutes(app: FastifyInstance, kernel: Kernel): void {
-  defineRoute(app, kernel, {
-    method: 'GET',
+export function registerWorkspaceRoutes(routes: Routes): void {
+  routes.read({
     url: '/api/v1/workspaces',
     operationId: 'listWorkspaces',
     tags: ['Account'],

@@ -1,0 +1,119 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { inTransaction } from '../../db/transaction.js';
+import { RequestScope, type RouteResult } from '../context.js';
+import { completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency.js';
+import type { Page, PageRequest } from '../paging.js';
+import type { Kernel } from './kernel.js';
+import type { Operation } from './schema.js';
+import type { ReplayPayload } from './spec.js';
+
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+type Step<C, R> = (req: never, ctx: C) => Promise<R>;
+
+const FIRST_PAGE: PageRequest = { limit: 50, offset: 0, after: null };
+
+/** The context of a request, for its handler and its replay. */
+export function scopeOf(kernel: Kernel, req: FastifyRequest): RequestScope {
+  return new RequestScope(
+    req.principal!,
+    kernel.database.db,
+    req.id,
+    kernel.config.publicUrl,
+    req.log,
+    req.pageRequest ?? FIRST_PAGE,
+  );
+}
+
+function payloadOf(result: RouteResult<unknown, unknown>): ReplayPayload {
+  return result.meta === undefined
+    ? { ok: true, data: result.data }
+    : { ok: true, data: result.data, meta: result.meta };
+}
+
+/** A read: the handler's result in the envelope. */
+export function runRead(
+  kernel: Kernel,
+  op: Operation,
+  handler: Step<RequestScope, RouteResult<unknown, unknown>>,
+): Handler {
+  const run = handler as (
+    req: FastifyRequest,
+    ctx: RequestScope,
+  ) => Promise<RouteResult<unknown, unknown>>;
+  return async (req, reply) =>
+    reply.code(op.status).send(payloadOf(await run(req, scopeOf(kernel, req))));
+}
+
+/** A list: the handler's page, with a cursor bound to this list, its filters and the workspace. */
+export function runList(
+  kernel: Kernel,
+  op: Operation,
+  handler: Step<RequestScope, Page<unknown>>,
+): Handler {
+  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<Page<unknown>>;
+  const list = op.paging!.list;
+  return async (req, reply) => {
+    const page = await run(req, scopeOf(kernel, req));
+    const next =
+      page.nextKey === null
+        ? null
+        : kernel.cursors.encode(list, req.pageFilters, req.principal!.workspaceId, page.nextKey);
+    return reply.code(op.status).send({ ok: true, data: page.items, meta: { next_cursor: next } });
+  };
+}
+
+export interface WriteSteps {
+  prepare: ((req: FastifyRequest, ctx: RequestScope) => Promise<unknown>) | null;
+  write: (
+    req: FastifyRequest,
+    ctx: ReturnType<RequestScope['within']>,
+    prepared: unknown,
+  ) => Promise<RouteResult<unknown, unknown>>;
+  discard: ((prepared: unknown, ctx: RequestScope) => Promise<void>) | null;
+}
+
+/**
+ * A write: the optional slow `prepare` step outside any transaction, then the
+ * `write` step and the completion of the Idempotency-Key in one transaction, so
+ * both commit or neither does. On any failure the key is released (a retry really
+ * retries) and `discard` undoes what `prepare` left behind.
+ */
+export function runWrite(kernel: Kernel, op: Operation, steps: WriteSteps): Handler {
+  const { db } = kernel.database;
+  return async (req, reply) => {
+    const claim = req.idempotencyClaim;
+    const scope = scopeOf(kernel, req);
+    let prepared: { value: unknown } | null = null;
+    try {
+      if (steps.prepare !== null) prepared = { value: await steps.prepare(req, scope) };
+      const payload = await inTransaction(db, async (trx) => {
+        const result = payloadOf(await steps.write(req, scope.within(trx), prepared?.value));
+        if (claim !== null) {
+          await completeIdempotencyKey(trx, claim, op.status, JSON.stringify(result));
+        }
+        return result;
+      });
+      req.idempotencyClaim = null;
+      if (op.idempotency === 'store') reply.header('idempotent-replay', 'false');
+      return reply.code(op.status).send(payload);
+    } catch (error) {
+      if (prepared !== null && steps.discard !== null) {
+        await steps
+          .discard(prepared.value, scope)
+          .catch((discardError: unknown) =>
+            req.log.error(
+              { err: discardError },
+              'could not undo the prepared step of a failed write',
+            ),
+          );
+      }
+      if (claim !== null) {
+        req.idempotencyClaim = null;
+        await releaseIdempotencyKey(db, claim).catch((releaseError: unknown) =>
+          req.log.error({ err: releaseError }, 'could not release idempotency key'),
+        );
+      }
+      throw error;
+    }
+  };
+}

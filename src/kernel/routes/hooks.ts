@@ -1,0 +1,110 @@
+import type {
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  preValidationAsyncHookHandler,
+} from 'fastify';
+import { authorize } from '../authorize.js';
+import { claimIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '../idempotency.js';
+import { filterHash, readPageQuery, type PageRequest } from '../paging.js';
+import type { Kernel } from './kernel.js';
+import type { Operation } from './schema.js';
+import type { ReplayPayload } from './spec.js';
+
+/**
+ * The checks every request passes before its handler, in the documented order:
+ * authentication (401), rate limit (429; refused requests count too), device-token
+ * acceptance, plan, feature, scope, role (authorize); then, after validation,
+ * paging, readings budgets and the idempotency claim.
+ */
+export function accessHook(kernel: Kernel, op: Operation): onRequestAsyncHookHandler {
+  return async (req) => {
+    const principal = await kernel.authenticate(req.headers.authorization);
+    req.principal = principal;
+    await kernel.rateLimiter.consumeRequest(principal);
+    authorize(principal, op.rule);
+  };
+}
+
+/** A write that accepts no body gets `{}`, so its schema sees an object. */
+export const emptyBodyHook: preValidationAsyncHookHandler = async (req) => {
+  if (req.body === undefined || req.body === null) req.body = {};
+};
+
+/** Reads `limit`/`offset`/`cursor`; a cursor must belong to this list, filters and workspace. */
+export function pagingHook(kernel: Kernel, op: Operation): preHandlerAsyncHookHandler {
+  const paging = op.paging!;
+  return async (req) => {
+    const query = req.query as Record<string, unknown> & {
+      limit?: number;
+      offset?: number;
+      cursor?: string;
+    };
+    const page = readPageQuery(query, paging);
+    const filters = filterHash(query);
+    req.pageFilters = filters;
+    req.pageRequest = {
+      limit: page.limit,
+      offset: page.offset,
+      after:
+        page.cursor === null
+          ? null
+          : kernel.cursors.decode(page.cursor, paging.list, filters, req.principal!.workspaceId),
+    } satisfies PageRequest;
+  };
+}
+
+/** Counts a request's readings against the readings budgets (points, not requests). */
+export function readingsHook(
+  kernel: Kernel,
+  count: (body: unknown) => number,
+): preHandlerAsyncHookHandler {
+  return async (req) => {
+    await kernel.rateLimiter.consumeReadings(req.principal!, count(req.body));
+  };
+}
+
+/**
+ * Claims the request's Idempotency-Key, or answers a replay of the first response
+ * (refreshed by `onReplay`). Without the header, nothing happens.
+ */
+export function idempotencyHook(
+  kernel: Kernel,
+  op: Operation,
+  onReplay: ((payload: ReplayPayload, req: FastifyRequest) => Promise<ReplayPayload>) | null,
+): preHandlerAsyncHookHandler {
+  const operation = `${op.method} ${op.spec.url}`;
+  return async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    if (typeof key !== 'string') return;
+    const outcome = await claimIdempotencyKey(kernel.database.db, {
+      credentialId: req.principal!.credentialId,
+      operation,
+      key,
+      fingerprint: requestFingerprint(req.method, pathOf(req), req.body),
+    });
+    if (outcome.kind === 'claimed') {
+      req.idempotencyClaim = outcome.claim;
+      return;
+    }
+    let payload = JSON.parse(outcome.body) as ReplayPayload;
+    if (onReplay !== null) payload = await onReplay(payload, req);
+    await reply.code(outcome.status).header('idempotent-replay', 'true').send(payload);
+    return reply;
+  };
+}
+
+/** A claim still held when the response ends (client gone, a hook failed) is freed. */
+export function releaseLeftoverClaim(kernel: Kernel) {
+  return async (req: FastifyRequest) => {
+    const claim = req.idempotencyClaim;
+    if (claim === null) return;
+    req.idempotencyClaim = null;
+    await releaseIdempotencyKey(kernel.database.db, claim);
+  };
+}
+
+function pathOf(req: FastifyRequest): string {
+  const query = req.url.indexOf('?');
+  return query === -1 ? req.url : req.url.slice(0, query);
+}

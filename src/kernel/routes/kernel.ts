@@ -1,0 +1,24 @@
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { Claim } from '../idempotency.js';
+import type { CursorCodec, PageRequest } from '../paging.js';
+import type { Authenticator, Principal } from '../principal.js';
+import type { RateLimiter } from '../rate-limit.js';
+
+/** Everything the kernel needs to run a route, built once per app. */
+export interface Kernel {
+  readonly config: Config;
+  readonly database: Database;
+  readonly authenticate: Authenticator;
+  readonly rateLimiter: RateLimiter;
+  readonly cursors: CursorCodec;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    pageRequest: PageRequest | null;
+    pageFilters: string;
+    idempotencyClaim: Claim | null;
+  }
+}

@@ -1,0 +1,143 @@
+import Type, { type TSchema } from 'typebox';
+import type { AccessRule } from '../authorize.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
+import type { PageSettings } from '../paging.js';
+import { ErrorEnvelope, PageMeta, successEnvelope } from '../schemas.js';
+import type { OperationSpec } from './spec.js';
+
+/**
+ * One operation as the kernel registers it, whatever its kind: what the schema,
+ * the hooks and the commit step read.
+ */
+export interface Operation {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly spec: OperationSpec<TSchema, TSchema>;
+  readonly rule: AccessRule;
+  readonly status: 200 | 201;
+  readonly body: TSchema | null;
+  readonly data: TSchema;
+  readonly meta: TSchema | null;
+  readonly metaRequired: boolean;
+  readonly paging: PageSettings | null;
+  /** Null for reads; `ignore` for writes whose response is never stored. */
+  readonly idempotency: 'store' | 'ignore' | null;
+}
+
+const BODY_CODES: ErrorCode[] = ['PAYLOAD_TOO_LARGE'];
+
+/** The failure responses of an operation, grouped by status, each naming its codes. */
+function errorResponses(op: Operation): Record<string, unknown> {
+  const { spec } = op;
+  const isWrite = op.method !== 'GET';
+  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'PAID_PLAN_REQUIRED', 'RATE_LIMIT_EXCEEDED']);
+  codes.add(spec.failureCode);
+  if (spec.scope !== null || op.rule.credentials !== 'key+device') codes.add('FORBIDDEN');
+  if (op.rule.credentials !== 'key+device') codes.add('DEVICE_TOKEN_NOT_ACCEPTED');
+  if (spec.feature) codes.add('FEATURE_NOT_INCLUDED');
+  if (spec.params || spec.querystring || op.body || op.paging || isWrite)
+    codes.add('VALIDATION_ERROR');
+  if (op.paging) codes.add('INVALID_CURSOR');
+  if (spec.params) codes.add('NOT_FOUND');
+  if (op.idempotency === 'store') codes.add('IDEMPOTENCY_IN_FLIGHT');
+  if (op.body) for (const code of BODY_CODES) codes.add(code);
+  for (const code of spec.errors ?? []) codes.add(code);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  if (op.body) byStatus.set(400, ['VALIDATION_ERROR']);
+  const responses: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const headers: Record<string, unknown> = { 'X-Request-Id': { type: 'string' } };
+    if (status === 429 || list.includes('IDEMPOTENCY_IN_FLIGHT')) {
+      headers['Retry-After'] = { type: 'integer', minimum: 0 };
+    }
+    responses[status] = {
+      ...ErrorEnvelope,
+      description: `Failure; code: ${list.join(', ')}`,
+      headers,
+    };
+  }
+  return responses;
+}
+
+function pagingQuery(settings: PageSettings) {
+  return {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `Page size, default ${settings.defaultLimit}; values above ${settings.maxLimit} are capped`,
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Rows to skip; not with cursor' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'meta.next_cursor of the previous page' }),
+    ),
+  };
+}
+
+function queryProperties(schema: unknown): Record<string, TSchema> {
+  if (typeof schema === 'object' && schema !== null && 'properties' in schema) {
+    return schema.properties as Record<string, TSchema>;
+  }
+  return {};
+}
+
+function idempotencyHeader(mode: 'store' | 'ignore') {
+  return Type.Object({
+    'idempotency-key': Type.Optional(
+      Type.String({
+        minLength: 8,
+        maxLength: 255,
+        pattern: IDEMPOTENCY_KEY_PATTERN,
+        description:
+          mode === 'store'
+            ? 'Unique per logical write; a repeat within 24 hours replays the first response'
+            : 'Accepted, but this response carries a secret and is never stored or replayed',
+      }),
+    ),
+  });
+}
+
+/** The Fastify schema of an operation: validation of its input and its OpenAPI description. */
+export function routeSchema(op: Operation): Record<string, unknown> {
+  const { spec, paging } = op;
+  const querystring =
+    paging !== null || spec.querystring
+      ? Type.Object(
+          { ...queryProperties(spec.querystring), ...(paging ? pagingQuery(paging) : {}) },
+          { additionalProperties: false },
+        )
+      : undefined;
+  const successHeaders: Record<string, unknown> = { 'X-Request-Id': { type: 'string' } };
+  if (op.idempotency === 'store') successHeaders['Idempotent-Replay'] = { type: 'boolean' };
+  const meta = paging !== null ? PageMeta : op.meta;
+  return {
+    operationId: spec.operationId,
+    tags: spec.tags,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    security:
+      op.rule.credentials === 'key+device'
+        ? [{ bearerAuth: [] }, { deviceToken: [] }]
+        : [{ bearerAuth: [] }],
+    'x-scope': spec.scope,
+    'x-plan': op.rule.plan,
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(querystring ? { querystring } : {}),
+    ...(op.body ? { body: op.body } : {}),
+    ...(op.idempotency !== null ? { headers: idempotencyHeader(op.idempotency) } : {}),
+    response: {
+      [op.status]: {
+        ...successEnvelope(op.data, meta, paging !== null || op.metaRequired),
+        description: 'Success',
+        headers: successHeaders,
+      },
+      ...errorResponses(op),
+    },
+  };
+}

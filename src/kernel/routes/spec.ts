@@ -1,0 +1,154 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Static, TSchema } from 'typebox';
+import type { Feature, PlanRequirement, Role, Scope } from '../access.js';
+import type {
+  ListContext,
+  PrepareContext,
+  ReadContext,
+  RouteResult,
+  WriteContext,
+} from '../context.js';
+import type { ErrorCode } from '../errors.js';
+import type { Page } from '../paging.js';
+
+export interface RouteRequest<P extends TSchema, Q extends TSchema, B extends TSchema> {
+  readonly params: Static<P>;
+  readonly query: Static<Q>;
+  readonly body: Static<B>;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** What every operation declares: its address, its documentation and its access rule, as data. */
+export interface OperationSpec<P extends TSchema, Q extends TSchema> {
+  url: string;
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  /** Credentials accepted; default workspace API keys only. */
+  credentials?: 'key' | 'key+device';
+  /** Scope the key must hold; null for none (GET /me). */
+  scope: Scope | null;
+  /** Default `full` (Teams/Enterprise). */
+  plan?: PlanRequirement;
+  feature?: Feature;
+  /** Minimum role; default the one the scope needs. */
+  role?: Role;
+  /** The 500 code of this operation for unexpected failures. */
+  failureCode: ErrorCode;
+  /** Codes this operation answers besides the ones its declaration implies (OpenAPI). */
+  errors?: ErrorCode[];
+  params?: P;
+  /** Filters only: a list's paging parameters are added by the kernel. */
+  querystring?: Q;
+}
+
+interface Response<D extends TSchema, M extends TSchema> {
+  data: D;
+  meta?: M;
+  /** Whether `meta` is always present or only sometimes. */
+  metaRequired?: boolean;
+}
+
+/** A GET answering one thing. */
+export interface ReadSpec<
+  P extends TSchema,
+  Q extends TSchema,
+  D extends TSchema,
+  M extends TSchema,
+>
+  extends OperationSpec<P, Q>, Response<D, M> {
+  handler: (
+    req: RouteRequest<P, Q, TSchema>,
+    ctx: ReadContext,
+  ) => Promise<RouteResult<Static<D>, Static<M>>>;
+}
+
+export interface PagingSpec {
+  /** Names the list inside its cursors: a cursor of one list is refused by another. */
+  list: string;
+  defaultLimit?: number;
+  maxLimit?: number;
+}
+
+/** A GET answering a page of items; the kernel adds `meta.next_cursor`. */
+export interface ListSpec<
+  P extends TSchema,
+  Q extends TSchema,
+  I extends TSchema,
+> extends OperationSpec<P, Q> {
+  paging: PagingSpec;
+  item: I;
+  handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<Page<Static<I>>>;
+}
+
+export interface ReplayPayload {
+  ok: true;
+  data: unknown;
+  meta?: unknown;
+}
+
+/** What every write declares besides its steps. */
+export interface WriteOptions<
+  P extends TSchema,
+  Q extends TSchema,
+  B extends TSchema,
+  D extends TSchema,
+  M extends TSchema,
+>
+  extends OperationSpec<P, Q>, Response<D, M> {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  /** Default 201 for POST, else 200. */
+  status?: 200 | 201;
+  body?: B;
+  /** Accept a missing body (treated as `{}`). */
+  bodyOptional?: boolean;
+  /**
+   * Idempotency-Key handling: `store` (default) replays the first response;
+   * `ignore` accepts the header but never stores (responses carrying a secret).
+   */
+  idempotency?: 'store' | 'ignore';
+  /** Points the readings budgets count for this request (POST /sensor-readings). */
+  readings?: (body: Static<B>) => number;
+  /** Do not name the field in a 422 (measurements). */
+  hideFieldInErrors?: boolean;
+  /** Refreshes a replayed response (assets re-sign `view_url`). */
+  onReplay?: (payload: ReplayPayload, ctx: ReadContext) => Promise<ReplayPayload> | ReplayPayload;
+}
+
+/** A write done wholly in the request's transaction. */
+export interface WriteSpec<
+  P extends TSchema,
+  Q extends TSchema,
+  B extends TSchema,
+  D extends TSchema,
+  M extends TSchema,
+> extends WriteOptions<P, Q, B, D, M> {
+  handler: (
+    req: RouteRequest<P, Q, B>,
+    ctx: WriteContext,
+  ) => Promise<RouteResult<Static<D>, Static<M>>>;
+}
+
+/**
+ * A write in two steps: `prepare` does the slow work outside any transaction
+ * (downloads, blob uploads) and hands its result to `write`, which runs in the
+ * transaction. When the write does not commit, `discard` undoes what `prepare`
+ * left behind (e.g. removes the uploaded blob).
+ */
+export interface PreparedWriteSpec<
+  P extends TSchema,
+  Q extends TSchema,
+  B extends TSchema,
+  D extends TSchema,
+  M extends TSchema,
+  X,
+> extends WriteOptions<P, Q, B, D, M> {
+  prepare: (req: RouteRequest<P, Q, B>, ctx: PrepareContext) => Promise<X>;
+  write: (
+    req: RouteRequest<P, Q, B>,
+    ctx: WriteContext,
+    prepared: X,
+  ) => Promise<RouteResult<Static<D>, Static<M>>>;
+  discard?: (prepared: X, ctx: PrepareContext) => Promise<void>;
+}

@@ -1,0 +1,137 @@
+import type { Db, Trx } from '../../db/database.js';
+import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { errors } from '../../kernel/errors.js';
+import type { Principal } from '../../kernel/principal.js';
+import { recordChangeEvent, type EntityType } from '../events/events.service.js';
+import type { CustomFieldEntity, CustomFieldValue } from '../lab/custom-fields.js';
+import { customFieldsChange } from '../lab/lab.service.js';
+import type { ExternalIds } from './external-ids.js';
+import { requireMayChange, type OwnershipRefusal } from './ownership.js';
+
+/** What a PATCH does: the changed fields (from → to, for history) and the columns to write. */
+export interface UpdatePlan<Row> {
+  changes: FieldChanges;
+  update: Partial<Row>;
+}
+
+/** The columns every record with external ids and custom fields has. */
+interface TrackedRow {
+  id: string;
+  created_by: string | null;
+  custom_fields: string;
+  external_id: string | null;
+  external_id_key: string | null;
+  updated_at: string;
+}
+
+/**
+ * Plans a partial update: sent fields that differ replace (null clears), an
+ * external id is claimed anew when it changes, custom fields merge per key after
+ * the lab's checks. Writes nothing; throws 409/422 before anything is written.
+ */
+export async function planUpdate<Row extends TrackedRow, K extends keyof Row & string>(
+  db: Db,
+  input: {
+    workspaceId: string;
+    entity: CustomFieldEntity;
+    row: Row;
+    fields: readonly K[];
+    values: Partial<Record<K | 'custom_fields', unknown>>;
+    externalIds: ExternalIds;
+  },
+): Promise<UpdatePlan<Row>> {
+  const { workspaceId, row, values } = input;
+  const changes = diffFields(row, values, input.fields);
+  const update = changedValues(changes) as Partial<Row>;
+  if ('external_id' in changes) {
+    update.external_id_key = await input.externalIds.claim(
+      db,
+      workspaceId,
+      (values as { external_id?: string | null }).external_id ?? null,
+      row.id,
+    );
+  }
+  const fieldsChange = await customFieldsChange(
+    db,
+    workspaceId,
+    input.entity,
+    row.custom_fields,
+    values.custom_fields as Record<string, CustomFieldValue> | null | undefined,
+  );
+  if (fieldsChange !== null) {
+    changes.custom_fields = fieldsChange;
+    update.custom_fields = JSON.stringify(fieldsChange.to);
+  }
+  return { changes, update };
+}
+
+/** Records an `updated` change-history event listing the changed fields. */
+export async function recordUpdated(
+  trx: Trx,
+  event: { workspaceId: string; entity: EntityType; id: string; by: string | null; at: string },
+  changes: FieldChanges,
+): Promise<void> {
+  await recordChangeEvent(trx, {
+    workspaceId: event.workspaceId,
+    entityType: event.entity,
+    entityId: event.id,
+    eventType: 'updated',
+    eventTime: event.at,
+    recordedBy: event.by,
+    payload: { changes },
+  });
+}
+
+/** A record kind with external ids, custom fields and change history (plants, explants). */
+export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & string, Out> {
+  readonly entity: EntityType & CustomFieldEntity;
+  readonly noun: string;
+  readonly table: {
+    lock(trx: Trx, workspaceId: string, id: string): Promise<Row | undefined>;
+    update(trx: Trx, workspaceId: string, id: string, changes: Partial<Row>): Promise<void>;
+  };
+  readonly externalIds: ExternalIds;
+  readonly editRefusal: OwnershipRefusal;
+  readonly updatable: readonly K[];
+  /** Columns that follow changed fields (e.g. lower-cased lookup keys). */
+  readonly derive?: (update: Partial<Row>, row: Row) => void;
+  readonly present: (row: Row) => Out;
+}
+
+/**
+ * PATCH of a tracked record: the record is locked, only its creator or a manager
+ * and above may change it, every check runs before the one write, and an
+ * `updated` event lists the changes. Nothing changed: nothing written.
+ */
+export async function updateTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+  trx: Trx,
+  kind: TrackedKind<Row, K, Out>,
+  principal: Principal,
+  id: string,
+  values: Partial<Record<K | 'custom_fields', unknown>>,
+  now: string,
+): Promise<Out> {
+  const workspaceId = principal.workspaceId;
+  const row = await kind.table.lock(trx, workspaceId, id);
+  if (row === undefined) throw errors.notFound(kind.noun[0]!.toUpperCase() + kind.noun.slice(1));
+  requireMayChange(principal, kind.noun, row.created_by, kind.editRefusal);
+  const { changes, update } = await planUpdate(trx, {
+    workspaceId,
+    entity: kind.entity,
+    row,
+    fields: kind.updatable,
+    values,
+    externalIds: kind.externalIds,
+  });
+  if (Object.keys(changes).length === 0) return kind.present(row);
+  kind.derive?.(update, row);
+  update.updated_at = now;
+  const externalId = (values as { external_id?: string | null }).external_id ?? null;
+  await kind.externalIds.guard(kind.table.update(trx, workspaceId, id, update), externalId);
+  await recordUpdated(
+    trx,
+    { workspaceId, entity: kind.entity, id, by: principal.memberId, at: now },
+    changes,
+  );
+  return kind.present({ ...row, ...update });
+}

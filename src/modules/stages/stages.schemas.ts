@@ -1,0 +1,46 @@
+import Type from 'typebox';
+import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+
+export const Stage = Type.Object({
+  id: Uuid(),
+  entity_type: StringEnum(['plant', 'explant']),
+  entity_id: Uuid(),
+  stage: Type.String(),
+  status: Type.String({ description: 'active, completed, failed, archived' }),
+  entered_on: Nullable(Type.String()),
+  completed_at: Nullable(Type.String()),
+  room_id: Nullable(Uuid()),
+  notes: Nullable(Type.String()),
+  created_at: Nullable(Type.String()),
+});
+
+export const AdvanceStageBody = Type.Object(
+  {
+    plant_id: Type.Optional(Uuid()),
+    explant_id: Type.Optional(Uuid()),
+    stage: Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: "Key of the lab's stage list for the kind moved; a display name is accepted",
+    }),
+    entered_on: Type.Optional(
+      Type.String({
+        format: 'date-or-date-time',
+        description: 'A date or an ISO 8601 timestamp with zone; default now',
+      }),
+    ),
+    room_id: Type.Optional(Uuid()),
+    notes: Type.Optional(Type.String({ maxLength: 5000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const StageQuery = Type.Object({
+  plant_id: Type.Optional(Uuid()),
+  explant_id: Type.Optional(Uuid()),
+});
+
+export const AdvanceStageMeta = Type.Object({
+  previous_stage_id: Type.Optional(Nullable(Uuid())),
+  warning: Type.Optional(Type.String()),
+});
