@@ -32,18 +32,18 @@ export interface TableOptions {
  */
 export interface WorkspaceTable<T extends WorkspaceTableName> {
   readonly table: T;
-  find(db: Db, workspaceId: string, id: string): Promise<DB[T] | undefined>;
+  find: (db: Db, workspaceId: string, id: string) => Promise<DB[T] | undefined>;
   /** `find`, holding the row until the transaction ends (PostgreSQL; SQLite has one writer). */
-  lock(trx: Trx, workspaceId: string, id: string): Promise<DB[T] | undefined>;
-  insert(trx: Trx, row: DB[T]): Promise<void>;
-  update(trx: Trx, workspaceId: string, id: string, changes: Partial<DB[T]>): Promise<void>;
-  idsHeldElsewhere(db: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>>;
+  lock: (trx: Trx, workspaceId: string, id: string) => Promise<DB[T] | undefined>;
+  insert: (trx: Trx, row: DB[T]) => Promise<void>;
+  update: (trx: Trx, workspaceId: string, id: string, changes: Partial<DB[T]>) => Promise<void>;
+  idsHeldElsewhere: (db: Db, workspaceId: string, ids: readonly string[]) => Promise<Set<string>>;
   /**
    * Upserts by id (imports): inserts `insert()` when the row is new, else writes
    * the `fields` that differ plus what `onChange` adds; an equal row is left
    * untouched. Says which happened.
    */
-  save<K extends keyof DB[T] & string>(
+  save: <K extends keyof DB[T] & string>(
     trx: Trx,
     workspaceId: string,
     id: string,
@@ -52,9 +52,9 @@ export interface WorkspaceTable<T extends WorkspaceTableName> {
       insert: () => DB[T];
       onChange?: (existing: DB[T], changes: FieldChanges) => Partial<DB[T]>;
     },
-  ): Promise<'inserted' | 'updated' | 'unchanged'>;
+  ) => Promise<'inserted' | 'updated' | 'unchanged'>;
   /** A page of the workspace's rows, newest first (`created_at`, then id). */
-  newest(db: Db, workspaceId: string, page: PageRequest): Promise<Page<DB[T]>>;
+  newest: (db: Db, workspaceId: string, page: PageRequest) => Promise<Page<DB[T]>>;
 }
 
 export function workspaceTable<T extends WorkspaceTableName>(
@@ -114,7 +114,7 @@ export function workspaceTable<T extends WorkspaceTableName>(
         .execute();
       return new Set(rows.map((row: { id: string }) => row.id));
     },
-    async save(trx, workspaceId, id, fields, how) {
+    save: async (trx, workspaceId, id, fields, how) => {
       const existing = await gateway.find(trx, workspaceId, id);
       if (existing === undefined) {
         await gateway.insert(trx, how.insert());

@@ -23,6 +23,10 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
     };
   }
   const fastifyError = error as FastifyError;
+  if (fastifyError.validation && fastifyError.validationContext === 'params') {
+    // A malformed id names no record: the same answer as an id that exists nowhere.
+    return failureOf(errors.notFound(req.routeOptions.config.vitro?.notFound), req);
+  }
   if (fastifyError.validation) {
     const hide = req.routeOptions.config.vitro?.hideFieldInErrors ?? false;
     const part = fastifyError.validationContext ?? 'body';

@@ -14,6 +14,8 @@ import {
 } from '../support/harness.js';
 
 const failedOnce = new Set<string>();
+/** What the prepare step of `rooms-prepared` left behind and `discard` has not undone. */
+const leftBehind = new Set<string>();
 
 function idempotencyTestRoutes(routes: Routes) {
   const RoomBody = Type.Object({ name: Type.String() }, { additionalProperties: false });
@@ -117,6 +119,32 @@ function idempotencyTestRoutes(routes: Routes) {
       const room = await writeRoom(ctx.trx, ctx.principal.workspaceId, req.body.name);
       if (req.body.fail === true) throw new Error('failed after the write');
       return { data: { ...room, signed: 'fresh' } };
+    },
+  });
+  routes.prepareAndWrite({
+    method: 'POST',
+    url: '/api/v1/test/rooms-prepared',
+    operationId: 'testRoomsPrepared',
+    tags: ['Account'],
+    summary: 'prepares outside the transaction; a failed write discards what was prepared',
+    scope: 'write:plants',
+    failureCode: 'PLANT_CREATE_FAILED',
+    body: Type.Object(
+      { name: Type.String(), fail: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
+    data: Room,
+    prepare: async (req) => {
+      leftBehind.add(req.body.name);
+      return { blob: req.body.name };
+    },
+    write: async (req, ctx, prepared) => {
+      const room = await writeRoom(ctx.trx, ctx.principal.workspaceId, prepared.blob);
+      if (req.body.fail === true) throw new Error('failed after the write');
+      return { data: { ...room, signed: 'prepared' } };
+    },
+    discard: async (prepared) => {
+      leftBehind.delete(prepared.blob);
     },
   });
   routes.write({
@@ -294,6 +322,25 @@ describe.each(databaseTargets())('idempotency on $name', (target) => {
     expect(retried.statusCode).toBe(201);
     expect(retried.headers['idempotent-replay']).toBe('false');
     expect(Number(await countRooms(lab.workspaceId, failing))).toBe(1);
+  });
+
+  it('discards what the prepare step made when the write fails, and keeps it when it commits', async () => {
+    const lab = await createLab(t.database);
+    const failing = `prepared-fail-${newId()}`;
+    const failed = await post(
+      lab,
+      '/api/v1/test/rooms-prepared',
+      { name: failing, fail: true },
+      'prep-key-01',
+    );
+    expect(failed.statusCode).toBe(500);
+    expect(leftBehind.has(failing)).toBe(false);
+    expect(Number(await countRooms(lab.workspaceId, failing))).toBe(0);
+    const kept = `prepared-ok-${newId()}`;
+    const ok = await post(lab, '/api/v1/test/rooms-prepared', { name: kept }, 'prep-key-02');
+    expect(ok.statusCode).toBe(201);
+    expect(leftBehind.has(kept)).toBe(true);
+    expect(Number(await countRooms(lab.workspaceId, kept))).toBe(1);
   });
 
   it('never stores a response that carries a secret', async () => {

@@ -35,6 +35,8 @@ export interface RouteConfig {
   operationId: string;
   failureCode: OperationSpec<TSchema, TSchema>['failureCode'];
   hideFieldInErrors: boolean;
+  /** The noun of a malformed path id's 404. */
+  notFound: string;
 }
 
 declare module 'fastify' {
@@ -115,6 +117,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
           operationId: op.spec.operationId,
           failureCode: op.spec.failureCode,
           hideFieldInErrors: extra.hideFieldInErrors ?? false,
+          notFound: op.spec.notFound ?? 'Record',
         },
       },
       onRequest: accessHook(kernel, op),

@@ -32,11 +32,11 @@ function errorResponses(op: Operation): Record<string, unknown> {
   const isWrite = op.method !== 'GET';
   const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'PAID_PLAN_REQUIRED', 'RATE_LIMIT_EXCEEDED']);
   codes.add(spec.failureCode);
-  if (spec.scope !== null || op.rule.credentials !== 'key+device') codes.add('FORBIDDEN');
+  if (spec.scope !== null || op.rule.role !== null) codes.add('FORBIDDEN');
   if (op.rule.credentials !== 'key+device') codes.add('DEVICE_TOKEN_NOT_ACCEPTED');
   if (spec.feature) codes.add('FEATURE_NOT_INCLUDED');
-  if (spec.params || spec.querystring || op.body || op.paging || isWrite)
-    codes.add('VALIDATION_ERROR');
+  // A malformed path id answers 404 like an unknown one; queries and bodies are validated (422).
+  if (spec.querystring || op.body || op.paging || isWrite) codes.add('VALIDATION_ERROR');
   if (op.paging) codes.add('INVALID_CURSOR');
   if (spec.params) codes.add('NOT_FOUND');
   if (op.idempotency === 'store') codes.add('IDEMPOTENCY_IN_FLIGHT');

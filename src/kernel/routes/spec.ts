@@ -39,6 +39,11 @@ export interface OperationSpec<P extends TSchema, Q extends TSchema> {
   /** Codes this operation answers besides the ones its declaration implies (OpenAPI). */
   errors?: ErrorCode[];
   params?: P;
+  /**
+   * What the path's id names, e.g. `Plant`: a malformed id answers the same 404
+   * (`Plant not found`) as an id that exists nowhere.
+   */
+  notFound?: string;
   /** Filters only: a list's paging parameters are added by the kernel. */
   querystring?: Q;
 }

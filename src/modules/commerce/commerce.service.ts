@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
 import type { Money } from '../pricing/money.js';
 import { orderLines } from './commerce.repository.js';
 
@@ -15,13 +15,7 @@ export interface OrderLineInput {
 }
 
 /** The ids among `ids` that an order line of another workspace already has. */
-export function orderLineIdsUsedElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return orderLines.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const orderLineIdsUsedElsewhere = orderLines.idsHeldElsewhere;
 
 /** Inserts or updates an order line; an unchanged row is left untouched. */
 export async function saveOrderLine(

@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
 import { equipment } from './equipment.repository.js';
 
 export const EQUIPMENT_CATEGORIES = [
@@ -32,13 +32,7 @@ export interface EquipmentInput {
 }
 
 /** The ids among `ids` that equipment of another workspace already has. */
-export function equipmentIdsUsedElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return equipment.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const equipmentIdsUsedElsewhere = equipment.idsHeldElsewhere;
 
 /** Inserts the equipment or updates its library fields; an unchanged row is left untouched. */
 export async function saveEquipment(

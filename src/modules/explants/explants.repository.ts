@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { ExplantTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
 import { externalIds } from '../records/external-ids.js';
+import { TRACKED_COLUMNS } from '../records/tracked.js';
 
 export type ExplantRow = ExplantTable;
 
@@ -15,16 +16,10 @@ const COLUMNS = [
   'batch_number_key',
   'notes',
   'status',
-  'external_id',
-  'external_id_key',
   'initial_count',
   'current_count',
   'plantlet_count',
-  'custom_fields',
-  'created_by',
-  'created_at',
-  'updated_at',
-  'deleted_at',
+  ...TRACKED_COLUMNS,
 ] as const;
 
 /** Explants by id, locked for a write, inserted, updated, listed newest first; deleted ones hidden. */

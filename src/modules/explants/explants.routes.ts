@@ -52,6 +52,7 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
     scope: 'read:explants',
     failureCode: 'EXPLANT_QUERY_FAILED',
     params: ExplantParams,
+    notFound: 'Explant',
     data: Explant,
     handler: async (req, ctx) => ({
       data: await getExplant(ctx.db, ctx.principal.workspaceId, req.params.id),
@@ -70,6 +71,7 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
     failureCode: 'EXPLANT_UPDATE_FAILED',
     errors: ['EXPLANT_WRITE_FORBIDDEN', 'DUPLICATE_ENTRY'],
     params: ExplantParams,
+    notFound: 'Explant',
     body: UpdateExplantBody,
     data: Explant,
     handler: async (req, ctx) => ({

@@ -8,7 +8,7 @@ import type { RecordLookup } from '../../kernel/records.js';
 import { recordChangeEvent } from '../events/events.service.js';
 import { customFieldsOf } from '../lab/custom-fields.js';
 import { applyCustomFields } from '../lab/lab.service.js';
-import { updateTracked, type TrackedKind } from '../records/updates.js';
+import { getTracked, listTracked, updateTracked, type TrackedKind } from '../records/tracked.js';
 import {
   explantExternalIds,
   explants,
@@ -98,29 +98,27 @@ export async function createExplant(
   return explant;
 }
 
-export async function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
-  const row = await explants.find(db, workspaceId, id);
-  if (row === undefined) throw errors.notFound('Explant');
-  return presentExplant(row);
+export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
+  return getTracked(db, EXPLANT_KIND, workspaceId, id);
 }
 
 /** Newest first; `externalId` finds 0 or 1 explant by external id, then batch number, then label. */
-export async function listExplants(
+export function listExplants(
   db: Db,
   workspaceId: string,
   query: { externalId?: string },
   page: PageRequest,
 ): Promise<Page<ExplantRecord>> {
-  if (query.externalId !== undefined) {
-    const key = query.externalId.toLowerCase();
-    const row =
+  const { externalId } = query;
+  const byKey = async () => {
+    const key = externalId!.toLowerCase();
+    return (
       (await findExplantByKey(db, workspaceId, 'external_id_key', key)) ??
       (await findExplantByKey(db, workspaceId, 'batch_number_key', key)) ??
-      (await findExplantByKey(db, workspaceId, 'label_key', key));
-    return { items: row === undefined ? [] : [presentExplant(row)], nextKey: null };
-  }
-  const { items, nextKey } = await explants.newest(db, workspaceId, page);
-  return { items: items.map(presentExplant), nextKey };
+      findExplantByKey(db, workspaceId, 'label_key', key)
+    );
+  };
+  return listTracked(db, EXPLANT_KIND, workspaceId, page, externalId === undefined ? null : byKey);
 }
 
 const EXPLANT_KIND: TrackedKind<

@@ -84,13 +84,7 @@ export async function saveRoom(
 }
 
 /** The ids among `ids` that a room of another workspace already has. */
-export function roomIdsHeldElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return rooms.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const roomIdsHeldElsewhere = rooms.idsHeldElsewhere;
 
 export async function stageOptions(
   db: Db,

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { PlantTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
 import { externalIds } from '../records/external-ids.js';
+import { TRACKED_COLUMNS } from '../records/tracked.js';
 
 export type PlantRow = PlantTable;
 
@@ -16,13 +17,7 @@ const COLUMNS = [
   'source',
   'notes',
   'status',
-  'external_id',
-  'external_id_key',
-  'custom_fields',
-  'created_by',
-  'created_at',
-  'updated_at',
-  'deleted_at',
+  ...TRACKED_COLUMNS,
 ] as const;
 
 /** Plants by id, locked for a write, inserted, updated, listed newest first; deleted ones hidden. */

@@ -54,6 +54,7 @@ export function registerPlantRoutes(routes: Routes): void {
     scope: 'read:plants',
     failureCode: 'PLANT_QUERY_FAILED',
     params: PlantParams,
+    notFound: 'Plant',
     data: Plant,
     handler: async (req, ctx) => ({
       data: await getPlant(ctx.db, ctx.principal.workspaceId, req.params.id),
@@ -73,6 +74,7 @@ export function registerPlantRoutes(routes: Routes): void {
     failureCode: 'PLANT_UPDATE_FAILED',
     errors: ['PLANT_WRITE_FORBIDDEN', 'DUPLICATE_ENTRY'],
     params: PlantParams,
+    notFound: 'Plant',
     body: UpdatePlantBody,
     data: Plant,
     handler: async (req, ctx) => ({

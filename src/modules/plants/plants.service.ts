@@ -8,7 +8,7 @@ import { recordChangeEvent } from '../events/events.service.js';
 import { customFieldsOf } from '../lab/custom-fields.js';
 import { applyCustomFields, stageOptions } from '../lab/lab.service.js';
 import { resolveStageKey } from '../lab/stage-lists.js';
-import { updateTracked, type TrackedKind } from '../records/updates.js';
+import { getTracked, listTracked, updateTracked, type TrackedKind } from '../records/tracked.js';
 import { openInitialStage } from '../stages/stages.service.js';
 import {
   findPlantByExternalKey,
@@ -132,25 +132,27 @@ export async function createPlant(
   };
 }
 
-export async function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {
-  const row = await plants.find(db, workspaceId, id);
-  if (row === undefined) throw errors.notFound('Plant');
-  return presentPlant(row);
+export function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {
+  return getTracked(db, PLANT_KIND, workspaceId, id);
 }
 
 /** Newest first; `externalId` finds 0 or 1 plant (case-insensitive) on a single page. */
-export async function listPlants(
+export function listPlants(
   db: Db,
   workspaceId: string,
   query: { externalId?: string },
   page: PageRequest,
 ): Promise<Page<PlantRecord>> {
-  if (query.externalId !== undefined) {
-    const row = await findPlantByExternalKey(db, workspaceId, query.externalId.toLowerCase());
-    return { items: row === undefined ? [] : [presentPlant(row)], nextKey: null };
-  }
-  const { items, nextKey } = await plants.newest(db, workspaceId, page);
-  return { items: items.map(presentPlant), nextKey };
+  const { externalId } = query;
+  return listTracked(
+    db,
+    PLANT_KIND,
+    workspaceId,
+    page,
+    externalId === undefined
+      ? null
+      : () => findPlantByExternalKey(db, workspaceId, externalId.toLowerCase()),
+  );
 }
 
 const PLANT_KIND: TrackedKind<

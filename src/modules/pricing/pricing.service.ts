@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../../db/database.js';
+import type { Trx } from '../../db/database.js';
 import type { Money } from './money.js';
 import { cultureLinePrices, priceEvents } from './pricing.repository.js';
 
@@ -27,22 +27,10 @@ export interface PriceEventInput {
 }
 
 /** The ids among `ids` that a culture line price of another workspace already has. */
-export function cultureLinePriceIdsUsedElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return cultureLinePrices.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const cultureLinePriceIdsUsedElsewhere = cultureLinePrices.idsHeldElsewhere;
 
 /** The ids among `ids` that a price event of another workspace already has. */
-export function priceEventIdsUsedElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return priceEvents.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const priceEventIdsUsedElsewhere = priceEvents.idsHeldElsewhere;
 
 /**
  * Inserts or updates a culture line price. When the list price changes, the old

@@ -68,13 +68,7 @@ const SOP_FIELDS = [
 ] as const;
 
 /** The ids among `ids` that an SOP of another workspace already has. */
-export function sopIdsUsedElsewhere(
-  db: Db,
-  workspaceId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  return sops.idsHeldElsewhere(db, workspaceId, ids);
-}
+export const sopIdsUsedElsewhere = sops.idsHeldElsewhere;
 
 /**
  * The first version of `sop` that cannot be saved: its id belongs to another

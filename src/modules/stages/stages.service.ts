@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
+import { pick } from '../../db/prepared.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
@@ -24,19 +25,21 @@ import type { AdvanceStageBody, AdvanceStageMeta, Stage } from './stages.schemas
 export type StageRecord = Static<typeof Stage>;
 export type AdvanceStageInput = Static<typeof AdvanceStageBody>;
 
+const STAGE_FIELDS = [
+  'id',
+  'entity_type',
+  'entity_id',
+  'stage',
+  'status',
+  'entered_on',
+  'completed_at',
+  'room_id',
+  'notes',
+  'created_at',
+] as const;
+
 export function presentStage(row: StageRow): StageRecord {
-  return {
-    id: row.id,
-    entity_type: row.entity_type as EntityType,
-    entity_id: row.entity_id,
-    stage: row.stage,
-    status: row.status,
-    entered_on: row.entered_on,
-    completed_at: row.completed_at,
-    room_id: row.room_id,
-    notes: row.notes,
-    created_at: row.created_at,
-  };
+  return pick(row, STAGE_FIELDS) as StageRecord;
 }
 
 const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };

@@ -1,12 +1,27 @@
 import type { Db, Trx } from '../../db/database.js';
 import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
 import { errors } from '../../kernel/errors.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent, type EntityType } from '../events/events.service.js';
 import type { CustomFieldEntity, CustomFieldValue } from '../lab/custom-fields.js';
 import { customFieldsChange } from '../lab/lab.service.js';
 import type { ExternalIds } from './external-ids.js';
 import { requireMayChange, type OwnershipRefusal } from './ownership.js';
+
+/**
+ * Records with external ids, custom fields and change history (plants,
+ * explants): the columns they share, and their reads and updates.
+ */
+export const TRACKED_COLUMNS = [
+  'external_id',
+  'external_id_key',
+  'custom_fields',
+  'created_by',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
 
 /** What a PATCH does: the changed fields (from → to, for history) and the columns to write. */
 export interface UpdatePlan<Row> {
@@ -87,8 +102,10 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
   readonly entity: EntityType & CustomFieldEntity;
   readonly noun: string;
   readonly table: {
+    find(db: Db, workspaceId: string, id: string): Promise<Row | undefined>;
     lock(trx: Trx, workspaceId: string, id: string): Promise<Row | undefined>;
     update(trx: Trx, workspaceId: string, id: string, changes: Partial<Row>): Promise<void>;
+    newest(db: Db, workspaceId: string, page: PageRequest): Promise<Page<Row>>;
   };
   readonly externalIds: ExternalIds;
   readonly editRefusal: OwnershipRefusal;
@@ -113,7 +130,7 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
 ): Promise<Out> {
   const workspaceId = principal.workspaceId;
   const row = await kind.table.lock(trx, workspaceId, id);
-  if (row === undefined) throw errors.notFound(kind.noun[0]!.toUpperCase() + kind.noun.slice(1));
+  if (row === undefined) throw notFound(kind);
   requireMayChange(principal, kind.noun, row.created_by, kind.editRefusal);
   const { changes, update } = await planUpdate(trx, {
     workspaceId,
@@ -134,4 +151,37 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
     changes,
   );
   return kind.present({ ...row, ...update });
+}
+
+const notFound = (kind: { noun: string }) =>
+  errors.notFound(kind.noun[0]!.toUpperCase() + kind.noun.slice(1));
+
+export async function getTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+  db: Db,
+  kind: TrackedKind<Row, K, Out>,
+  workspaceId: string,
+  id: string,
+): Promise<Out> {
+  const row = await kind.table.find(db, workspaceId, id);
+  if (row === undefined) throw notFound(kind);
+  return kind.present(row);
+}
+
+/**
+ * A list newest first; or, with `byExternalId` (the lookup of an `externalId`
+ * query, lower-cased), the 0 or 1 record it finds, on a single page.
+ */
+export async function listTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+  db: Db,
+  kind: TrackedKind<Row, K, Out>,
+  workspaceId: string,
+  page: PageRequest,
+  byExternalId: (() => Promise<Row | undefined>) | null,
+): Promise<Page<Out>> {
+  if (byExternalId !== null) {
+    const row = await byExternalId();
+    return { items: row === undefined ? [] : [kind.present(row)], nextKey: null };
+  }
+  const { items, nextKey } = await kind.table.newest(db, workspaceId, page);
+  return { items: items.map(kind.present), nextKey };
 }
