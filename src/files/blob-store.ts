@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { FileLinkSigner } from './file-links.js';
 import { LocalBlobStore } from './local-store.js';
+import { S3BlobStore } from './s3-store.js';
 
 /** A stored blob as it is read back: a stream of its bytes, its length and type. */
 export interface StoredBlob {
@@ -47,6 +48,6 @@ export function createBlobStore(config: Config): BlobStore {
     case 'file':
       return new LocalBlobStore(storage.root, createFileLinkSigner(config));
     case 's3':
-      throw new Error('S3 storage is not available yet');
+      return new S3BlobStore(storage);
   }
 }
