@@ -6,6 +6,7 @@ import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
+import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
 import {
   addMember,
@@ -118,17 +119,20 @@ export async function seed(target, { plants }) {
   let workspace, member, key;
   try {
     await migrateToLatest(database.db);
-    workspace = await createWorkspace(database.db, { name: 'Bench lab', plan: 'teams' });
-    member = await addMember(database.db, {
-      workspaceId: workspace.id,
-      name: 'Bench owner',
-      role: 'owner',
-    });
-    key = await createApiKey(database.db, {
-      memberId: member.id,
-      name: 'bench',
-      scopes: [...SCOPES],
-    });
+    ({ workspace, member, key } = await inTransaction(database.db, async (trx) => {
+      const workspace = await createWorkspace(trx, { name: 'Bench lab', plan: 'teams' });
+      const member = await addMember(trx, {
+        workspaceId: workspace.id,
+        name: 'Bench owner',
+        role: 'owner',
+      });
+      const key = await createApiKey(trx, {
+        memberId: member.id,
+        name: 'bench',
+        scopes: [...SCOPES],
+      });
+      return { workspace, member, key };
+    }));
   } finally {
     await database.close();
   }

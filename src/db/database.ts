@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
-import { sqliteHandle, type SqliteHandle } from './sqlite.js';
+import { ImmediateSqliteDialect, sqliteHandle, type SqliteHandle } from './sqlite.js';
 
 /** A query handle: the database itself or a transaction bound to it. */
 export type Db = Kysely<DB>;
@@ -58,7 +58,7 @@ export function openDatabase(
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     const handle = sqliteHandle(sqlite);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) });
+    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: handle }) });
     sqliteHandles.set(db.getExecutor().adapter, handle);
     return {
       db,

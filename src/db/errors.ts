@@ -12,3 +12,12 @@ export function isUniqueViolation(error: unknown, index?: string): boolean {
   }
   return false;
 }
+
+/**
+ * True when SQLite could not get its lock: another process held the database
+ * past `busy_timeout` (SQLITE_BUSY and its extended codes, SQLITE_LOCKED).
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}

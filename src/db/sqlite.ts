@@ -1,4 +1,12 @@
 import type SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -92,4 +100,30 @@ export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
       return statement;
     },
   };
+}
+
+/**
+ * Kysely's SQLite dialect, with write transactions that take the write lock when
+ * they begin (`BEGIN IMMEDIATE`), waiting up to `busy_timeout` for it. A deferred
+ * transaction takes it at its first write instead, and when another process (a
+ * second server, the CLI) committed meanwhile it cannot: SQLite refuses it with
+ * SQLITE_BUSY_SNAPSHOT, without waiting. Taken up front, the wait is a queue.
+ */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }

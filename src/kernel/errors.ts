@@ -80,6 +80,7 @@ export const ERROR_STATUS = {
   TRANSFER_QUERY_FAILED: 500,
   WORKSPACE_QUERY_FAILED: 500,
   SERVICE_UNAVAILABLE: 503,
+  DATABASE_BUSY: 503,
   DEVICE_LIMIT_UNAVAILABLE: 503,
 } as const;
 
@@ -126,6 +127,10 @@ export const errors = {
   rateLimited: (budget: string, retryAfterSeconds: number) =>
     new AppError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: the ${budget} is exhausted`, {
       'retry-after': String(retryAfterSeconds),
+    }),
+  databaseBusy: () =>
+    new AppError('DATABASE_BUSY', 'The database is busy with another writer; retry shortly', {
+      'retry-after': '1',
     }),
   idempotencyInFlight: () =>
     new AppError(

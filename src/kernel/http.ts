@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isDatabaseBusy } from '../db/errors.js';
 import { AppError, errors, type ErrorCode } from './errors.js';
 import { describeValidationError } from './validation.js';
 
@@ -22,6 +23,7 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
       headers: error.headers,
     };
   }
+  if (isDatabaseBusy(error)) return failureOf(errors.databaseBusy(), req);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation && fastifyError.validationContext === 'params') {
     // A malformed id names no record: the same answer as an id that exists nowhere.
