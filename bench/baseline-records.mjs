@@ -58,6 +58,13 @@ export function presentPlant(row) {
     created_at: row.created_at,
     external_id: row.external_id,
     custom_fields: JSON.parse(row.custom_fields),
+    common_name: row.common_name,
+    genus: row.genus,
+    family: row.family,
+    cultivar: row.cultivar,
+    source: row.source,
+    notes: row.notes,
+    updated_at: row.updated_at,
   };
 }
 
@@ -127,16 +134,7 @@ function strictlyAfter(candidate, previous) {
 export function createdEventRow(rows, sequence, now) {
   const { plant, stage } = rows;
   const createdAt = strictlyAfter(new Date().toISOString(), sequence.last_event_at);
-  const payload = {
-    ...presentPlant(plant),
-    common_name: null,
-    genus: null,
-    family: null,
-    cultivar: null,
-    source: null,
-    notes: null,
-    initial_stage: stage?.stage ?? null,
-  };
+  const payload = { ...presentPlant(plant), initial_stage: stage?.stage ?? null };
   return {
     id: uuidv7(),
     workspace_id: plant.workspace_id,

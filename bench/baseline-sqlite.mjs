@@ -33,7 +33,8 @@ export function openSqliteStore(path) {
     findPlant: async (workspaceId, id) => statements.findPlant.get(workspaceId, id),
     listPlants: async (workspaceId, limit, offset) =>
       statements.listPlants.all(workspaceId, limit, offset),
-    createPlant: async (key, species, now) => createPlant(key, species, now),
+    // BEGIN IMMEDIATE, as Vitro's write transactions on SQLite.
+    createPlant: async (key, species, now) => createPlant.immediate(key, species, now),
     close: async () => db.close(),
   };
 }

@@ -22,6 +22,7 @@ import {
 } from './helpers.js';
 
 const EXPLANT_KEYS = [
+  'batch_number',
   'created_at',
   'current_count',
   'custom_fields',
@@ -29,9 +30,11 @@ const EXPLANT_KEYS = [
   'id',
   'initial_count',
   'label',
+  'notes',
   'plant_id',
   'plantlet_count',
   'status',
+  'updated_at',
   'workspace_id',
 ];
 
@@ -46,6 +49,34 @@ describe.each(databaseTargets())('Explants on $name', (target) => {
   beforeEach(async () => {
     lab = await createLab(t.database);
     owner = client(t, lab.owner);
+  });
+
+  it('reads back every field create and update accept, with updated_at', async () => {
+    const sent = {
+      label: 'MON-B07',
+      batch_number: 'B2026-101',
+      notes: 'Third subculture',
+      status: 'growing',
+      initial_count: 12,
+      current_count: 10,
+      plantlet_count: 48,
+    };
+    const explant = dataOf(await owner.post('/api/v1/explants', sent), 201);
+    expect(explant).toMatchObject(sent);
+    expect(explant.updated_at).toBe(explant.created_at);
+    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(explant);
+
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const edits = {
+      batch_number: null,
+      notes: 'Split into two',
+      current_count: 14,
+      plantlet_count: 60,
+    };
+    const edited = dataOf(await owner.patch(`/api/v1/explants/${explant.id}`, edits), 200);
+    expect(edited).toMatchObject(edits);
+    expect(edited.updated_at > explant.updated_at).toBe(true);
+    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(edited);
   });
 
   it('creates an explant with the documented fields and defaults, and reads it back', async () => {

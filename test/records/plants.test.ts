@@ -23,13 +23,20 @@ import {
 } from './helpers.js';
 
 const PLANT_KEYS = [
+  'common_name',
   'created_at',
+  'cultivar',
   'custom_fields',
   'external_id',
+  'family',
+  'genus',
   'id',
   'name',
+  'notes',
+  'source',
   'species',
   'status',
+  'updated_at',
   'workspace_id',
 ];
 
@@ -310,6 +317,30 @@ describe.each(databaseTargets())('Plants on $name', (target) => {
   });
 
   describe('PATCH', () => {
+    it('reads back every field create and update accept, with updated_at', async () => {
+      const sent = {
+        species: 'Monstera deliciosa',
+        common_name: 'Swiss cheese plant',
+        genus: 'Monstera',
+        family: 'Araceae',
+        cultivar: 'Thai Constellation',
+        source: 'Tissue culture lab B',
+        notes: 'Variegated sport',
+      };
+      const plant = await newPlant(owner, sent);
+      expect(plant).toMatchObject({ ...sent, name: 'Swiss cheese plant' });
+      expect(plant.updated_at).toBe(plant.created_at);
+      expect(dataOf(await owner.get(`/api/v1/plants/${plant.id}`), 200)).toEqual(plant);
+
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const edits = { cultivar: null, source: 'Mother stock 7', notes: 'Rooted' };
+      const edited = dataOf(await owner.patch(`/api/v1/plants/${plant.id}`, edits), 200);
+      expect(edited).toMatchObject(edits);
+      expect(edited.updated_at > plant.updated_at).toBe(true);
+      expect(dataOf(await owner.get(`/api/v1/plants/${plant.id}`), 200)).toEqual(edited);
+      expect(dataOf(await owner.get('/api/v1/plants'), 200)).toEqual([edited]);
+    });
+
     it('changes only the sent fields, null clears, and records an updated event naming them', async () => {
       const plant = await newPlant(owner, {
         species: 'Ficus lyrata',
@@ -325,7 +356,14 @@ describe.each(databaseTargets())('Plants on $name', (target) => {
         status: 'dormant',
       });
       const updated = dataOf(res, 200);
-      expect(updated).toEqual({ ...plant, status: 'dormant' });
+      expect(updated).toEqual({
+        ...plant,
+        status: 'dormant',
+        genus: null,
+        notes: 'rooted',
+        updated_at: expect.stringMatching(ISO_MS),
+      });
+      expect(updated.updated_at >= plant.updated_at).toBe(true);
       expect(dataOf(await owner.get(`/api/v1/plants/${plant.id}`), 200)).toEqual(updated);
 
       const events = await eventsOf(owner, 'plant');

@@ -25,6 +25,9 @@ export const Explant = Type.Object({
   plantlet_count: Nullable(Type.Integer()),
   created_at: Nullable(Type.String()),
   custom_fields: CustomFieldValues,
+  batch_number: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  updated_at: Type.String(),
 });
 
 const optionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));

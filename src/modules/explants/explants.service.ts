@@ -35,6 +35,9 @@ export function presentExplant(row: ExplantRow): ExplantRecord {
     plantlet_count: row.plantlet_count,
     created_at: row.created_at,
     custom_fields: customFieldsOf(row.custom_fields),
+    batch_number: row.batch_number,
+    notes: row.notes,
+    updated_at: row.updated_at,
   };
 }
 
@@ -93,7 +96,7 @@ export async function createExplant(
     eventType: 'created',
     eventTime: now,
     recordedBy: principal.memberId,
-    payload: { ...explant, batch_number: row.batch_number, notes: row.notes },
+    payload: explant,
   });
   return explant;
 }

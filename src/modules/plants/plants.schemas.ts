@@ -23,6 +23,13 @@ export const Plant = Type.Object({
   created_at: Nullable(Type.String()),
   external_id: Nullable(Type.String()),
   custom_fields: CustomFieldValues,
+  common_name: Nullable(Type.String()),
+  genus: Nullable(Type.String()),
+  family: Nullable(Type.String()),
+  cultivar: Nullable(Type.String()),
+  source: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  updated_at: Type.String(),
 });
 
 const optionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));

@@ -30,6 +30,13 @@ export function presentPlant(row: PlantRow): PlantRecord {
     created_at: row.created_at,
     external_id: row.external_id,
     custom_fields: customFieldsOf(row.custom_fields),
+    common_name: row.common_name,
+    genus: row.genus,
+    family: row.family,
+    cultivar: row.cultivar,
+    source: row.source,
+    notes: row.notes,
+    updated_at: row.updated_at,
   };
 }
 
@@ -112,16 +119,7 @@ export async function createPlant(
     eventType: 'created',
     eventTime: now,
     recordedBy: principal.memberId,
-    payload: {
-      ...plant,
-      common_name: row.common_name,
-      genus: row.genus,
-      family: row.family,
-      cultivar: row.cultivar,
-      source: row.source,
-      notes: row.notes,
-      initial_stage: stage?.stage ?? null,
-    },
+    payload: { ...plant, initial_stage: stage?.stage ?? null },
   });
   return {
     plant,
