@@ -131,6 +131,18 @@ function parseDatabase(env: Env, dataDir: string): DatabaseConfig {
   );
 }
 
+/** A database URL fit to print: the password, if any, replaced by `***`. */
+export function displayDatabaseUrl(database: DatabaseConfig): string {
+  if (database.dialect === 'sqlite') return `sqlite:${database.path}`;
+  try {
+    const url = new URL(database.url);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 function parseStorage(env: Env, dataDir: string): StorageConfig {
   const raw = read(env, 'STORAGE_URL') ?? `file:${join(dataDir, 'files')}`;
   if (raw.startsWith('file:')) {

@@ -19,6 +19,7 @@ import {
   WORKSPACE_TYPES,
 } from '../modules/identity/identity.service.js';
 import { withDatabase } from './database.js';
+import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
 
 type Work<O extends OptionValues> = (
@@ -78,11 +79,16 @@ export function registerAdminCommands(
   action(
     program
       .command('demo')
-      .description('Create a demo lab with a key -> {workspace_id, key, base_url}'),
-    async (_options: object, database, config) => ({
-      ...(await (await import('../modules/demo/demo.service.js')).createDemoLab(database.db)),
-      base_url: config.publicUrl,
-    }),
+      .description(
+        'Create a demo lab with an owner key and save the key in <data dir>/demo-key.txt ' +
+          '(replacing the one there) -> {workspace_id, key, base_url, key_file}',
+      ),
+    async (_options: object, database, config) => {
+      const { createDemoLab } = await import('../modules/demo/demo.service.js');
+      const lab = await createDemoLab(database.db);
+      const keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+      return { ...lab, base_url: config.publicUrl, key_file: keyFile };
+    },
   );
 
   const workspace = program
