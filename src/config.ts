@@ -223,17 +223,33 @@ function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
     );
   }
   const file = join(dataDir, 'secret');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < 32)
-      throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
-    return stored;
+  try {
+    if (existsSync(file)) {
+      const stored = readFileSync(file, 'utf8').trim();
+      if (stored.length < 32)
+        throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
+      return stored;
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return secret;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw dataDirError(dataDir, error, `cannot keep the generated secret in ${file}`);
   }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
+}
+
+/** A file-system failure under the data directory, as the one start-up line names it. */
+export function dataDirError(dataDir: string, error: unknown, what: string): ConfigError {
+  const code = (error as { code?: unknown }).code;
+  const reason = typeof code === 'string' ? code : String(error);
+  return new ConfigError(
+    'VITRO_DATA_DIR',
+    `${dataDir} is not a writable directory (${reason}): ${what}; make it writable by ` +
+      'this user or point VITRO_DATA_DIR at a directory that is',
+  );
 }
 
 /** Parses the environment once into a frozen Config; throws ConfigError on the first bad value. */

@@ -21,6 +21,7 @@ import {
 import { withDatabase } from './database.js';
 import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { explainStartupError } from './startup-errors.js';
 
 type Work<O extends OptionValues> = (
   options: O,
@@ -86,7 +87,12 @@ export function registerAdminCommands(
     async (_options: object, database, config) => {
       const { createDemoLab } = await import('../modules/demo/demo.service.js');
       const lab = await createDemoLab(database.db);
-      const keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+      let keyFile: string;
+      try {
+        keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+      } catch (error) {
+        throw explainStartupError(error, config, 'files');
+      }
       return { ...lab, base_url: config.publicUrl, key_file: keyFile };
     },
   );

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
 import { createAuthenticator } from '../modules/identity/authenticate.js';
@@ -8,6 +7,7 @@ import { hasAnyWorkspace } from '../modules/identity/identity.service.js';
 import { startServer, type RunningServer } from '../server.js';
 import { checkDemoKeyFile, demoKeyPath, writeDemoKeyFile, type DemoKeyCheck } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
 
 /** What the start line says about the demo lab and its key file. */
 type DemoInfo =
@@ -60,7 +60,7 @@ export async function startServe(
   options: ServeOptions,
 ): Promise<{ server: RunningServer; summary: object }> {
   const config = loadConfig(io.env);
-  const database = openDatabase(config.database);
+  const database = await openCheckedDatabase(config);
   let lab: { workspace_id: string; key: string } | null = null;
   try {
     await migrateToLatest(database.db);
@@ -69,15 +69,20 @@ export async function startServe(
     }
   } catch (error) {
     await database.close();
-    throw error;
+    throw explainStartupError(error, config, 'database');
   }
-  const server = await startServer(config, {
-    database,
-    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-    // stdout carries the one JSON line of the CLI contract; logs go to stderr.
-    logStream: process.stderr,
-  });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, {
+      database,
+      ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      // stdout carries the one JSON line of the CLI contract; logs go to stderr.
+      logStream: process.stderr,
+    });
+  } catch (error) {
+    throw explainStartupError(error, config, 'listen');
+  }
   let demo: DemoInfo | null = null;
   try {
     if (lab !== null) {
@@ -92,7 +97,7 @@ export async function startServe(
     }
   } catch (error) {
     await server.close();
-    throw error;
+    throw explainStartupError(error, config, 'files');
   }
   const summary = {
     listening: server.url,
