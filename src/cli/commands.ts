@@ -21,6 +21,7 @@ import {
 import { withDatabase } from './database.js';
 import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { scopesHelp } from './scopes-help.js';
 import { explainStartupError } from './startup-errors.js';
 
 type Work<O extends OptionValues> = (
@@ -192,12 +193,17 @@ export function registerAdminCommands(
       )
       .addOption(required('--member <id>', 'owning member id'))
       .option('--name <name>', 'key name', 'API key')
-      .option('--scopes <scopes>', "all, none, or a comma list of scopes ('' = none)", 'all')
+      .option(
+        '--scopes <scopes>',
+        "all, none, or a comma list of the scopes below ('' = none)",
+        'all',
+      )
       .addOption(
         new Option('--environment <environment>', 'key environment')
           .choices(['production', 'development'])
           .default('production'),
-      ),
+      )
+      .addHelpText('after', scopesHelp()),
     async (o: { member: string; name: string; scopes: string; environment: string }, { db }) => {
       const created = await createApiKey(db, {
         memberId: o.member,
