@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
-  installMetrics(app);
+  installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);

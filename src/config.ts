@@ -38,6 +38,8 @@ export interface Config {
   readonly rateLimits: RateLimitConfig;
   readonly allowedPrivateAddresses: readonly string[];
   readonly logLevel: LogLevel;
+  /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
+  readonly metricsToken: string | null;
 }
 
 /** A bad configuration value; its message is the one line printed at start-up. */
@@ -201,6 +203,18 @@ function parseCidrs(env: Env): string[] {
     });
 }
 
+function parseMetricsToken(env: Env): string | null {
+  const raw = read(env, 'METRICS_TOKEN');
+  if (raw === undefined) return null;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
+    );
+  }
+  return raw;
+}
+
 function parseLogLevel(env: Env): LogLevel {
   const raw = read(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -292,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
     logLevel: parseLogLevel(env),
+    metricsToken: parseMetricsToken(env),
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);

@@ -49,7 +49,8 @@ export const TAGS = [
 
 /**
  * OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json,
- * with interactive docs at /docs from local files. Register before the routes.
+ * with interactive docs at /docs from local files and GET / pointing to both.
+ * Register before the routes.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -92,4 +93,14 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
     staticCSP: DOCS_CSP,
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Whoever opens the server's address finds the way to the reference.
+  app.get('/', { schema: { hide: true } }, async () => ({
+    ok: true,
+    data: {
+      name: 'Vitro lab API',
+      docs: '/docs',
+      openapi: '/api/v1/openapi.json',
+      api: '/api/v1',
+    },
+  }));
 }
