@@ -54,7 +54,7 @@ async function readJsonFile(path: string): Promise<unknown> {
 }
 
 /**
- * Registers every admin command of DESIGN §11 except `serve`; `done` receives the
+ * Registers every admin command (docs/cli.md) except `serve`; `done` receives the
  * result. The demo and import modules are loaded only by their commands: every
  * other command starts faster without them.
  */
@@ -241,7 +241,7 @@ export function registerAdminCommands(
       'Load stage lists, rooms, SOPs, equipment, labels, prices and order lines -> {imported: {...}}',
     )
     .addOption(required('--workspace <id>', 'workspace id'))
-    .addOption(required('--file <path>', 'import file (JSON, resources.md §Import file)'));
+    .addOption(required('--file <path>', 'import file (JSON; the format: docs/import.md)'));
   importCommand.action(async () => {
     const o = importCommand.opts<{ workspace: string; file: string }>();
     const data = await readJsonFile(o.file);
