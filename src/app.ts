@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
+import { serializeRequest } from './kernel/log-redaction.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
 import { CursorCodec } from './kernel/paging.js';
@@ -57,6 +58,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+            // Logged URLs never carry a key sent in the query string, nor a whole cursor.
+            serializers: { req: serializeRequest },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     genReqId: () => randomUUID(),
@@ -90,7 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
-  installMetrics(app);
+  installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);

@@ -38,6 +38,8 @@ export interface Config {
   readonly rateLimits: RateLimitConfig;
   readonly allowedPrivateAddresses: readonly string[];
   readonly logLevel: LogLevel;
+  /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
+  readonly metricsToken: string | null;
 }
 
 /** A bad configuration value; its message is the one line printed at start-up. */
@@ -131,6 +133,18 @@ function parseDatabase(env: Env, dataDir: string): DatabaseConfig {
   );
 }
 
+/** A database URL fit to print: the password, if any, replaced by `***`. */
+export function displayDatabaseUrl(database: DatabaseConfig): string {
+  if (database.dialect === 'sqlite') return `sqlite:${database.path}`;
+  try {
+    const url = new URL(database.url);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 function parseStorage(env: Env, dataDir: string): StorageConfig {
   const raw = read(env, 'STORAGE_URL') ?? `file:${join(dataDir, 'files')}`;
   if (raw.startsWith('file:')) {
@@ -189,6 +203,18 @@ function parseCidrs(env: Env): string[] {
     });
 }
 
+function parseMetricsToken(env: Env): string | null {
+  const raw = read(env, 'METRICS_TOKEN');
+  if (raw === undefined) return null;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
+    );
+  }
+  return raw;
+}
+
 function parseLogLevel(env: Env): LogLevel {
   const raw = read(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -211,17 +237,33 @@ function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
     );
   }
   const file = join(dataDir, 'secret');
-  if (existsSync(file)) {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < 32)
-      throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
-    return stored;
+  try {
+    if (existsSync(file)) {
+      const stored = readFileSync(file, 'utf8').trim();
+      if (stored.length < 32)
+        throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
+      return stored;
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return secret;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw dataDirError(dataDir, error, `cannot keep the generated secret in ${file}`);
   }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
+}
+
+/** A file-system failure under the data directory, as the one start-up line names it. */
+export function dataDirError(dataDir: string, error: unknown, what: string): ConfigError {
+  const code = (error as { code?: unknown }).code;
+  const reason = typeof code === 'string' ? code : String(error);
+  return new ConfigError(
+    'VITRO_DATA_DIR',
+    `${dataDir} is not a writable directory (${reason}): ${what}; make it writable by ` +
+      'this user or point VITRO_DATA_DIR at a directory that is',
+  );
 }
 
 /** Parses the environment once into a frozen Config; throws ConfigError on the first bad value. */
@@ -264,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
     logLevel: parseLogLevel(env),
+    metricsToken: parseMetricsToken(env),
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);

@@ -20,7 +20,10 @@ import {
   WORKSPACE_TYPES,
 } from '../modules/identity/identity.service.js';
 import { transact, withDatabase } from './database.js';
+import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { scopesHelp } from './scopes-help.js';
+import { explainStartupError } from './startup-errors.js';
 
 type Work<O extends OptionValues> = (options: O, trx: Trx, config: Config) => Promise<object>;
 
@@ -48,7 +51,7 @@ async function readJsonFile(path: string): Promise<unknown> {
 }
 
 /**
- * Registers every admin command of DESIGN §11 except `serve`; `done` receives the
+ * Registers every admin command (docs/cli.md) except `serve`; `done` receives the
  * result. The demo and import modules are loaded only by their commands: every
  * other command starts faster without them.
  */
@@ -79,13 +82,22 @@ export function registerAdminCommands(
   action(
     program
       .command('demo')
-      .description('Create a demo lab with a key -> {workspace_id, key, base_url}'),
-    async (_options: object, trx, config) => ({
-      ...(await (
-        await import('../modules/demo/demo.service.js')
-      ).createDemoLab(trx, createRecordLookup())),
-      base_url: config.publicUrl,
-    }),
+      .description(
+        'Create a demo lab with an owner key and save the key in <data dir>/demo-key.txt ' +
+          '(replacing the one there) -> {workspace_id, key, base_url, key_file}',
+      ),
+    async (_options: object, trx, config) => {
+      const { createDemoLab } = await import('../modules/demo/demo.service.js');
+      // In the command's transaction: a key file that cannot be written leaves no lab behind.
+      const lab = await createDemoLab(trx, createRecordLookup());
+      let keyFile: string;
+      try {
+        keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+      } catch (error) {
+        throw explainStartupError(error, config, 'files');
+      }
+      return { ...lab, base_url: config.publicUrl, key_file: keyFile };
+    },
   );
 
   const workspace = program
@@ -183,12 +195,17 @@ export function registerAdminCommands(
       )
       .addOption(required('--member <id>', 'owning member id'))
       .option('--name <name>', 'key name', 'API key')
-      .option('--scopes <scopes>', "all, none, or a comma list of scopes ('' = none)", 'all')
+      .option(
+        '--scopes <scopes>',
+        "all, none, or a comma list of the scopes below ('' = none)",
+        'all',
+      )
       .addOption(
         new Option('--environment <environment>', 'key environment')
           .choices(['production', 'development'])
           .default('production'),
-      ),
+      )
+      .addHelpText('after', scopesHelp()),
     async (o: { member: string; name: string; scopes: string; environment: string }, trx) => {
       const created = await createApiKey(trx, {
         memberId: o.member,
@@ -226,7 +243,7 @@ export function registerAdminCommands(
       'Load stage lists, rooms, SOPs, equipment, labels, prices and order lines -> {imported: {...}}',
     )
     .addOption(required('--workspace <id>', 'workspace id'))
-    .addOption(required('--file <path>', 'import file (JSON, resources.md §Import file)'));
+    .addOption(required('--file <path>', 'import file (JSON; the format: docs/import.md)'));
   importCommand.action(async () => {
     const o = importCommand.opts<{ workspace: string; file: string }>();
     const data = await readJsonFile(o.file);

@@ -1,13 +1,15 @@
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type Database, type Trx } from '../db/database.js';
+import type { Database, Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { inTransaction } from '../db/transaction.js';
 import type { CliIo } from './io.js';
+import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
 
 /**
  * Loads the configuration from the environment, opens the database, brings its
  * schema up to date (unless `migrate` is false), runs `work` and closes the
- * database, so the process can exit at once.
+ * database, so the process can exit at once. A database that cannot be opened or
+ * reached is reported naming DATABASE_URL (or VITRO_DATA_DIR).
  */
 export async function withDatabase<T>(
   io: CliIo,
@@ -15,10 +17,12 @@ export async function withDatabase<T>(
   options: { migrate?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig(io.env);
-  const database = openDatabase(config.database, { poolSize: 2 });
+  const database = await openCheckedDatabase(config, { poolSize: 2 });
   try {
     if (options.migrate ?? true) await migrateToLatest(database.db);
     return await work(database, config);
+  } catch (error) {
+    throw explainStartupError(error, config, 'database');
   } finally {
     await database.close();
   }

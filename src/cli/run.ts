@@ -20,7 +20,8 @@ database schema up to date, so a fresh data directory works, and each may run
 while a server serves the same database.
 
 Environment: DATABASE_URL (sqlite:PATH or postgres://...), VITRO_DATA_DIR
-(default ./data), HOST, PORT, PUBLIC_URL, VITRO_SECRET, LOG_LEVEL, ... (DESIGN.md §3).`;
+(default ./data), HOST, PORT, PUBLIC_URL, VITRO_SECRET, REDIS_URL, LOG_LEVEL, ...:
+see docs/configuration.md. Every command and its output: docs/cli.md.`;
 
 function buildProgram(io: CliIo, done: (result: object) => void): Command {
   const program = new Command('vitro')
@@ -40,7 +41,8 @@ function buildProgram(io: CliIo, done: (result: object) => void): Command {
     .description('Migrate, then serve the API on HOST:PORT; prints one JSON line when listening')
     .option(
       '--demo',
-      'on a database without workspaces, first create the demo lab and its key file',
+      'on a database without workspaces, first create the demo lab and its key file; ' +
+        'the start line says whether <data dir>/demo-key.txt works against this database',
     );
   serveCommand.action(async () => {
     const demo = serveCommand.opts<{ demo?: boolean }>().demo === true;

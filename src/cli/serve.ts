@@ -1,38 +1,47 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { loadConfig } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
+import { createAuthenticator } from '../modules/identity/authenticate.js';
 import { hasAnyWorkspace } from '../modules/identity/identity.service.js';
 import { createRecordLookup } from '../modules/index.js';
 import { startServer, type RunningServer } from '../server.js';
 import { transact } from './database.js';
+import { checkDemoKeyFile, demoKeyPath, writeDemoKeyFile, type DemoKeyCheck } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
 
-export const DEMO_KEY_FILE = 'demo-key.txt';
-
-interface DemoInfo {
-  workspace_id?: string;
-  key?: string;
-  key_file: string;
-}
+/** What the start line says about the demo lab and its key file. */
+type DemoInfo =
+  | DemoKeyCheck
+  | { status: 'created'; key_file: string; workspace_id: string; key: string }
+  | { status: 'stale'; key_file: string; workspace_id: string; key: string; message: string };
 
 /**
- * On a database without any workspace, creates the demo lab and writes its key
- * to `<data dir>/demo-key.txt` (mode 0600); later, only points at that file.
+ * A demo lab just created on an empty database: its key goes into the key file
+ * unless the file already exists. Then it holds the key of another database (or
+ * of this one before it was emptied) and is left alone: only `vitro demo`
+ * replaces it. The key is shown in the start line either way.
  */
-async function prepareDemo(database: Database, dataDir: string): Promise<DemoInfo | null> {
-  const keyFile = join(dataDir, DEMO_KEY_FILE);
-  if (!(await hasAnyWorkspace(database.db))) {
-    const lab = await transact(database, (trx) => createDemoLab(trx, createRecordLookup()));
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(keyFile, `${lab.key}\n`, { mode: 0o600 });
-    await chmod(keyFile, 0o600);
-    return { workspace_id: lab.workspace_id, key: lab.key, key_file: keyFile };
+async function saveNewDemoKey(
+  config: Config,
+  lab: { workspace_id: string; key: string },
+): Promise<DemoInfo> {
+  const keyFile = demoKeyPath(config.dataDir);
+  if (!existsSync(keyFile)) {
+    await writeDemoKeyFile(config.dataDir, lab.key);
+    return { status: 'created', key_file: keyFile, ...lab };
   }
-  return existsSync(keyFile) ? { key_file: keyFile } : null;
+  return {
+    status: 'stale',
+    key_file: keyFile,
+    ...lab,
+    message:
+      `created a demo lab in this empty database (${displayDatabaseUrl(config.database)}); ` +
+      `its key is shown here only, because ${keyFile} already holds a key that does not work ` +
+      'against this database (it may belong to another one) and is left as it is; run ' +
+      '`npx vitro demo` (same environment) to save a demo key of this database there',
+  };
 }
 
 export interface ServeOptions {
@@ -44,29 +53,54 @@ export interface ServeOptions {
 
 /**
  * `vitro serve [--demo]`: migrates, seeds the demo lab when asked and the
- * database is empty, then listens. `summary` is the JSON line to print.
+ * database is empty, then listens. `summary` is the JSON line to print: it says
+ * whether the saved demo key works against this database (with --demo, or
+ * whenever the key file exists).
  */
 export async function startServe(
   io: CliIo,
   options: ServeOptions,
 ): Promise<{ server: RunningServer; summary: object }> {
   const config = loadConfig(io.env);
-  const database = openDatabase(config.database);
-  let demo: DemoInfo | null = null;
+  const database = await openCheckedDatabase(config);
+  let lab: { workspace_id: string; key: string } | null = null;
   try {
     await migrateToLatest(database.db);
-    if (options.demo) demo = await prepareDemo(database, config.dataDir);
+    if (options.demo && !(await hasAnyWorkspace(database.db))) {
+      lab = await transact(database, (trx) => createDemoLab(trx, createRecordLookup()));
+    }
   } catch (error) {
     await database.close();
-    throw error;
+    throw explainStartupError(error, config, 'database');
   }
-  const server = await startServer(config, {
-    database,
-    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-    // stdout carries the one JSON line of the CLI contract; logs go to stderr.
-    logStream: process.stderr,
-  });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, {
+      database,
+      ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      // stdout carries the one JSON line of the CLI contract; logs go to stderr.
+      logStream: process.stderr,
+    });
+  } catch (error) {
+    throw explainStartupError(error, config, 'listen');
+  }
+  let demo: DemoInfo | null = null;
+  try {
+    if (lab !== null) {
+      demo = await saveNewDemoKey(config, lab);
+    } else if (options.demo || existsSync(demoKeyPath(config.dataDir))) {
+      const authenticate = createAuthenticator(database, server.app.log);
+      demo = await checkDemoKeyFile(
+        config.dataDir,
+        authenticate,
+        displayDatabaseUrl(config.database),
+      );
+    }
+  } catch (error) {
+    await server.close();
+    throw explainStartupError(error, config, 'files');
+  }
   const summary = {
     listening: server.url,
     docs: `${server.url}/docs`,

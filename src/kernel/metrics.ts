@@ -1,5 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { AppError } from './errors.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -88,8 +91,45 @@ function httpMetrics(registry: Registry) {
   };
 }
 
-/** Prometheus metrics: request counts and latency by route and status, at GET /metrics. */
-export function installMetrics(app: FastifyInstance): Registry {
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined || !ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
+}
+
+/**
+ * Who may read /metrics: with METRICS_TOKEN set, any client sending it as a
+ * Bearer token; without, clients on this machine only (their socket address is
+ * loopback), so a server on 0.0.0.0 does not publish its metrics by default.
+ */
+function checkMetricsAccess(req: FastifyRequest, token: string | null): void {
+  if (token !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (match === null || !sameSecret(match[1]!, token)) {
+      throw new AppError('UNAUTHORIZED', '/metrics needs Authorization: Bearer <METRICS_TOKEN>', {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+    }
+    return;
+  }
+  if (!isLoopback(req.socket.remoteAddress)) {
+    throw new AppError(
+      'FORBIDDEN',
+      '/metrics answers clients on this machine only; set METRICS_TOKEN on the server to ' +
+        'read it from elsewhere with Authorization: Bearer <METRICS_TOKEN>',
+    );
+  }
+}
+
+/**
+ * Prometheus metrics: request counts and latency by route and status, at GET
+ * /metrics, for loopback clients or holders of `metricsToken`.
+ */
+export function installMetrics(app: FastifyInstance, metricsToken: string | null): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitro_' });
   const record = httpMetrics(registry);
@@ -104,7 +144,8 @@ export function installMetrics(app: FastifyInstance): Registry {
     done();
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    checkMetricsAccess(req, metricsToken);
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });

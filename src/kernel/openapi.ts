@@ -3,6 +3,27 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from './access.js';
 
+/**
+ * The docs page's Content-Security-Policy: everything from this origin only.
+ * Unlike @fastify/swagger-ui's default it has no `upgrade-insecure-requests`,
+ * which makes a browser fetch every asset over https and so blanks the page on
+ * any host other than loopback served over plain HTTP (e.g. http://lab-server:3000).
+ * The one hash is the <style> inside Swagger UI's top-bar logo (its colours).
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+].join('; ');
+
 export const TAGS = [
   'Account',
   'Change history',
@@ -28,7 +49,8 @@ export const TAGS = [
 
 /**
  * OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json,
- * with interactive docs at /docs from local files. Register before the routes.
+ * with interactive docs at /docs from local files and GET / pointing to both.
+ * Register before the routes.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -67,7 +89,18 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
-    staticCSP: true,
+    theme: { title: 'Vitro API reference' },
+    staticCSP: DOCS_CSP,
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Whoever opens the server's address finds the way to the reference.
+  app.get('/', { schema: { hide: true } }, async () => ({
+    ok: true,
+    data: {
+      name: 'Vitro lab API',
+      docs: '/docs',
+      openapi: '/api/v1/openapi.json',
+      api: '/api/v1',
+    },
+  }));
 }

@@ -1,8 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { inTransaction } from '../../src/db/transaction.js';
-import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe } from '../../src/cli/serve.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
@@ -179,6 +178,7 @@ describe.each(cliTargets())('vitro commands on $name', (target) => {
       workspace_id: expect.stringMatching(UUID),
       key: expect.stringMatching(/^xpk_live_/),
       base_url: 'http://127.0.0.1:3000',
+      key_file: join(env.VITRO_DATA_DIR!, 'demo-key.txt'),
     });
   });
 
@@ -214,41 +214,5 @@ describe.each(cliTargets())('vitro commands on $name', (target) => {
       stdout: '',
       err: { error: expect.stringMatching(/^PORT: /) },
     });
-  });
-});
-
-describe('serve --demo on a fresh SQLite data dir', () => {
-  it('seeds the demo lab once and afterwards only points at the key file', async () => {
-    const dir = tempDir();
-    const env = { VITRO_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' };
-    const first = await startServe(
-      { env, out: () => undefined, err: () => undefined },
-      { demo: true, handleSignals: false, logger: false },
-    );
-    try {
-      expect(first.summary).toMatchObject({
-        listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
-        database: 'sqlite',
-        demo: {
-          workspace_id: expect.stringMatching(UUID),
-          key: expect.any(String),
-          key_file: join(dir, 'demo-key.txt'),
-        },
-      });
-      expect(statSync(join(dir, 'demo-key.txt')).mode & 0o777).toBe(0o600);
-    } finally {
-      await first.server.close();
-    }
-    const second = await startServe(
-      { env, out: () => undefined, err: () => undefined },
-      { demo: true, handleSignals: false, logger: false },
-    );
-    try {
-      expect((second.summary as { demo: unknown }).demo).toEqual({
-        key_file: join(dir, 'demo-key.txt'),
-      });
-    } finally {
-      await second.server.close();
-    }
   });
 });

@@ -26,6 +26,7 @@ describe('configuration', () => {
         readingsWorkspacePer5Minutes: 10000,
       },
       allowedPrivateAddresses: [],
+      metricsToken: null,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimits)).toBe(true);
@@ -57,6 +58,7 @@ describe('configuration', () => {
       VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN: '8',
       VITRO_ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/8, 192.168.1.5',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN: 'm'.repeat(20),
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -80,6 +82,7 @@ describe('configuration', () => {
       },
       allowedPrivateAddresses: ['10.0.0.0/8', '192.168.1.5/32'],
       logLevel: 'warn',
+      metricsToken: 'm'.repeat(20),
     });
   });
 
@@ -93,6 +96,7 @@ describe('configuration', () => {
     ['STORAGE_URL', 'gs://bucket'],
     ['REDIS_URL', 'http://redis'],
     ['VITRO_SECRET', 'short'],
+    ['METRICS_TOKEN', 'too-short'],
     ['VITRO_RATE_LIMIT_KEY_PER_MIN', '0'],
     ['VITRO_RATE_LIMIT_WORKSPACE_PER_MIN', '-1'],
     ['VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN', '1.5'],

@@ -13,6 +13,7 @@ import {
 import { generateCredential, type Environment } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
+import { withSuggestion } from '../../kernel/scope-suggest.js';
 import { nowIso } from '../../kernel/time.js';
 import { installDefaultStageLists } from '../lab/lab.service.js';
 import {
@@ -198,7 +199,9 @@ export function parseScopes(text: string): Scope[] {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length > 0) throw errors.validation(`scopes: unknown scope ${unknown.join(', ')}`);
+  if (unknown.length > 0) {
+    throw errors.validation(`scopes: unknown scope ${unknown.map(withSuggestion).join(', ')}`);
+  }
   return SCOPES.filter((s) => scopes.includes(s));
 }
 

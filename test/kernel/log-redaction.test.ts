@@ -1,0 +1,141 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCredential } from '../../src/kernel/credentials.js';
+import { redactUrl } from '../../src/kernel/log-redaction.js';
+import {
+  body,
+  createLab,
+  databaseTargets,
+  startTestApp,
+  type Lab,
+  type TestApp,
+} from '../support/harness.js';
+
+/** The secret part of a key or token: what must never reach a log. */
+const secretBody = (credential: string) => credential.replace(/^xp[kd]_(live|dev)_/, '');
+/** `_` percent-encoded, as some clients send it. */
+const encoded = (credential: string) => credential.replace(/_/g, '%5F');
+
+describe('request log with keys in query strings, paths and headers', () => {
+  let t: TestApp;
+  let lab: Lab;
+  let base: string;
+  let log = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      log += chunk.toString();
+      done();
+    },
+  });
+
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!, {
+      logger: true,
+      logStream: stream,
+      env: { LOG_LEVEL: 'trace' },
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    lab = await createLab(t.database);
+  });
+  afterAll(() => t.close());
+
+  it('logs every request without any key or device token', async () => {
+    const key = lab.owner.key;
+    const device = (await lab.deviceToken()).token;
+    const devKey = generateCredential('key', 'development').secret;
+    const auth = lab.owner.headers;
+    const requests: [string, string, RequestInit?][] = [
+      ['GET', '/api/v1/plants', { headers: auth }],
+      ['GET', `/api/v1/plants?api_key=${key}`],
+      ['GET', `/api/v1/plants?limit=1&KEY=${key}`],
+      ['GET', `/api/v1/plants?Token=${device}`],
+      ['GET', `/api/v1/plants?ACCESS_TOKEN=${devKey}&offset=0`],
+      ['GET', `/api/v1/plants?access_token=${key}&access_token=${device}`],
+      ['GET', `/api/v1/plants?api%5Fkey=${key}`],
+      ['GET', `/api/v1/plants?token=${encoded(key)}`],
+      ['GET', `/api/v1/plants?note=${devKey}`, { headers: auth }],
+      ['GET', `/api/v1/plants/${key}`, { headers: auth }],
+      ['GET', `/nowhere/${encoded(device)}?token=${device}`],
+      ['DELETE', `/api/v1/plants?key=${key}`],
+      [
+        'GET',
+        '/api/v1/plants',
+        { headers: { 'x-api-key': key, authorization: `Bearer ${device}` } },
+      ],
+      ['GET', '/api/v1/me', { headers: { authorization: `Bearer ${devKey}` } }],
+      [
+        'POST',
+        `/api/v1/plants?api_key=${key}`,
+        {
+          headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ species: `Secret ${key}` }),
+        },
+      ],
+    ];
+    const statuses: number[] = [];
+    for (const [method, path, init] of requests) {
+      const res = await fetch(`${base}${path}`, { method, ...init });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([
+      200, 401, 401, 401, 401, 401, 401, 401, 422, 404, 404, 405, 403, 401, 201,
+    ]);
+
+    const lines = log.trim().split('\n');
+    expect(lines.filter((line) => line.includes('"incoming request"'))).toHaveLength(
+      requests.length,
+    );
+    for (const secret of [key, device, devKey]) {
+      expect(log).not.toContain(secretBody(secret));
+    }
+    expect(log).not.toMatch(/xp[kd](_|%5F)(live|dev)(_|%5F)[0-9A-Za-z]{4,}/i);
+    expect(log).toContain('/api/v1/plants?api_key=[REDACTED]');
+    expect(log).toContain('/api/v1/plants?limit=1&KEY=[REDACTED]');
+  });
+
+  it('logs only the start of a cursor', async () => {
+    for (let i = 0; i < 2; i++) {
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/plants',
+        headers: lab.owner.headers,
+        payload: { species: `Cursor plant ${i}` },
+      });
+    }
+    const first = await t.request({
+      method: 'GET',
+      url: '/api/v1/plants?limit=1',
+      headers: lab.owner.headers,
+    });
+    const cursor: string = body(first).meta.next_cursor;
+    expect(cursor.length).toBeGreaterThan(40);
+    log = '';
+    const next = await fetch(`${base}/api/v1/plants?limit=1&cursor=${cursor}`, {
+      headers: lab.owner.headers,
+    });
+    expect(next.status).toBe(200);
+    expect(log).toContain(`cursor=${cursor.slice(0, 12)}…`);
+    expect(log).not.toContain(cursor.slice(0, 24));
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['/api/v1/plants', '/api/v1/plants'],
+    ['/api/v1/plants?limit=5&offset=10', '/api/v1/plants?limit=5&offset=10'],
+    ['/a?api_key=abc', '/a?api_key=[REDACTED]'],
+    ['/a?Api_Key=abc&limit=1', '/a?Api_Key=[REDACTED]&limit=1'],
+    ['/a?token', '/a?token=[REDACTED]'],
+    ['/a?x=1;key=abc', '/a?x=1;key=[REDACTED]'],
+    ['/a?access%5Ftoken=abc', '/a?access%5Ftoken=[REDACTED]'],
+    ['/a?q=%E0%A4%A', '/a?q=%E0%A4%A'],
+    ['/a?cursor=short', '/a?cursor=short'],
+    ['/a?cursor=0123456789abcdefghij', '/a?cursor=0123456789ab…'],
+    ['/files/xpk_dev_zzzz/x?sig=abc&expires=1', '/files/[REDACTED]/x?sig=[REDACTED]&expires=1'],
+  ])('%s -> %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});
