@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { SCOPES } from './access.js';
+import { componentName, finishDocument } from './openapi-document.js';
 
 /**
  * The docs page's Content-Security-Policy: everything from this origin only.
@@ -24,29 +24,6 @@ export const DOCS_CSP = [
   "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
 ].join('; ');
 
-export const TAGS = [
-  'Account',
-  'Change history',
-  'Comments',
-  'Contamination',
-  'Demand signals',
-  'Devices',
-  'Equipment',
-  'Explants',
-  'Labels',
-  'Media files',
-  'Media recipes',
-  'Plants',
-  'Pricing',
-  'Sell-through',
-  'Sensor readings',
-  'SOP runs',
-  'SOPs',
-  'Stages',
-  'Tasks',
-  'Transfers',
-] as const;
-
 /**
  * OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json,
  * with interactive docs at /docs from local files and GET / pointing to both.
@@ -64,7 +41,6 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           '`{ok, data, meta?}` or `{ok: false, data: null, error, code}`; branch on `code`.',
       },
       servers: [{ url: publicUrl }],
-      tags: TAGS.map((name) => ({ name })),
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -81,9 +57,10 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
       },
       security: [{ bearerAuth: [] }],
     },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => componentName(json, i) },
     transformObject: (document) =>
       'openapiObject' in document
-        ? { ...document.openapiObject, 'x-scopes': [...SCOPES] }
+        ? finishDocument(document.openapiObject as Record<string, unknown>)
         : document.swaggerObject,
   });
   await app.register(swaggerUi, {

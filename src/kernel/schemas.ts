@@ -29,7 +29,7 @@ export const CustomFieldValues = Type.Record(
   Type.Unsafe<string | number | boolean | null>({ type: ['string', 'number', 'boolean', 'null'] }),
 );
 
-export const PageMeta = Type.Object({ next_cursor: Nullable(Type.String()) });
+export const PageMeta = Type.Object({ next_cursor: Nullable(Type.String()) }, { $id: 'PageMeta' });
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -38,7 +38,7 @@ export const ErrorEnvelope = Type.Object(
     error: Type.String(),
     code: Type.String(),
   },
-  { $id: 'ErrorEnvelope', description: 'Failure' },
+  { $id: 'Error', description: 'Failure' },
 );
 
 export function successEnvelope(data: TSchema, meta: TSchema | null, metaRequired: boolean) {

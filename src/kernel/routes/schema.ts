@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { minimumRoleForScope, type PlanRequirement } from '../access.js';
 import type { AccessRule } from '../authorize.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
@@ -25,6 +26,9 @@ export interface Operation {
 }
 
 const BODY_CODES: ErrorCode[] = ['PAYLOAD_TOO_LARGE'];
+
+/** Every failure has the one error envelope, a shared schema (`Error` in the document). */
+const ERROR_REF = { $ref: 'Error#' };
 
 /** The failure responses of an operation, grouped by status, each naming its codes. */
 function errorResponses(op: Operation): Record<string, unknown> {
@@ -55,9 +59,9 @@ function errorResponses(op: Operation): Record<string, unknown> {
       headers['Retry-After'] = { type: 'integer', minimum: 0 };
     }
     responses[status] = {
-      ...ErrorEnvelope,
       description: `Failure; code: ${list.join(', ')}`,
       headers,
+      content: { 'application/json': { schema: ERROR_REF } },
     };
   }
   return responses;
@@ -103,6 +107,25 @@ function idempotencyHeader(mode: 'store' | 'ignore') {
   });
 }
 
+const PLANS: Record<PlanRequirement, string> = {
+  full: 'Teams or Enterprise (the full API)',
+  devices: 'any paid plan (Hobby and Pro Lab reach the device operations)',
+  any: 'any plan',
+};
+
+/** Who may call an operation, in words: the docs page shows it under the summary. */
+function accessText(op: Operation): string {
+  const { rule } = op;
+  const role = rule.role ?? (rule.scope === null ? null : minimumRoleForScope(rule.scope));
+  const lines = [
+    `**Scope:** ${rule.scope === null ? 'none' : `\`${rule.scope}\``}`,
+    `**Minimum role of the key's owner:** ${role === null || role === 'guest' ? 'any member' : role}`,
+    `**Plan:** ${PLANS[rule.plan]}${rule.feature ? `, with the \`${rule.feature}\` feature` : ''}`,
+    `**Credentials:** ${rule.credentials === 'key+device' ? 'a workspace API key, or a device token for its own device' : 'a workspace API key'}`,
+  ];
+  return lines.join('  \n');
+}
+
 /** The Fastify schema of an operation: validation of its input and its OpenAPI description. */
 export function routeSchema(op: Operation): Record<string, unknown> {
   const { spec, paging } = op;
@@ -120,7 +143,7 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     operationId: spec.operationId,
     tags: spec.tags,
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    description: spec.description ? `${spec.description}\n\n${accessText(op)}` : accessText(op),
     security:
       op.rule.credentials === 'key+device'
         ? [{ bearerAuth: [] }, { deviceToken: [] }]

@@ -1,19 +1,22 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
-export const ChangeEvent = Type.Object({
-  id: Uuid(),
-  entity_type: StringEnum(['plant', 'explant']),
-  entity_id: Uuid(),
-  stage_id: Nullable(Uuid()),
-  event_type: Type.String({
-    description: 'created, updated, stage_change, transfer, contamination, …',
-  }),
-  event_time: Type.String(),
-  recorded_by: Nullable(Uuid()),
-  payload: Type.Unknown(),
-  created_at: Type.String(),
-});
+export const ChangeEvent = Type.Object(
+  {
+    id: Uuid(),
+    entity_type: StringEnum(['plant', 'explant']),
+    entity_id: Uuid(),
+    stage_id: Nullable(Uuid()),
+    event_type: Type.String({
+      description: 'created, updated, stage_change, transfer, contamination, …',
+    }),
+    event_time: Type.String(),
+    recorded_by: Nullable(Uuid()),
+    payload: Type.Unknown(),
+    created_at: Type.String(),
+  },
+  { $id: 'ChangeEvent' },
+);
 
 export const ChangeEventQuery = Type.Object({
   entity: StringEnum(['plant', 'explant']),

@@ -13,22 +13,27 @@ export const EXPLANT_STATUSES = [
   'lost',
 ] as const;
 
-export const Explant = Type.Object({
-  id: Uuid(),
-  label: Nullable(Type.String()),
-  external_id: Nullable(Type.String({ description: 'external_id, else batch number, else label' })),
-  status: Type.String({ description: EXPLANT_STATUSES.join(', ') }),
-  plant_id: Nullable(Type.String()),
-  workspace_id: Nullable(Type.String()),
-  initial_count: Nullable(Type.Integer({ description: 'vessels at the start' })),
-  current_count: Nullable(Type.Integer({ description: 'vessels now' })),
-  plantlet_count: Nullable(Type.Integer()),
-  created_at: Nullable(Type.String()),
-  custom_fields: CustomFieldValues,
-  batch_number: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-  updated_at: Type.String(),
-});
+export const Explant = Type.Object(
+  {
+    id: Uuid(),
+    label: Nullable(Type.String()),
+    external_id: Nullable(
+      Type.String({ description: 'external_id, else batch number, else label' }),
+    ),
+    status: Type.String({ description: EXPLANT_STATUSES.join(', ') }),
+    plant_id: Nullable(Type.String()),
+    workspace_id: Nullable(Type.String()),
+    initial_count: Nullable(Type.Integer({ description: 'vessels at the start' })),
+    current_count: Nullable(Type.Integer({ description: 'vessels now' })),
+    plantlet_count: Nullable(Type.Integer()),
+    created_at: Nullable(Type.String()),
+    custom_fields: CustomFieldValues,
+    batch_number: Nullable(Type.String()),
+    notes: Nullable(Type.String()),
+    updated_at: Type.String(),
+  },
+  { $id: 'Explant' },
+);
 
 const optionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 const count = () => Type.Optional(Nullable(Type.Integer({ minimum: 0 })));

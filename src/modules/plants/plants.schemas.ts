@@ -14,23 +14,26 @@ export const PLANT_STATUSES = [
   'archived',
 ] as const;
 
-export const Plant = Type.Object({
-  id: Uuid(),
-  name: Type.String({ description: 'common_name, else species' }),
-  species: Type.String(),
-  status: Type.String({ description: PLANT_STATUSES.join(', ') }),
-  workspace_id: Nullable(Type.String()),
-  created_at: Nullable(Type.String()),
-  external_id: Nullable(Type.String()),
-  custom_fields: CustomFieldValues,
-  common_name: Nullable(Type.String()),
-  genus: Nullable(Type.String()),
-  family: Nullable(Type.String()),
-  cultivar: Nullable(Type.String()),
-  source: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-  updated_at: Type.String(),
-});
+export const Plant = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String({ description: 'common_name, else species' }),
+    species: Type.String(),
+    status: Type.String({ description: PLANT_STATUSES.join(', ') }),
+    workspace_id: Nullable(Type.String()),
+    created_at: Nullable(Type.String()),
+    external_id: Nullable(Type.String()),
+    custom_fields: CustomFieldValues,
+    common_name: Nullable(Type.String()),
+    genus: Nullable(Type.String()),
+    family: Nullable(Type.String()),
+    cultivar: Nullable(Type.String()),
+    source: Nullable(Type.String()),
+    notes: Nullable(Type.String()),
+    updated_at: Type.String(),
+  },
+  { $id: 'Plant' },
+);
 
 const optionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 

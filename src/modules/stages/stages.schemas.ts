@@ -1,18 +1,21 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
-export const Stage = Type.Object({
-  id: Uuid(),
-  entity_type: StringEnum(['plant', 'explant']),
-  entity_id: Uuid(),
-  stage: Type.String(),
-  status: Type.String({ description: 'active, completed, failed, archived' }),
-  entered_on: Nullable(Type.String()),
-  completed_at: Nullable(Type.String()),
-  room_id: Nullable(Uuid()),
-  notes: Nullable(Type.String()),
-  created_at: Nullable(Type.String()),
-});
+export const Stage = Type.Object(
+  {
+    id: Uuid(),
+    entity_type: StringEnum(['plant', 'explant']),
+    entity_id: Uuid(),
+    stage: Type.String(),
+    status: Type.String({ description: 'active, completed, failed, archived' }),
+    entered_on: Nullable(Type.String()),
+    completed_at: Nullable(Type.String()),
+    room_id: Nullable(Uuid()),
+    notes: Nullable(Type.String()),
+    created_at: Nullable(Type.String()),
+  },
+  { $id: 'Stage' },
+);
 
 export const AdvanceStageBody = Type.Object(
   {

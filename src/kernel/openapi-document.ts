@@ -1,0 +1,76 @@
+import { SCOPES } from './access.js';
+
+/** The operation groups of the reference, each with what it covers. */
+export const TAGS: Readonly<Record<string, string>> = {
+  Account: 'The calling key and its workspace',
+  'Change history': 'What happened to plants and explants, oldest first, for incremental sync',
+  Comments: 'Notes and discussion on lab records, with mentions and references',
+  Contamination: 'Contamination observations on plants and explants',
+  'Demand signals': 'Sales and order demand per genus, which orders the task list',
+  Devices: 'Sensors and controllers, their tokens, heartbeats and status events',
+  Equipment: 'The equipment library, its use, calibration, maintenance and faults',
+  Explants: 'Cultures: vessels and plantlets on their way from a plant',
+  Labels: 'QR and barcode labels: resolving a code, recording a scan',
+  'Media files': 'Photos attached to plants, explants, contamination logs and SOPs',
+  'Media recipes': 'Culture media formulations, versioned',
+  Plants: 'Mother plants and culture lines',
+  Pricing: 'Culture line prices and their history',
+  'Sell-through': 'Store order lines and sales per culture line',
+  'Sensor readings': 'Environmental readings from the lab’s sensors',
+  'SOP runs': 'Standard operating procedures as performed, step by step',
+  SOPs: 'Standard operating procedures and the version in force',
+  Stages: 'Stage history of plants and explants',
+  Tasks: 'Scheduled lab work',
+  Transfers: 'Transfers onto fresh media',
+};
+
+type Json = Record<string, unknown>;
+
+/** Component names: a schema's own `$id` (Plant, Error, PageMeta, …), so generated clients name their types. */
+export function componentName(schema: { $id?: unknown }, index: number): string {
+  return typeof schema.$id === 'string' ? schema.$id : `def-${index}`;
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function usedTagsAndSchemes(paths: Json): { tags: Set<string>; schemes: Set<string> } {
+  const tags = new Set<string>();
+  const schemes = new Set<string>(['bearerAuth']);
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods as Json)) {
+      if (!isObject(op)) continue;
+      for (const tag of (op.tags as string[] | undefined) ?? []) tags.add(tag);
+      for (const requirement of (op.security as Json[] | undefined) ?? []) {
+        for (const scheme of Object.keys(requirement)) schemes.add(scheme);
+      }
+    }
+  }
+  return { tags, schemes };
+}
+
+/**
+ * The finishing touches of the generated document: only the tags and security
+ * schemes operations use (each tag described), the license, and the list of
+ * scopes. Named schemas (an `$id`: records, the page meta, the error envelope)
+ * are components already, by `componentName`.
+ */
+export function finishDocument(document: Json): Json {
+  const paths = (document.paths ?? {}) as Json;
+  const { tags, schemes } = usedTagsAndSchemes(paths);
+  const components = (document.components ?? {}) as Json;
+  const securitySchemes = Object.fromEntries(
+    Object.entries((components.securitySchemes ?? {}) as Json).filter(([name]) =>
+      schemes.has(name),
+    ),
+  );
+  return {
+    ...document,
+    info: { ...(document.info as Json), license: { name: 'MIT', identifier: 'MIT' } },
+    tags: Object.entries(TAGS)
+      .filter(([name]) => tags.has(name))
+      .map(([name, description]) => ({ name, description })),
+    components: { ...components, securitySchemes },
+    'x-scopes': [...SCOPES],
+  };
+}
