@@ -4,7 +4,7 @@ import type { AccessRule } from '../authorize.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
 import type { PageSettings } from '../paging.js';
-import { ErrorEnvelope, PageMeta, successEnvelope } from '../schemas.js';
+import { PageMeta, successEnvelope } from '../schemas.js';
 import type { OperationSpec } from './spec.js';
 
 /**
