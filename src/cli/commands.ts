@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
-import type { Trx } from '../db/database.js';
+import type { Database, Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
@@ -11,6 +11,9 @@ import {
   addMember,
   createApiKey,
   createWorkspace,
+  listApiKeys,
+  listMembers,
+  listWorkspaceSummaries,
   parseScopes,
   removeMember,
   revokeApiKey,
@@ -69,6 +72,15 @@ export function registerAdminCommands(
         ),
       );
     });
+  /** A command that only reads: no transaction (on SQLite one would take the write lock). */
+  const read = <O extends OptionValues>(
+    command: Command,
+    work: (options: O, database: Database) => Promise<object>,
+  ): Command =>
+    command.action(async () => {
+      const options = command.opts<O>();
+      done(await withDatabase(io, (database) => work(options, database)));
+    });
   const required = (flags: string, description: string) =>
     new Option(flags, description).makeOptionMandatory();
 
@@ -117,6 +129,10 @@ export function registerAdminCommands(
       return { id: row.id, name: row.name, plan: row.plan };
     },
   );
+  read(
+    workspace.command('list').description('List the workspaces -> {workspaces: [...]}'),
+    async (_o: object, { db }) => ({ workspaces: await listWorkspaceSummaries(db) }),
+  );
   action(
     workspace
       .command('set-plan')
@@ -163,6 +179,13 @@ export function registerAdminCommands(
       });
       return { id: row.id, role: row.role };
     },
+  );
+  read(
+    member
+      .command('list')
+      .description("List a workspace's members, removed ones too -> {members: [...]}")
+      .addOption(required('--workspace <id>', 'workspace id')),
+    async (o: { workspace: string }, { db }) => ({ members: await listMembers(db, o.workspace) }),
   );
   action(
     member
@@ -215,6 +238,15 @@ export function registerAdminCommands(
       });
       return { id: created.id, key: created.key, prefix: created.prefix, scopes: created.scopes };
     },
+  );
+  read(
+    key
+      .command('list')
+      .description(
+        "List a workspace's keys: prefix, scopes, last use, revocation; never the secret -> {keys: [...]}",
+      )
+      .addOption(required('--workspace <id>', 'workspace id')),
+    async (o: { workspace: string }, { db }) => ({ keys: await listApiKeys(db, o.workspace) }),
   );
   action(
     key

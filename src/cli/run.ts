@@ -66,6 +66,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const program = buildProgram(io, (value) => {
     result = value;
   });
+  if (argv.length === 0) {
+    // `vitro` alone: what it can do, not an error.
+    io.out(program.helpInformation());
+    return 0;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

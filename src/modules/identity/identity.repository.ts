@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { ApiKeyTable, MemberTable, WorkspaceTable } from '../../db/schema.js';
@@ -119,6 +120,46 @@ export async function updateMember(
   changes: Partial<Pick<MemberRow, 'role' | 'status' | 'name' | 'email'>> & { updated_at: string },
 ): Promise<void> {
   await trx.updateTable('members').set(changes).where('id', '=', id).execute();
+}
+
+/** A workspace's members, oldest first (removed ones included). */
+export async function listMembers(db: Db, workspaceId: string): Promise<MemberRow[]> {
+  return db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** An active member of the workspace with this email (any case), if any. */
+export async function findActiveMemberByEmail(
+  db: Db,
+  workspaceId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'active')
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** A workspace's keys (revoked ones included), oldest first; never their hashes. */
+export async function listApiKeys(
+  db: Db,
+  workspaceId: string,
+): Promise<Omit<ApiKeyRow, 'key_hash'>[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(KEY_COLUMNS.filter((c): c is Exclude<typeof c, 'key_hash'> => c !== 'key_hash'))
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function insertApiKey(trx: Trx, row: ApiKeyRow): Promise<void> {

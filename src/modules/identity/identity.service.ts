@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../../db/database.js';
 import {
+  effectiveFeatures,
   isFeature,
   isPlan,
   isRole,
@@ -17,8 +18,11 @@ import { withSuggestion } from '../../kernel/scope-suggest.js';
 import { nowIso } from '../../kernel/time.js';
 import { installDefaultStageLists } from '../lab/lab.service.js';
 import {
+  findActiveMemberByEmail,
   findApiKey,
   findMember,
+  listApiKeys as listApiKeyRows,
+  listMembers as listMemberRows,
   findWorkspace,
   insertApiKey,
   insertMember,
@@ -153,14 +157,31 @@ export interface NewMember {
   id?: string;
 }
 
+/** A plausible email address: something@domain.tld, no spaces, at most 254 characters. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Adds an active member; an email must look like one and not be another active member's. */
 export async function addMember(trx: Trx, input: NewMember): Promise<MemberRow> {
   await getWorkspace(trx, input.workspaceId);
+  const email = input.email?.trim() ?? null;
+  if (email !== null) {
+    if (email.length > 254 || !EMAIL.test(email)) {
+      throw errors.validation(`email: "${email}" is not an email address`);
+    }
+    const holder = await findActiveMemberByEmail(trx, input.workspaceId, email);
+    if (holder !== undefined) {
+      throw errors.conflict(
+        'DUPLICATE_ENTRY',
+        `email: ${email} is already the email of member ${holder.id} (${holder.name}) in this workspace`,
+      );
+    }
+  }
   const at = nowIso();
   const row: MemberRow = {
     id: input.id ?? newId(),
     workspace_id: input.workspaceId,
     name: requireName(input.name, 'name'),
-    email: input.email ?? null,
+    email,
     role: requireRole(input.role),
     status: 'active',
     created_at: at,
@@ -265,4 +286,52 @@ export async function revokeApiKey(
   await revokeApiKeyRow(trx, id, nowIso());
   const revoked = await findApiKey(trx, id);
   return { id, revoked_at: revoked!.revoked_at! };
+}
+
+/** Every workspace, oldest first: what `vitro workspace list` shows. */
+export async function listWorkspaceSummaries(db: Db) {
+  return (await listWorkspaces(db)).map((w) => ({
+    id: w.id,
+    name: w.name,
+    type: w.type,
+    plan: w.plan,
+    features: isPlan(w.plan)
+      ? effectiveFeatures(w.plan, w.features === null ? null : parseFeatures(w.features))
+      : [],
+    created_at: w.created_at,
+  }));
+}
+
+function parseFeatures(text: string): Feature[] {
+  const list: unknown = JSON.parse(text);
+  return Array.isArray(list) ? list.filter((f): f is Feature => typeof f === 'string' && isFeature(f)) : [];
+}
+
+/** A workspace's members (removed ones too), for `vitro member list`. */
+export async function listMembers(db: Db, workspaceId: string) {
+  await getWorkspace(db, workspaceId);
+  return (await listMemberRows(db, workspaceId)).map((m) => ({
+    id: m.id,
+    name: m.name,
+    email: m.email,
+    role: m.role,
+    status: m.status,
+    created_at: m.created_at,
+  }));
+}
+
+/** A workspace's API keys, for `vitro key list`: prefix, scopes, last use; never the secret. */
+export async function listApiKeys(db: Db, workspaceId: string) {
+  await getWorkspace(db, workspaceId);
+  return (await listApiKeyRows(db, workspaceId)).map((k) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    member_id: k.member_id,
+    environment: k.environment,
+    scopes: JSON.parse(k.scopes) as unknown,
+    created_at: k.created_at,
+    last_used_at: k.last_used_at,
+    revoked_at: k.revoked_at,
+  }));
 }
