@@ -304,7 +304,9 @@ export async function listWorkspaceSummaries(db: Db) {
 
 function parseFeatures(text: string): Feature[] {
   const list: unknown = JSON.parse(text);
-  return Array.isArray(list) ? list.filter((f): f is Feature => typeof f === 'string' && isFeature(f)) : [];
+  return Array.isArray(list)
+    ? list.filter((f): f is Feature => typeof f === 'string' && isFeature(f))
+    : [];
 }
 
 /** A workspace's members (removed ones too), for `vitro member list`. */
