@@ -53,6 +53,12 @@ export interface WorkspaceTable<T extends WorkspaceTableName> {
       onChange?: (existing: DB[T], changes: FieldChanges) => Partial<DB[T]>;
     },
   ) => Promise<'inserted' | 'updated' | 'unchanged'>;
+  /** Every row's id and these columns, for the workspace (imports match records on them). */
+  identities: <K extends keyof DB[T] & string>(
+    db: Db,
+    workspaceId: string,
+    columns: readonly K[],
+  ) => Promise<(Pick<DB[T], K> & { id: string })[]>;
   /** A page of the workspace's rows, newest first (`created_at`, then id). */
   newest: (db: Db, workspaceId: string, page: PageRequest) => Promise<Page<DB[T]>>;
 }
@@ -132,6 +138,13 @@ export function workspaceTable<T extends WorkspaceTableName>(
       });
       return 'updated';
     },
+    identities: async (db, workspaceId, keyColumns) =>
+      (await loose(db)
+        .selectFrom(name)
+        .select(['id', ...keyColumns] as (keyof AnyRow)[])
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute()) as never,
     newest: async (db, workspaceId, page) =>
       (await newestRows.fetch(db, { workspaceId }, page)) as Page<DB[T]>,
   };

@@ -142,6 +142,44 @@ describe.each(databaseTargets())('import on $name', (target) => {
     expect(await snapshot(db(), lab.workspaceId)).toEqual(before);
   });
 
+  it('matches records sent without ids on their natural keys: the same file again adds nothing', async () => {
+    const { file } = fullFile(refs);
+    // Every record's id removed; a step's id is its key within the version and stays.
+    const withoutIds = JSON.parse(
+      JSON.stringify(file, function (this: object, key, value: unknown) {
+        return key === 'id' && !('instruction' in this) ? undefined : value;
+      }),
+    ) as typeof file;
+    // Two identical sales lines stay two lines.
+    withoutIds.order_lines.push(structuredClone(withoutIds.order_lines[0]!));
+    await importLabData(db(), lab.workspaceId, withoutIds);
+    const first = await snapshot(db(), lab.workspaceId);
+    await importLabData(db(), lab.workspaceId, structuredClone(withoutIds));
+    expect(await snapshot(db(), lab.workspaceId)).toEqual(first);
+    expect(await countRows(db(), lab.workspaceId)).toMatchObject({
+      rooms: 1,
+      sops: 1,
+      sop_versions: 2,
+      equipment: 1,
+      culture_line_prices: 1,
+      price_events: 1,
+      order_lines: 2,
+    });
+
+    // A field that is not the key changes the matched record in place.
+    (withoutIds.equipment[0] as { notes: string | null }).notes = 'Serviced in May';
+    withoutIds.sops[0]!.versions![1]!.steps![1]!.instruction = 'Divide into clumps of three';
+    await importLabData(db(), lab.workspaceId, withoutIds);
+    const counts = await countRows(db(), lab.workspaceId);
+    expect(counts).toMatchObject({ equipment: 1, sop_versions: 2 });
+    const rows = await db()
+      .selectFrom('equipment')
+      .select('notes')
+      .where('workspace_id', '=', lab.workspaceId)
+      .execute();
+    expect(rows).toEqual([{ notes: 'Serviced in May' }]);
+  });
+
   it('updates records by id and keeps the old list price as the previous one', async () => {
     const { ids, file } = fullFile(refs);
     await importLabData(db(), lab.workspaceId, file);
@@ -361,13 +399,15 @@ describe.each(databaseTargets())('import on $name', (target) => {
   it('refuses a version number stored under another id', async () => {
     const { ids, file } = fullFile(refs);
     await importLabData(db(), lab.workspaceId, file);
+    // A version sent without an id is the stored version of its number (matched);
+    // one sent with another id cannot take that number.
     await expect(
       importLabData(db(), lab.workspaceId, {
         sops: [
           {
             id: ids.sop,
             title: 'Subculture',
-            versions: [{ version: 2, lifecycle_status: 'draft' }],
+            versions: [{ id: newId(), version: 2, lifecycle_status: 'draft' }],
           },
         ],
       }),

@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Money } from '../pricing/money.js';
 import { orderLines } from './commerce.repository.js';
 
@@ -38,3 +38,16 @@ export async function saveOrderLine(
     insert: () => ({ id: input.id, workspace_id: workspaceId, ...fields, created_at: now }),
   });
 }
+
+/** Order lines' ids and contents, for matching imported lines sent without an id. */
+export const orderLineIdentities = (db: Db, workspaceId: string) =>
+  orderLines.identities(db, workspaceId, [
+    'plant_id',
+    'product_link_id',
+    'store_product_id',
+    'store_variant_id',
+    'quantity',
+    'unit_amount',
+    'unit_currency',
+    'occurred_at',
+  ]);

@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { equipment } from './equipment.repository.js';
 
 export const EQUIPMENT_CATEGORIES = [
@@ -57,3 +57,7 @@ export async function saveEquipment(
     onChange: () => ({ updated_at: now }),
   });
 }
+
+/** Equipment ids by name, for matching imported equipment sent without an id. */
+export const equipmentIdentities = (db: Db, workspaceId: string) =>
+  equipment.identities(db, workspaceId, ['name']);

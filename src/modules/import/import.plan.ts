@@ -1,5 +1,4 @@
 import type { Feature } from '../../kernel/access.js';
-import { newId } from '../../kernel/ids.js';
 import type { OrderLineInput } from '../commerce/commerce.service.js';
 import type { EquipmentInput } from '../equipment/equipment.service.js';
 import type { CustomFieldEntity } from '../lab/custom-fields.js';
@@ -7,6 +6,7 @@ import type { StageEntity, StageOption } from '../lab/stage-lists.js';
 import type { LabelInput } from '../labels/labels.service.js';
 import type { CultureLinePriceInput, PriceEventInput } from '../pricing/pricing.service.js';
 import type { SopInput } from '../sops/sops.service.js';
+import { naturalKey, type IdSource } from './import.match.js';
 import type { ImportFile } from './import.schema.js';
 
 export interface WorkspaceSettings {
@@ -50,9 +50,10 @@ const utc = (value: string) => new Date(value).toISOString();
 const utcOrNull = (value: string | null | undefined) =>
   value === undefined || value === null ? null : utc(value);
 
-function sopOf(sop: SopEntry): SopInput {
+function sopOf(sop: SopEntry, ids: IdSource): SopInput {
+  const id = ids.idOf('sops', naturalKey.sop(sop), sop.id);
   return {
-    id: sop.id ?? newId(),
+    id,
     title: sop.title,
     description: sop.description ?? null,
     category: sop.category ?? null,
@@ -63,7 +64,7 @@ function sopOf(sop: SopEntry): SopInput {
     estimated_time_minutes: sop.estimated_time_minutes ?? null,
     duration_hours: sop.duration_hours ?? null,
     versions: (sop.versions ?? []).map((version) => ({
-      id: version.id ?? newId(),
+      id: ids.idOf('sop_versions', naturalKey.sopVersion(id, version.version), version.id),
       version: version.version,
       lifecycle_status: version.lifecycle_status,
       effective_at: utcOrNull(version.effective_at),
@@ -81,9 +82,9 @@ function sopOf(sop: SopEntry): SopInput {
   };
 }
 
-function equipmentOf(item: EquipmentEntry): EquipmentInput {
+function equipmentOf(item: EquipmentEntry, ids: IdSource): EquipmentInput {
   return {
-    id: item.id ?? newId(),
+    id: ids.idOf('equipment', naturalKey.equipment(item), item.id),
     name: item.name,
     category: item.category,
     status: item.status ?? 'active',
@@ -97,7 +98,8 @@ function equipmentOf(item: EquipmentEntry): EquipmentInput {
   };
 }
 
-export function planImport(file: ImportFile): ImportPlan {
+/** The plan of a validated file; `ids` gives each record its id (see import.match.ts). */
+export function planImport(file: ImportFile, ids: IdSource): ImportPlan {
   return {
     workspace: file.workspace ?? null,
     stages: { ...file.stages },
@@ -108,9 +110,12 @@ export function planImport(file: ImportFile): ImportPlan {
         type: field.type,
         options: field.options ?? null,
       })) ?? null,
-    rooms: (file.rooms ?? []).map((room) => ({ id: room.id ?? newId(), name: room.name })),
-    sops: (file.sops ?? []).map(sopOf),
-    equipment: (file.equipment ?? []).map(equipmentOf),
+    rooms: (file.rooms ?? []).map((room) => ({
+      id: ids.idOf('rooms', naturalKey.room(room), room.id),
+      name: room.name,
+    })),
+    sops: (file.sops ?? []).map((sop) => sopOf(sop, ids)),
+    equipment: (file.equipment ?? []).map((item) => equipmentOf(item, ids)),
     labels: (file.labels ?? []).map((label) => ({
       barcode: label.barcode,
       record_type: label.record_type,
@@ -119,7 +124,7 @@ export function planImport(file: ImportFile): ImportPlan {
       contents: label.contents ?? [],
     })),
     cultureLinePrices: (file.culture_line_prices ?? []).map((price) => ({
-      id: price.id ?? newId(),
+      id: ids.idOf('culture_line_prices', naturalKey.price(price), price.id),
       plant_id: price.plant_id,
       list_price: price.list_price,
       wholesale_price: price.wholesale_price ?? null,
@@ -129,7 +134,7 @@ export function planImport(file: ImportFile): ImportPlan {
       notes: price.notes ?? null,
     })),
     priceEvents: (file.price_events ?? []).map((event) => ({
-      id: event.id ?? newId(),
+      id: ids.idOf('price_events', naturalKey.priceEvent(event), event.id),
       plant_id: event.plant_id,
       list_price: event.list_price,
       previous_list_price: event.previous_list_price ?? null,
@@ -137,7 +142,20 @@ export function planImport(file: ImportFile): ImportPlan {
       changed_at: utc(event.changed_at),
     })),
     orderLines: (file.order_lines ?? []).map((line) => ({
-      id: line.id ?? newId(),
+      id: ids.idOf(
+        'order_lines',
+        naturalKey.orderLine({
+          plant_id: line.plant_id ?? null,
+          product_link_id: line.product_link_id ?? null,
+          store_product_id: line.store_product_id ?? null,
+          store_variant_id: line.store_variant_id ?? null,
+          quantity: line.quantity,
+          unit_amount: line.unit_price?.amount ?? null,
+          unit_currency: line.unit_price?.currency ?? null,
+          occurred_at: line.occurred_at ?? null,
+        }),
+        line.id,
+      ),
       plant_id: line.plant_id ?? null,
       product_link_id: line.product_link_id ?? null,
       store_product_id: line.store_product_id ?? null,

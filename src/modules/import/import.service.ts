@@ -15,7 +15,9 @@ import { saveLabel } from '../labels/labels.service.js';
 import { saveCultureLinePrice, savePriceEvent } from '../pricing/pricing.service.js';
 import { saveSop } from '../sops/sops.service.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
+import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
+import type { ImportFile } from './import.schema.js';
 import { validateImportFile } from './import.validate.js';
 
 /** How many records of each section the file held (all were written or already equal). */
@@ -35,9 +37,9 @@ export interface ImportCounts {
 
 const WORKSPACE_FIELDS = ['name', 'type', 'device_allowance'] as const;
 
-/** Validates a parsed import file (schema and in-file rules) into a plan; writes nothing. */
-export function parseImportFile(data: unknown): ImportPlan {
-  return planImport(validateImportFile(data));
+/** Validates a parsed import file (schema and in-file rules); writes nothing. */
+export function parseImportFile(data: unknown): ImportFile {
+  return validateImportFile(data);
 }
 
 /** Writes the settings that differ from the stored workspace; equal ones leave it untouched. */
@@ -75,18 +77,20 @@ async function applyLabSetup(
 }
 
 /**
- * Checks the plan against the database, then writes it, inside the caller's
- * transaction: upserts by id, replaces the stage lists and custom field
- * definitions given. Throws before writing anything when a check fails.
+ * Plans a validated file against the database (records without an id match
+ * stored ones on a natural key, see import.match.ts), checks it, then writes it,
+ * inside the caller's transaction: upserts by id, replaces the stage lists and
+ * custom field definitions given. Throws before writing anything when a check fails.
  */
 export async function applyImport(
   trx: Trx,
   workspaceId: string,
-  plan: ImportPlan,
+  file: ImportFile,
   records: RecordLookup,
   now: string,
 ): Promise<ImportCounts> {
   const workspace = await getWorkspace(trx, workspaceId);
+  const plan: ImportPlan = planImport(file, await storedIds(trx, workspaceId, file));
   await checkImportAgainstDatabase(trx, workspaceId, plan, records);
 
   if (plan.workspace !== null) await applyWorkspaceSettings(trx, workspace, plan.workspace, now);

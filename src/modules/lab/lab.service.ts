@@ -128,3 +128,7 @@ export async function applyCustomFields(
   const definitions = await listCustomFieldDefinitions(db, workspaceId, entity);
   return mergeCustomFields(definitions, entity, current, input);
 }
+
+/** Rooms' ids by name, for matching imported rooms sent without an id. */
+export const roomIdentities = (db: Db, workspaceId: string) =>
+  rooms.identities(db, workspaceId, ['name']);

@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Money } from './money.js';
 import { cultureLinePrices, priceEvents } from './pricing.repository.js';
 
@@ -94,3 +94,9 @@ export async function savePriceEvent(
     insert: () => ({ id: input.id, workspace_id: workspaceId, ...fields, changed_by: null }),
   });
 }
+
+/** Price ids by culture line, and price events' by line and time, for matching imports. */
+export const cultureLinePriceIdentities = (db: Db, workspaceId: string) =>
+  cultureLinePrices.identities(db, workspaceId, ['plant_id']);
+export const priceEventIdentities = (db: Db, workspaceId: string) =>
+  priceEvents.identities(db, workspaceId, ['plant_id', 'changed_at']);

@@ -185,3 +185,9 @@ function saveVersion(
     }),
   });
 }
+
+/** SOPs' ids by title and versions' by number, for matching imported ones sent without an id. */
+export const sopIdentities = (db: Db, workspaceId: string) =>
+  sops.identities(db, workspaceId, ['title']);
+export const sopVersionIdentities = (db: Db, workspaceId: string) =>
+  sopVersions.identities(db, workspaceId, ['sop_id', 'version']);
