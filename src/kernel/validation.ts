@@ -12,6 +12,9 @@ const shared: Options = {
   allErrors: false,
   allowUnionTypes: true,
   strict: false,
+  // `strict: false` also turns this off; without it `type: number` lets through
+  // NaN and ±Infinity (JSON.parse('1e400') is Infinity), which no column holds.
+  strictNumbers: true,
 };
 
 function makeAjv(coerceTypes: boolean): Ajv {
