@@ -7,7 +7,7 @@ import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
-import { CursorCodec } from './kernel/paging.js';
+import { boundPagingParameters, CursorCodec } from './kernel/paging.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
 import type { Kernel } from './kernel/route.js';
 import { createValidatorCompiler } from './kernel/validation.js';
@@ -95,6 +95,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  app.addHook('onRoute', boundPagingParameters);
   installMetrics(app);
   await installOpenApi(app, config.publicUrl);
 

@@ -1,7 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { RouteOptions } from 'fastify';
 import { sql, type Expression, type SqlBool } from 'kysely';
+import Type from 'typebox';
 import { errors } from './errors.js';
 import { canonicalJson } from './json.js';
+import { Int, INT32_MAX } from './schemas.js';
 
 /** A sort key value as it travels inside a cursor. */
 export type KeyValue = string | number | null;
@@ -21,6 +24,64 @@ export interface PageSettings {
 }
 
 export const PAGE_QUERY_KEYS = ['limit', 'offset', 'cursor'] as const;
+
+/**
+ * The largest `offset`: both databases skip that many rows without trouble, and
+ * deeper pages are what cursors are for. Larger values are refused (422).
+ */
+export const OFFSET_MAX = 1_000_000;
+export const CURSOR_MAX_LENGTH = 2048;
+
+const OFFSET_DESCRIPTION = 'Rows to skip, 0 to 1,000,000; not with cursor (cursors are preferred)';
+
+/**
+ * The query parameters of a paged list. Bounded, so that no value reaches the
+ * database that it cannot take: `limit` is a 32-bit integer (capped at the list's
+ * maximum), `offset` at most OFFSET_MAX.
+ */
+export function pagingParameters(settings: PageSettings) {
+  return {
+    limit: Type.Optional(
+      Int({
+        minimum: 1,
+        description: `Page size, default ${settings.defaultLimit}; values above ${settings.maxLimit} are capped`,
+      }),
+    ),
+    offset: Type.Optional(
+      Int({ minimum: 0, maximum: OFFSET_MAX, description: OFFSET_DESCRIPTION }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: CURSOR_MAX_LENGTH,
+        description: 'meta.next_cursor of the previous page',
+      }),
+    ),
+  };
+}
+
+const PAGING_BOUNDS: Record<'limit' | 'offset', Record<string, unknown>> = {
+  limit: { minimum: 1, maximum: INT32_MAX },
+  offset: { minimum: 0, maximum: OFFSET_MAX, description: OFFSET_DESCRIPTION },
+};
+
+/**
+ * An onRoute hook (install it before the routes) giving the `limit` and `offset` of
+ * every paged route the bounds of `pagingParameters`, for routes whose query was
+ * built without them. Leaves bounded parameters alone, so it does nothing once
+ * every paged route is built with `pagingParameters`; then it can go.
+ */
+export function boundPagingParameters(route: RouteOptions): void {
+  const query = route.schema?.querystring as
+    { properties?: Record<string, Record<string, unknown> | undefined> } | undefined;
+  const properties = query?.properties;
+  if (properties === undefined || !PAGE_QUERY_KEYS.every((key) => key in properties)) return;
+  for (const key of ['limit', 'offset'] as const) {
+    const schema = properties[key];
+    if (schema !== undefined && schema.type === 'integer' && schema.maximum === undefined) {
+      properties[key] = { ...schema, ...PAGING_BOUNDS[key] };
+    }
+  }
+}
 
 const CURSOR_VERSION = 1;
 const MAC_BYTES = 16;

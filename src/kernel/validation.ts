@@ -23,16 +23,61 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+const pointer = (path: string, key: string) =>
+  `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+const problem = (keyword: string, instancePath: string, message: string): ErrorObject => ({
+  keyword,
+  instancePath,
+  schemaPath: '#',
+  params: {},
+  message,
+});
+
+/**
+ * What a schema cannot say about a valid value: a number that is not finite (text
+ * such as `Infinity` or `1e400` coerced from a query; Ajv skips the bounds of
+ * non-finite numbers). Walks the value with a stack: a schema admitting any JSON
+ * must not let a deep document exhaust the call stack.
+ */
+function unstorable(value: unknown): ErrorObject | null {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return problem('finite', path, 'must be a finite number');
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}/${i}`]);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) stack.push([child, pointer(path, key)]);
+    }
+  }
+  return null;
+}
+
 /**
  * Bodies are validated as sent (no type coercion); path, query and headers are
- * text on the wire and are coerced to the declared types.
+ * text on the wire and are coerced to the declared types. A value that passes its
+ * schema is then checked for what no schema keyword covers (`unstorable`), the
+ * same way for every part of the request.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return ajv.compile(schema as object);
+    const validate = ajv.compile(schema as object);
+    const checked = (data: unknown): boolean => {
+      if (!validate(data)) {
+        checked.errors = validate.errors;
+        return false;
+      }
+      const found = unstorable(data);
+      checked.errors = found === null ? null : [found];
+      return found === null;
+    };
+    checked.errors = null as ErrorObject[] | null | undefined;
+    return checked;
   };
 }
 
