@@ -23,6 +23,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+const NUL_PROBLEM = 'must not contain a NUL character';
+
 const pointer = (path: string, key: string) =>
   `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -35,21 +37,35 @@ const problem = (keyword: string, instancePath: string, message: string): ErrorO
 });
 
 /**
- * What a schema cannot say about a valid value: a number that is not finite (text
- * such as `Infinity` or `1e400` coerced from a query; Ajv skips the bounds of
- * non-finite numbers). Walks the value with a stack: a schema admitting any JSON
- * must not let a deep document exhaust the call stack.
+ * What a schema cannot say about a valid value, refused the same way on every
+ * database and for every part of a request:
+ * - a NUL character in any string or field name (PostgreSQL text cannot hold it,
+ *   SQLite can: both must accept the same inputs);
+ * - a number that is not finite (text such as `Infinity` or `1e400` coerced from
+ *   a query; Ajv skips the bounds of non-finite numbers).
+ * Walks the value with a stack: a schema admitting any JSON must not let a deep
+ * document exhaust the call stack.
  */
 function unstorable(value: unknown): ErrorObject | null {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [item, path] = stack.pop()!;
-    if (typeof item === 'number') {
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return problem('nul', path, NUL_PROBLEM);
+    } else if (typeof item === 'number') {
       if (!Number.isFinite(item)) return problem('finite', path, 'must be a finite number');
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}/${i}`]);
     } else if (typeof item === 'object' && item !== null) {
-      for (const [key, child] of Object.entries(item)) stack.push([child, pointer(path, key)]);
+      const entries: [string, unknown][] = Object.entries(item);
+      for (const [key] of entries) {
+        if (key.includes('\u0000'))
+          return problem('nul', path, 'must not have a field name containing a NUL character');
+      }
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push([child, pointer(path, key)]);
+      }
     }
   }
   return null;
