@@ -8,6 +8,12 @@ import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
 import { boundPagingParameters, CursorCodec } from './kernel/paging.js';
+import {
+  answerClientError,
+  frameworkErrorHandler,
+  installProtocolErrors,
+  MAX_PARAM_LENGTH,
+} from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
 import type { Kernel } from './kernel/route.js';
 import { createValidatorCompiler } from './kernel/validation.js';
@@ -55,7 +61,7 @@ function createRedis(url: string, app: FastifyInstance): Redis {
 
 /** Builds the whole API as a ready-to-inject Fastify instance; the server only listens on it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger:
       options.logger === false || config.logLevel === 'silent'
         ? false
@@ -69,6 +75,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
     return503OnClosing: true,
+    // Requests refused before any route runs are answered in the envelope too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
+    // A missing Host is refused by the HTTP conventions, in the envelope.
+    http: { requireHostHeader: false },
   });
   app.setValidatorCompiler(createValidatorCompiler());
 
@@ -95,6 +107,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  installProtocolErrors(app);
   app.addHook('onRoute', boundPagingParameters);
   installMetrics(app);
   await installOpenApi(app, config.publicUrl);

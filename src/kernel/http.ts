@@ -6,7 +6,7 @@ import { describeValidationError } from './validation.js';
 /** Bodies above about 4.5 MB are refused with 413 before anything else reads them. */
 export const BODY_LIMIT_BYTES = Math.floor(4.5 * 1024 * 1024);
 
-interface Failure {
+export interface Failure {
   status: number;
   code: ErrorCode;
   message: string;
@@ -94,6 +94,19 @@ export function installHttpConventions(app: FastifyInstance): void {
   // Synchronous: it runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    // HTTP/1.1 requires Host (Node's own check, switched off in the server options,
+    // would answer outside the envelope).
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      done(
+        new AppError(
+          'VALIDATION_ERROR',
+          'Host: the header is required in HTTP/1.1',
+          { connection: 'close' },
+          400,
+        ),
+      );
+      return;
+    }
     const length = Number(req.headers['content-length'] ?? 0);
     done(length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
   });
