@@ -74,7 +74,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Answered 503 in the envelope by the HTTP conventions instead.
+    return503OnClosing: false,
     // Requests refused before any route runs are answered in the envelope too.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,

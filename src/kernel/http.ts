@@ -91,9 +91,26 @@ export function installHttpConventions(app: FastifyInstance): void {
     }
   });
 
+  // Requests still arriving on open connections once shutdown began (Fastify's own
+  // 503 for them is switched off in the server options: it has no envelope).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Synchronous: it runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    if (closing) {
+      done(
+        new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', {
+          connection: 'close',
+          'retry-after': '1',
+        }),
+      );
+      return;
+    }
     // HTTP/1.1 requires Host (Node's own check, switched off in the server options,
     // would answer outside the envelope).
     if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {

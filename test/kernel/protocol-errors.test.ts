@@ -1,7 +1,9 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineRoute } from '../../src/kernel/route.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
-import { rawExchange, type RawResponse } from '../support/raw-http.js';
+import { parseResponses, rawExchange, type RawResponse } from '../support/raw-http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -120,5 +122,60 @@ describe('protocol-level errors over a real socket', () => {
     );
     expect(exchange.responses.map((r) => r.status)).toEqual([200, 200]);
     expect(exchange.responses.every((r) => UUID.test(r.headers['x-request-id'] ?? ''))).toBe(true);
+  });
+});
+
+describe('requests arriving while the server shuts down', () => {
+  it('are answered 503 SERVICE_UNAVAILABLE in the envelope, after the request in progress', async () => {
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const t = await startTestApp(databaseTargets()[0]!, {
+      extraRoutes: (app, kernel) => {
+        defineRoute(app, kernel, {
+          method: 'GET',
+          url: '/api/v1/test/hold',
+          operationId: 'testHold',
+          tags: ['Account'],
+          summary: 'answers when the test lets it',
+          scope: null,
+          plan: 'any',
+          failureCode: 'INTERNAL_ERROR',
+          data: Type.Object({ held: Type.Boolean() }),
+          handler: async () => {
+            entered();
+            await released;
+            return { data: { held: true } };
+          },
+        });
+      },
+    });
+    const auth = (await createLab(t.database)).owner.headers.authorization;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const request = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\n\r\n`;
+
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(request('/api/v1/test/hold'));
+    await inHandler;
+    const closing = t.app.close();
+    // Pipelined behind the request in progress, so it arrives after shutdown began.
+    socket.write(request('/api/v1/me'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    socket.destroy();
+    await closing;
+    await t.database.close();
+
+    const exchange = parseResponses(Buffer.concat(received)).responses;
+    expect(exchange.map((r) => r.status)).toEqual([200, 503]);
+    expectEnvelope(exchange[1], 503, 'SERVICE_UNAVAILABLE');
+    expect(exchange[1]!.headers.connection).toBe('close');
   });
 });

@@ -18,7 +18,8 @@ export interface RawExchange {
   rest: string;
 }
 
-function parseResponses(raw: Buffer): { responses: RawResponse[]; rest: string } {
+/** The complete responses in `raw`, and what is left over. */
+export function parseResponses(raw: Buffer): { responses: RawResponse[]; rest: string } {
   const responses: RawResponse[] = [];
   let offset = 0;
   for (;;) {
