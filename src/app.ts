@@ -9,6 +9,12 @@ import { serializeRequest } from './kernel/log-redaction.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
 import { CursorCodec } from './kernel/paging.js';
+import {
+  answerClientError,
+  frameworkErrorHandler,
+  installProtocolErrors,
+  MAX_PARAM_LENGTH,
+} from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
@@ -51,7 +57,7 @@ function createRedis(url: string, app: FastifyInstance): Redis {
 
 /** Builds the whole API as a ready-to-inject Fastify instance; the server only listens on it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger:
       options.logger === false || config.logLevel === 'silent'
         ? false
@@ -66,7 +72,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Answered 503 in the envelope by the HTTP conventions instead.
+    return503OnClosing: false,
+    // Requests refused before any route runs are answered in the envelope too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
+    // A missing Host is refused by the HTTP conventions, in the envelope.
+    http: { requireHostHeader: false },
   });
   app.setValidatorCompiler(createValidatorCompiler());
 
@@ -93,6 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  installProtocolErrors(app);
   installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 

@@ -7,7 +7,7 @@ import { describeValidationError } from './validation.js';
 /** Bodies above about 4.5 MB are refused with 413 before anything else reads them. */
 export const BODY_LIMIT_BYTES = Math.floor(4.5 * 1024 * 1024);
 
-interface Failure {
+export interface Failure {
   status: number;
   code: ErrorCode;
   message: string;
@@ -25,7 +25,11 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
   }
   if (isDatabaseBusy(error)) return failureOf(errors.databaseBusy(), req);
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation && fastifyError.validationContext === 'params') {
+  if (
+    fastifyError.validation &&
+    fastifyError.validationContext === 'params' &&
+    !fastifyError.validation.some((e) => e.keyword === 'nul')
+  ) {
     // A malformed id names no record: the same answer as an id that exists nowhere.
     return failureOf(errors.notFound(req.routeOptions.config.vitro?.notFound), req);
   }
@@ -97,9 +101,39 @@ export function installHttpConventions(app: FastifyInstance): void {
     }
   });
 
+  // Requests still arriving on open connections once shutdown began (Fastify's own
+  // 503 for them is switched off in the server options: it has no envelope).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Synchronous: it runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    if (closing) {
+      done(
+        new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', {
+          connection: 'close',
+          'retry-after': '1',
+        }),
+      );
+      return;
+    }
+    // HTTP/1.1 requires Host (Node's own check, switched off in the server options,
+    // would answer outside the envelope).
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      done(
+        new AppError(
+          'VALIDATION_ERROR',
+          'Host: the header is required in HTTP/1.1',
+          { connection: 'close' },
+          400,
+        ),
+      );
+      return;
+    }
     const length = Number(req.headers['content-length'] ?? 0);
     done(length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
   });

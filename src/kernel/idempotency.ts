@@ -6,7 +6,13 @@ import { canonicalJson } from './json.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9._:~-]+$';
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_LEASE_MS = 60 * 1000;
+/**
+ * How long a claim holds its key without a sign of life. Short, so that the claim
+ * of a crashed worker is taken over within seconds; a write that works longer
+ * keeps its lease alive (`keepLeaseAlive`), renewing it every IDEMPOTENCY_LEASE_RENEW_MS.
+ */
+export const IDEMPOTENCY_LEASE_MS = 10 * 1000;
+export const IDEMPOTENCY_LEASE_RENEW_MS = 3 * 1000;
 
 export interface ClaimRequest {
   credentialId: string;
@@ -35,6 +41,16 @@ function isoAfter(base: number, ms: number): string {
   return new Date(base + ms).toISOString();
 }
 
+/** 409 whose Retry-After is the whole seconds (at least 1) until the lease ends. */
+function inFlightUntil(leaseExpiresAt: string, nowMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil((Date.parse(leaseExpiresAt) - nowMs) / 1000));
+  return new AppError(
+    'IDEMPOTENCY_IN_FLIGHT',
+    'A request with this Idempotency-Key is still in progress; retry after Retry-After seconds',
+    { 'retry-after': String(seconds) },
+  );
+}
+
 const COLUMNS = [
   'id',
   'fingerprint',
@@ -54,8 +70,11 @@ const COLUMNS = [
 export async function claimIdempotencyKey(
   db: Db,
   request: ClaimRequest,
-  nowMs: number = Date.now(),
+  nowMs?: number,
 ): Promise<ClaimOutcome> {
+  // Read the clock where it is used: a time read before a statement that waited can
+  // be older than the lease another claim just wrote (a Retry-After over the lease).
+  const now = () => nowMs ?? Date.now();
   for (let attempt = 0; attempt < 5; attempt++) {
     const leaseToken = randomUUID();
     const inserted = await db
@@ -68,10 +87,10 @@ export async function claimIdempotencyKey(
         fingerprint: request.fingerprint,
         state: 'in_flight',
         lease_token: leaseToken,
-        lease_expires_at: isoAfter(nowMs, IDEMPOTENCY_LEASE_MS),
+        lease_expires_at: isoAfter(now(), IDEMPOTENCY_LEASE_MS),
         response_status: null,
         response_body: null,
-        created_at: new Date(nowMs).toISOString(),
+        created_at: new Date(now()).toISOString(),
         completed_at: null,
       })
       .onConflict((oc) => oc.columns(['credential_id', 'operation', 'idempotency_key']).doNothing())
@@ -88,7 +107,7 @@ export async function claimIdempotencyKey(
       .executeTakeFirst();
     if (row === undefined) continue;
 
-    if (row.created_at < isoAfter(nowMs, -IDEMPOTENCY_WINDOW_MS)) {
+    if (row.created_at < isoAfter(now(), -IDEMPOTENCY_WINDOW_MS)) {
       await db
         .deleteFrom('idempotency_keys')
         .where('id', '=', row.id)
@@ -104,11 +123,14 @@ export async function claimIdempotencyKey(
     if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
       return { kind: 'replay', status: row.response_status, body: row.response_body };
     }
-    if (row.lease_expires_at > new Date(nowMs).toISOString()) throw errors.idempotencyInFlight();
+    const checkedAt = now();
+    if (row.lease_expires_at > new Date(checkedAt).toISOString()) {
+      throw inFlightUntil(row.lease_expires_at, checkedAt);
+    }
 
     const taken = await db
       .updateTable('idempotency_keys')
-      .set({ lease_token: leaseToken, lease_expires_at: isoAfter(nowMs, IDEMPOTENCY_LEASE_MS) })
+      .set({ lease_token: leaseToken, lease_expires_at: isoAfter(now(), IDEMPOTENCY_LEASE_MS) })
       .where('id', '=', row.id)
       .where('lease_token', '=', row.lease_token)
       .where('state', '=', 'in_flight')
@@ -148,6 +170,66 @@ export async function completeIdempotencyKey(
       { 'retry-after': '1' },
     );
   }
+}
+
+/**
+ * Extends the lease of a claim still held: the row is in flight and its lease token
+ * is still ours (not taken over, not completed or released). Returns whether it was.
+ */
+export async function renewIdempotencyLease(
+  db: Db,
+  claim: Claim,
+  nowMs: number = Date.now(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ lease_expires_at: isoAfter(nowMs, IDEMPOTENCY_LEASE_MS) })
+    .where('id', '=', claim.id)
+    .where('lease_token', '=', claim.leaseToken)
+    .where('state', '=', 'in_flight')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Renews the lease of `claim` every `intervalMs` while slow work runs (a download
+ * before the transaction, the transaction itself); returns the function that stops
+ * it. Renewing stops by itself once the claim is no longer held. A failed renewal
+ * is reported to `onError` and retried at the next interval; if the lease runs out
+ * meanwhile and another worker takes over, the completion in the write's
+ * transaction finds the lease token changed and rolls the write back.
+ * Use the database, never the write's transaction: a renewal must commit at once.
+ */
+export function keepLeaseAlive(
+  db: Db,
+  claim: Claim,
+  intervalMs: number = IDEMPOTENCY_LEASE_RENEW_MS,
+  onError: (error: unknown) => void = () => undefined,
+): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(renew, intervalMs);
+    timer.unref();
+  };
+  const renew = () => {
+    renewIdempotencyLease(db, claim).then(
+      (held) => {
+        if (!held) stopped = true;
+        schedule();
+      },
+      (error: unknown) => {
+        onError(error);
+        schedule();
+      },
+    );
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 /** Frees a claim after a failure so a retry with the same key really retries. */

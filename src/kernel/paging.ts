@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import Type from 'typebox';
 import { errors } from './errors.js';
 import { canonicalJson } from './json.js';
+import { Int } from './schemas.js';
 
 /** A sort key value as it travels inside a cursor. */
 export type KeyValue = string | number | null;
@@ -26,6 +28,40 @@ export interface PageSettings {
 }
 
 export const PAGE_QUERY_KEYS = ['limit', 'offset', 'cursor'] as const;
+
+/**
+ * The largest `offset`: both databases skip that many rows without trouble, and
+ * deeper pages are what cursors are for. Larger values are refused (422).
+ */
+export const OFFSET_MAX = 1_000_000;
+export const CURSOR_MAX_LENGTH = 2048;
+
+const OFFSET_DESCRIPTION = 'Rows to skip, 0 to 1,000,000; not with cursor (cursors are preferred)';
+
+/**
+ * The query parameters of a paged list. Bounded, so that no value reaches the
+ * database that it cannot take: `limit` is a 32-bit integer (capped at the list's
+ * maximum), `offset` at most OFFSET_MAX.
+ */
+export function pagingParameters(settings: PageSettings) {
+  return {
+    limit: Type.Optional(
+      Int({
+        minimum: 1,
+        description: `Page size, default ${settings.defaultLimit}; values above ${settings.maxLimit} are capped`,
+      }),
+    ),
+    offset: Type.Optional(
+      Int({ minimum: 0, maximum: OFFSET_MAX, description: OFFSET_DESCRIPTION }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: CURSOR_MAX_LENGTH,
+        description: 'meta.next_cursor of the previous page',
+      }),
+    ),
+  };
+}
 
 const CURSOR_VERSION = 1;
 const MAC_BYTES = 16;

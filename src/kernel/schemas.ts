@@ -23,10 +23,41 @@ export const Uuid = (options: Record<string, unknown> = {}) =>
 export const Timestamp = (options: Record<string, unknown> = {}) =>
   Type.String({ format: 'date-time', ...options });
 
-/** Map of lab-defined custom field values. */
+/**
+ * The range of an INTEGER column on PostgreSQL (32-bit signed). SQLite would hold
+ * more; the same bounds apply there so that both databases accept the same inputs.
+ */
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+
+interface IntegerOptions {
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+  default?: number;
+}
+
+/** An integer an INTEGER column holds; `minimum`/`maximum` may narrow the range, never widen it. */
+export const Int = (options: IntegerOptions = {}) =>
+  Type.Integer({
+    ...options,
+    minimum: Math.max(INT32_MIN, options.minimum ?? INT32_MIN),
+    maximum: Math.min(INT32_MAX, options.maximum ?? INT32_MAX),
+  });
+
+/** A count of things (vessels, plantlets): 0 up to what an INTEGER column holds. */
+export const Count = (options: IntegerOptions = {}) => Int({ minimum: 0, ...options });
+
+/** Every finite double: what a JSON or double-precision value holds (never ±Infinity). */
+export const FINITE_NUMBER_BOUNDS = { minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE };
+
+/** Map of lab-defined custom field values (stored as JSON text: numbers are finite doubles). */
 export const CustomFieldValues = Type.Record(
   Type.String(),
-  Type.Unsafe<string | number | boolean | null>({ type: ['string', 'number', 'boolean', 'null'] }),
+  Type.Unsafe<string | number | boolean | null>({
+    type: ['string', 'number', 'boolean', 'null'],
+    ...FINITE_NUMBER_BOUNDS,
+  }),
 );
 
 export const PageMeta = Type.Object({ next_cursor: Nullable(Type.String()) }, { $id: 'PageMeta' });

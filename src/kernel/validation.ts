@@ -13,6 +13,9 @@ const shared: Options = {
   allErrors: false,
   allowUnionTypes: true,
   strict: false,
+  // `strict: false` also turns this off; without it `type: number` lets through
+  // NaN and ±Infinity (JSON.parse('1e400') is Infinity), which no column holds.
+  strictNumbers: true,
 };
 
 function makeAjv(coerceTypes: boolean): Ajv {
@@ -22,16 +25,84 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+const NUL_PROBLEM = 'must not contain a NUL character';
+
+const pointer = (path: string, key: string) =>
+  `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+const problem = (keyword: string, instancePath: string, message: string): ErrorObject => ({
+  keyword,
+  instancePath,
+  schemaPath: '#',
+  params: {},
+  message,
+});
+
+/**
+ * What a schema cannot say about a valid value, refused the same way on every
+ * database and for every part of a request:
+ * - a NUL character in any string or field name (PostgreSQL text cannot hold it,
+ *   SQLite can: both must accept the same inputs);
+ * - a number that is not finite (text such as `Infinity` or `1e400` coerced from
+ *   a query; Ajv skips the bounds of non-finite numbers).
+ * Walks the value with a stack: a schema admitting any JSON must not let a deep
+ * document exhaust the call stack.
+ */
+function unstorable(value: unknown): ErrorObject | null {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return problem('nul', path, NUL_PROBLEM);
+    } else if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return problem('finite', path, 'must be a finite number');
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}/${i}`]);
+    } else if (typeof item === 'object' && item !== null) {
+      const entries: [string, unknown][] = Object.entries(item);
+      for (const [key] of entries) {
+        if (key.includes('\u0000'))
+          return problem('nul', path, 'must not have a field name containing a NUL character');
+      }
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push([child, pointer(path, key)]);
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * Bodies are validated as sent (no type coercion); path, query and headers are
- * text on the wire and are coerced to the declared types.
+ * text on the wire and are coerced to the declared types. Every part is first
+ * checked for what no schema keyword covers (`unstorable`), the same way.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    return ajv.compile(schema as object);
+    const validate = ajv.compile(schema as object);
+    const checked = (data: unknown): boolean => {
+      // What no database can store is named first, whatever else is wrong with the
+      // value: a NUL in a path id is a 422 for the NUL, not the 404 of a malformed id.
+      const found = unstorable(data);
+      if (found !== null) {
+        checked.errors = [found];
+        return false;
+      }
+      if (!validate(data)) {
+        checked.errors = validate.errors;
+        return false;
+      }
+      // Text coerced to a number can come out non-finite (`Infinity`, `1e400`).
+      const coerced = httpPart === 'body' ? null : unstorable(data);
+      checked.errors = coerced === null ? null : [coerced];
+      return coerced === null;
+    };
+    checked.errors = null as ErrorObject[] | null | undefined;
+    return checked;
   };
 }
 

@@ -168,7 +168,7 @@ describe.each(databaseTargets())('import on $name', (target) => {
 
     // A field that is not the key changes the matched record in place.
     (withoutIds.equipment[0] as { notes: string | null }).notes = 'Serviced in May';
-    withoutIds.sops[0]!.versions![1]!.steps![1]!.instruction = 'Divide into clumps of three';
+    withoutIds.sops[0]!.versions[1]!.steps[1]!.instruction = 'Divide into clumps of three';
     await importLabData(db(), lab.workspaceId, withoutIds);
     const counts = await countRows(db(), lab.workspaceId);
     expect(counts).toMatchObject({ equipment: 1, sop_versions: 2 });

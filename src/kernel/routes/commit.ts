@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/transaction.js';
 import { RequestScope, type RouteResult } from '../context.js';
-import { completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency.js';
+import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
 import type { Page, PageRequest } from '../paging.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
@@ -84,6 +84,14 @@ export function runWrite(kernel: Kernel, op: Operation, steps: WriteSteps): Hand
     const claim = req.idempotencyClaim;
     const scope = scopeOf(kernel, req);
     let prepared: { value: unknown } | null = null;
+    // The claim's lease is short; it is renewed while the write works (a slow prepare
+    // step, a wait for the write lock), so a crashed worker's key is free within seconds.
+    const stopRenewing =
+      claim === null
+        ? () => undefined
+        : keepLeaseAlive(db, claim, undefined, (error: unknown) =>
+            req.log.warn({ err: error }, 'could not renew an idempotency lease'),
+          );
     try {
       if (steps.prepare !== null) prepared = { value: await steps.prepare(req, scope) };
       const payload = await inTransaction(db, async (trx) => {
@@ -114,6 +122,8 @@ export function runWrite(kernel: Kernel, op: Operation, steps: WriteSteps): Hand
         );
       }
       throw error;
+    } finally {
+      stopRenewing();
     }
   };
 }

@@ -3,7 +3,7 @@ import { minimumRoleForScope, type PlanRequirement } from '../access.js';
 import type { AccessRule } from '../authorize.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
-import type { PageSettings } from '../paging.js';
+import { pagingParameters, type PageSettings } from '../paging.js';
 import { PageMeta, successEnvelope } from '../schemas.js';
 import type { OperationSpec } from './spec.js';
 
@@ -25,7 +25,7 @@ export interface Operation {
   readonly idempotency: 'store' | 'ignore' | null;
 }
 
-const BODY_CODES: ErrorCode[] = ['PAYLOAD_TOO_LARGE'];
+const BODY_CODES: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
 /** Every failure has the one error envelope, a shared schema (`Error` in the document). */
 const ERROR_REF = { $ref: 'Error#' };
@@ -65,23 +65,6 @@ function errorResponses(op: Operation): Record<string, unknown> {
     };
   }
   return responses;
-}
-
-function pagingQuery(settings: PageSettings) {
-  return {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description: `Page size, default ${settings.defaultLimit}; values above ${settings.maxLimit} are capped`,
-      }),
-    ),
-    offset: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Rows to skip; not with cursor' }),
-    ),
-    cursor: Type.Optional(
-      Type.String({ maxLength: 2048, description: 'meta.next_cursor of the previous page' }),
-    ),
-  };
 }
 
 function queryProperties(schema: unknown): Record<string, TSchema> {
@@ -132,7 +115,7 @@ export function routeSchema(op: Operation): Record<string, unknown> {
   const querystring =
     paging !== null || spec.querystring
       ? Type.Object(
-          { ...queryProperties(spec.querystring), ...(paging ? pagingQuery(paging) : {}) },
+          { ...queryProperties(spec.querystring), ...(paging ? pagingParameters(paging) : {}) },
           { additionalProperties: false },
         )
       : undefined;

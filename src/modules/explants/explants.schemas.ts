@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { Count, CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
 export const EXPLANT_STATUSES = [
   'active',
@@ -36,7 +36,7 @@ export const Explant = Type.Object(
 );
 
 const optionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
-const count = () => Type.Optional(Nullable(Type.Integer({ minimum: 0 })));
+const count = () => Type.Optional(Nullable(Count()));
 
 const editable = {
   batch_number: optionalText(100),

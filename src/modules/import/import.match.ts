@@ -111,9 +111,14 @@ export async function storedIds(db: Db, workspaceId: string, file: ImportFile): 
     rows: () => Promise<R[]>,
     keyOf: (row: R) => string,
   ) => {
-    if (present) pools.set(section, pool(await rows(), keyOf as (row: never) => string, taken));
+    if (present) pools.set(section, pool(await rows(), keyOf, taken));
   };
-  await load('rooms', file.rooms !== undefined, () => roomIdentities(db, workspaceId), naturalKey.room);
+  await load(
+    'rooms',
+    file.rooms !== undefined,
+    () => roomIdentities(db, workspaceId),
+    naturalKey.room,
+  );
   await load('sops', file.sops !== undefined, () => sopIdentities(db, workspaceId), naturalKey.sop);
   await load(
     'sop_versions',

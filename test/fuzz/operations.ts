@@ -1,0 +1,83 @@
+/** The operations of a served OpenAPI document, as the fuzz test drives them. */
+
+export type Schema = Record<string, unknown>;
+
+export interface ParameterSpec {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header';
+  readonly required: boolean;
+  readonly schema: Schema;
+}
+
+export interface OperationSpec {
+  readonly operationId: string;
+  readonly method: string;
+  /** OpenAPI path, e.g. `/api/v1/plants/{id}`. */
+  readonly path: string;
+  readonly parameters: readonly ParameterSpec[];
+  readonly body: Schema | null;
+  /** A GET without path parameters whose `data` is an array. */
+  readonly isList: boolean;
+}
+
+interface RawOperation {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, RawOperation>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+/** Follows a local `$ref` (to components.schemas); other schemas come back as they are. */
+export function resolver(doc: OpenApiDocument): (schema: Schema) => Schema {
+  return function resolve(schema) {
+    if (typeof schema.$ref !== 'string') return schema;
+    const name = schema.$ref.replace(/^#\/components\/schemas\//, '');
+    const target = doc.components?.schemas?.[name];
+    if (target === undefined) throw new Error(`unresolved $ref ${schema.$ref}`);
+    return resolve(target);
+  };
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
+  const resolve = resolver(doc);
+  const operations: OperationSpec[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (!METHODS.includes(method)) continue;
+      const parameters = (op.parameters ?? [])
+        .filter((p) => p.in === 'path' || p.in === 'query' || p.in === 'header')
+        .map((p) => ({
+          name: p.name,
+          in: p.in as ParameterSpec['in'],
+          required: p.required === true || p.in === 'path',
+          schema: resolve(p.schema ?? {}),
+        }));
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'));
+      const successSchema = success?.[1].content?.['application/json']?.schema;
+      const data = successSchema
+        ? (resolve(successSchema).properties as Schema | undefined)
+        : undefined;
+      const dataSchema = data?.data ? resolve(data.data as Schema) : undefined;
+      operations.push({
+        operationId: op.operationId ?? `${method} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        parameters,
+        body: bodySchema ? resolve(bodySchema) : null,
+        isList:
+          method === 'get' &&
+          !parameters.some((p) => p.in === 'path') &&
+          dataSchema?.type === 'array',
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+
+interface Operation {
+  operationId: string;
+  requestBody?: unknown;
+  responses: Record<string, { description: string }>;
+}
+
+/**
+ * Every operation that takes a body refuses a body that is not JSON with
+ * 415 UNSUPPORTED_MEDIA_TYPE, so its OpenAPI responses must say so.
+ * Needs route.ts to list UNSUPPORTED_MEDIA_TYPE among the body codes.
+ */
+describe('OpenAPI document: errors of operations with a body', () => {
+  let t: TestApp;
+  let operations: { method: string; path: string; op: Operation }[];
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!);
+    const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    operations = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ method, path, op })),
+      )
+      .filter(({ op }) => op.requestBody !== undefined);
+  });
+  afterAll(() => t.close());
+
+  it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    expect(operations.length).toBeGreaterThan(0);
+    const lab = await createLab(t.database);
+    for (const { method, path } of operations) {
+      const url = path.replace(/\{[^}]+\}/g, '01a20994-bad1-7159-891f-1eb2385ee77e');
+      const res = await t.request({
+        method: method.toUpperCase(),
+        url,
+        headers: { ...lab.owner.headers, 'content-type': 'text/plain' },
+        payload: 'not json',
+      });
+      expect({ op: `${method} ${path}`, status: res.statusCode, code: res.json().code }).toEqual({
+        op: `${method} ${path}`,
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+    }
+  });
+
+  it('documents 415 UNSUPPORTED_MEDIA_TYPE among their responses', () => {
+    const missing = operations
+      .filter(({ op }) => !op.responses['415']?.description.includes('UNSUPPORTED_MEDIA_TYPE'))
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(missing).toEqual([]);
+  });
+});
