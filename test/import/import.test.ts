@@ -396,6 +396,26 @@ describe.each(databaseTargets())('import on $name', (target) => {
     expect(await snapshot(db(), lab.workspaceId)).toEqual(ownBefore);
   });
 
+  it('refuses numbers no column can hold, before writing anything', async () => {
+    for (const [file, problem] of [
+      [
+        { workspace: { device_allowance: 2 ** 31 } },
+        /^workspace\.device_allowance: must be at most 2147483647/,
+      ],
+      [
+        { sops: [{ title: 'S', estimated_time_minutes: Infinity }] },
+        /^sops\[0\]\.estimated_time_minutes: /,
+      ],
+      [
+        { sops: [{ title: 'S', versions: [{ version: 2 ** 40, lifecycle_status: 'draft' }] }] },
+        /^sops\[0\]\.versions\[0\]\.version: /,
+      ],
+    ] as const) {
+      await expect(importLabData(db(), lab.workspaceId, file)).rejects.toThrow(problem);
+    }
+    expect((await countRows(db(), lab.workspaceId)).sops).toBe(0);
+  });
+
   it('refuses a version number stored under another id', async () => {
     const { ids, file } = fullFile(refs);
     await importLabData(db(), lab.workspaceId, file);

@@ -1,6 +1,6 @@
 import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { Count, Int, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/equipment.service.js';
 import { WORKSPACE_TYPES } from '../identity/identity.service.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/labels.service.js';
@@ -24,6 +24,9 @@ const NullableEnum = <const V extends readonly string[]>(values: V) =>
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** A duration in minutes or hours: finite, at most a million (stored as double precision). */
+const Duration = () => Type.Number({ minimum: 0, maximum: 1_000_000 });
 
 const Id = () => Type.Optional(Uuid({ description: 'a UUID; generated when absent' }));
 const ZonedTimestamp = () => Type.String({ format: 'date-time' });
@@ -62,7 +65,7 @@ const WorkspaceSection = Closed({
   name: Type.Optional(Text(200)),
   type: Type.Optional(StringEnum(WORKSPACE_TYPES)),
   features: Type.Optional(Type.Array(StringEnum(FEATURES), { uniqueItems: true })),
-  device_allowance: OptionalOf(Type.Integer({ minimum: 0 })),
+  device_allowance: OptionalOf(Count()),
 });
 
 const CustomField = Closed({
@@ -82,12 +85,12 @@ const SopStep = Closed({
   instruction: Text(5000),
   notes: OptionalText(5000),
   safety_warning: OptionalText(2000),
-  estimated_minutes: OptionalOf(Type.Number({ minimum: 0 })),
+  estimated_minutes: OptionalOf(Duration()),
 });
 
 const SopVersion = Closed({
   id: Id(),
-  version: Type.Integer({ minimum: 1 }),
+  version: Int({ minimum: 1 }),
   lifecycle_status: StringEnum(SOP_LIFECYCLE_STATUSES),
   effective_at: OptionalOf(ZonedTimestamp()),
   approved_at: OptionalOf(ZonedTimestamp()),
@@ -105,8 +108,8 @@ const Sop = Closed({
   level: Type.Optional(NullableEnum(SOP_LEVELS)),
   tags: Type.Optional(Type.Array(Text(100), { maxItems: 100 })),
   equipment: Type.Optional(Type.Array(Text(200), { maxItems: 100 })),
-  estimated_time_minutes: OptionalOf(Type.Number({ minimum: 0 })),
-  duration_hours: OptionalOf(Type.Number({ minimum: 0 })),
+  estimated_time_minutes: OptionalOf(Duration()),
+  duration_hours: OptionalOf(Duration()),
   versions: Type.Optional(Type.Array(SopVersion, { maxItems: 1000 })),
 });
 

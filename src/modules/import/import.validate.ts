@@ -4,7 +4,14 @@ import { addVitroFormats, formatProblem } from '../../kernel/formats.js';
 import { describeValidationError } from '../../kernel/validation.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
-const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, verbose: true });
+// strictNumbers: NaN and ±Infinity (a parsed `1e400`) are not numbers here either.
+const ajv = new Ajv({
+  allErrors: false,
+  strict: false,
+  strictNumbers: true,
+  allowUnionTypes: true,
+  verbose: true,
+});
 addVitroFormats(ajv);
 const validateSchema = ajv.compile<ImportFile>(ImportFileSchema);
 
