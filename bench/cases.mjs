@@ -52,7 +52,7 @@ export const CASES = [
       headers: { 'content-type': 'application/json' },
       body: CREATE_BODY,
     }),
-    comparable: (body) => mask(body, 'data.id', 'data.created_at'),
+    comparable: (body) => mask(body, 'data.id', 'data.created_at', 'data.updated_at'),
   },
 ];
 
