@@ -296,6 +296,51 @@ export interface OrderLineTable {
   created_at: string;
 }
 
+export interface TransferTable {
+  id: string;
+  workspace_id: string;
+  entity_type: string;
+  entity_id: string;
+  transfer_date: string;
+  transfer_cycle: number;
+  from_location: string | null;
+  to_location: string | null;
+  status: string;
+  notes: string | null;
+  vessel_count: number | null;
+  plantlet_count: number | null;
+  custom_fields: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface ContaminationTable {
+  id: string;
+  workspace_id: string;
+  entity_type: string;
+  entity_id: string;
+  type: string;
+  type_other: string | null;
+  issue: string;
+  description: string | null;
+  notes: string | null;
+  severity: string;
+  status: string;
+  suspected_source: string | null;
+  observed_at: string;
+  resolved_at: string | null;
+  vessels_affected: number | null;
+  plants_affected: number | null;
+  affected_vessel_markings: string | null;
+  stage: string | null;
+  room_id: string | null;
+  custom_fields: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -318,4 +363,6 @@ export interface DB {
   culture_line_prices: CultureLinePriceTable;
   price_events: PriceEventTable;
   order_lines: OrderLineTable;
+  transfers: TransferTable;
+  contaminations: ContaminationTable;
 }

@@ -69,6 +69,42 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
     expect(stages[0]).toMatchObject({ stage: 'multiplication', status: 'active' });
   });
 
+  it('has transfers with counts on its explants, applied to them, and one open contamination', async () => {
+    const get = async (url: string) =>
+      body(await t.request({ method: 'GET', url, headers })).data as Record<string, unknown>[];
+    const explants = await get('/api/v1/explants');
+    const byLabel = (label: string) => explants.find((e) => e.label === label)!;
+    const monstera = byLabel('MON-TC-B01');
+    const transfers = await get(`/api/v1/transfers?explant_id=${String(monstera.id)}`);
+    expect(transfers.map((x) => [x.transfer_cycle, x.vessel_count, x.plantlet_count])).toEqual([
+      [3, 24, 96],
+      [2, 18, 64],
+      [1, 12, 30],
+    ]);
+    // The newest transfer's counts are the explant's.
+    expect(monstera).toMatchObject({ current_count: 24, plantlet_count: 96 });
+    expect(byLabel('ANT-WAR-B01')).toMatchObject({
+      initial_count: 6,
+      current_count: 5,
+      plantlet_count: null,
+    });
+    const events = await get('/api/v1/events?entity=explant&limit=200');
+    expect(events.filter((e) => e.event_type === 'transfer')).toHaveLength(9);
+    expect(events.filter((e) => e.event_type === 'contamination')).toHaveLength(2);
+
+    const open = await get('/api/v1/contaminations?status=active');
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({
+      type: 'bacteria',
+      severity: 'medium',
+      vessels_affected: 1,
+      explant_ids: [byLabel('ANT-WAR-B01').id],
+      plant_ids: [],
+      stage: 'initiation',
+    });
+    expect(await get('/api/v1/contaminations')).toHaveLength(2);
+  });
+
   it('has library data: SOPs, equipment, labels, prices and order lines', async () => {
     expect(await countRows(t.database.db, lab.workspace_id)).toMatchObject({
       rooms: 3,

@@ -95,7 +95,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     const lab = await createLab(t.database);
     owner = client(t, lab.owner);
     await defineCustomFields(t.database, lab.workspaceId, [
-      ...(['plant', 'explant'] as const).flatMap((entity) => [
+      ...(['plant', 'explant', 'transfer', 'contamination'] as const).flatMap((entity) => [
         { entity, key: 'clone', type: 'text' as const },
         { entity, key: 'height_cm', type: 'number' as const },
         { entity, key: 'sterile', type: 'boolean' as const },
@@ -117,6 +117,36 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       await newExplant(owner, { plant_id: plants[0].id, initial_count: 4 }),
       await newExplant(owner, { label: 'E-2', batch_number: 'B-2' }),
     ];
+    const transfers = [
+      dataOf(
+        await owner.post('/api/v1/transfers', {
+          explant_id: explants[0].id,
+          vessel_count: 6,
+          custom_fields: { clone: 'c1' },
+        }),
+        201,
+      ),
+      dataOf(await owner.post('/api/v1/transfers', { plant_id: plants[1].id }), 201),
+    ];
+    const contaminations = [
+      dataOf(
+        await owner.post('/api/v1/contaminations', {
+          explant_id: explants[1].id,
+          type: 'bacteria',
+          issue: 'Cloudy medium',
+        }),
+        201,
+      ),
+      dataOf(
+        await owner.post('/api/v1/contaminations', {
+          plant_id: plants[0].id,
+          type: 'other',
+          type_other: 'Mites',
+          issue: 'Webbing',
+        }),
+        201,
+      ),
+    ];
     const device = await lab.deviceToken();
     const viewer = await lab.actor('viewer');
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
@@ -125,6 +155,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       ids: new Map([
         ['plant', plants.map((p) => p.id as string)],
         ['explant', explants.map((e) => e.id as string)],
+        ['transfer', transfers.map((x: { id: string }) => x.id)],
+        ['contamination', contaminations.map((x: { id: string }) => x.id)],
         ['room', rooms],
         ['device', [device.deviceId]],
         ['workspace', [lab.workspaceId]],
@@ -136,6 +168,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ),
         initial_stage: DEFAULT_STAGE_LISTS.plant.map((s) => s.name),
         entered_on: ['2026-01-01', '2026-03-01T10:00:00Z', '2026-03-01T10:00:00+02:00'],
+        transfer_date: ['2026-01-01', '2026-03-01T10:00:00Z', '2026-03-01T10:00:00+02:00'],
         since: ['2026-01-01T00:00:00Z', '2026-01-01'],
         clone: ['c1', 'FL-A'],
         height_cm: [0, 12.5, -3, 1e300],

@@ -83,6 +83,11 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listTransfers',
+        'createTransfer',
+        'listContaminations',
+        'createContamination',
+        'getContamination',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

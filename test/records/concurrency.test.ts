@@ -5,6 +5,7 @@ import { IDEMPOTENCY_LEASE_MS } from '../../src/kernel/idempotency.js';
 import type { Principal } from '../../src/kernel/principal.js';
 import type { Trx } from '../../src/db/database.js';
 import { recordLookup } from '../../src/kernel/records.js';
+import { contaminations } from '../../src/modules/contaminations/contaminations.repository.js';
 import { explants } from '../../src/modules/explants/explants.repository.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
@@ -119,6 +120,7 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
         },
       },
       explant: explants,
+      contamination: contaminations,
     });
     const principal: Principal = {
       kind: 'key',

@@ -29,6 +29,17 @@ export interface DemoPlant {
   moves: DemoMove[];
 }
 
+/** A subculture onto fresh medium, with the counts taken at the bench. */
+export interface DemoTransfer {
+  daysAgo: number;
+  by: DemoMemberKey;
+  from: string;
+  to: string;
+  vesselCount: number;
+  plantletCount?: number;
+  notes?: string;
+}
+
 export interface DemoExplant {
   key: string;
   plant: string;
@@ -37,11 +48,25 @@ export interface DemoExplant {
   label: string;
   batchNumber: string;
   status: 'active' | 'establishing' | 'growing';
+  /** Vessels at the start; the transfers' counts (oldest first) bring it to today's. */
   initialCount: number;
-  currentCount: number;
-  plantletCount: number | null;
   customFields: Record<string, string>;
   moves: DemoMove[];
+  transfers: DemoTransfer[];
+}
+
+export interface DemoContamination {
+  explant: string;
+  loggedBy: DemoMemberKey;
+  daysAgo: number;
+  type: 'bacteria' | 'mold';
+  issue: string;
+  severity: 'low' | 'medium' | 'high';
+  status: 'active' | 'resolved';
+  suspectedSource: 'tool' | 'airborne';
+  vesselsAffected: number;
+  markings: string;
+  notes: string;
 }
 
 export const DEMO_PLANTS: readonly DemoPlant[] = [
@@ -147,13 +172,38 @@ export const DEMO_EXPLANTS: readonly DemoExplant[] = [
     batchNumber: 'B2026-014',
     status: 'growing',
     initialCount: 10,
-    currentCount: 24,
-    plantletCount: 96,
     customFields: { medium: 'MS + BAP 2 mg/L', clone: 'TC-01' },
     moves: [
       { stage: 'initiation', daysAgo: 110, room: 'growthA' },
       { stage: 'establishment', daysAgo: 95, room: 'growthA' },
       { stage: 'multiplication', daysAgo: 60, room: 'growthA', notes: 'Third subculture' },
+    ],
+    transfers: [
+      {
+        daysAgo: 95,
+        by: 'member',
+        from: 'Hood 1',
+        to: 'Growth Room A',
+        vesselCount: 12,
+        plantletCount: 30,
+      },
+      {
+        daysAgo: 60,
+        by: 'member',
+        from: 'Hood 1',
+        to: 'Growth Room A',
+        vesselCount: 18,
+        plantletCount: 64,
+        notes: 'Third subculture: clusters split in two',
+      },
+      {
+        daysAgo: 21,
+        by: 'manager',
+        from: 'Hood 2',
+        to: 'Growth Room A',
+        vesselCount: 24,
+        plantletCount: 96,
+      },
     ],
   },
   {
@@ -165,14 +215,39 @@ export const DEMO_EXPLANTS: readonly DemoExplant[] = [
     batchNumber: 'B2026-021',
     status: 'growing',
     initialCount: 12,
-    currentCount: 30,
-    plantletCount: 140,
     customFields: { medium: 'MS + BAP 2 mg/L', clone: 'FR-03' },
     moves: [
       { stage: 'initiation', daysAgo: 85, room: 'growthB' },
       { stage: 'establishment', daysAgo: 70, room: 'growthB' },
       { stage: 'multiplication', daysAgo: 45, room: 'growthB' },
       { stage: 'elongation', daysAgo: 12, room: 'growthB' },
+    ],
+    transfers: [
+      {
+        daysAgo: 70,
+        by: 'member',
+        from: 'Hood 1',
+        to: 'Growth Room B',
+        vesselCount: 14,
+        plantletCount: 40,
+      },
+      {
+        daysAgo: 45,
+        by: 'member',
+        from: 'Hood 1',
+        to: 'Growth Room B',
+        vesselCount: 22,
+        plantletCount: 90,
+      },
+      {
+        daysAgo: 12,
+        by: 'member',
+        from: 'Hood 2',
+        to: 'Growth Room B',
+        vesselCount: 30,
+        plantletCount: 140,
+        notes: 'Onto elongation medium',
+      },
     ],
   },
   {
@@ -184,13 +259,30 @@ export const DEMO_EXPLANTS: readonly DemoExplant[] = [
     batchNumber: 'B2026-026',
     status: 'active',
     initialCount: 8,
-    currentCount: 8,
-    plantletCount: 64,
     customFields: { medium: 'Half-strength MS', clone: 'PP-02' },
     moves: [
       { stage: 'initiation', daysAgo: 75, room: 'growthB' },
       { stage: 'multiplication', daysAgo: 50, room: 'growthB' },
       { stage: 'root_induction', daysAgo: 20, room: 'growthB', notes: 'IBA 1 mg/L' },
+    ],
+    transfers: [
+      {
+        daysAgo: 50,
+        by: 'manager',
+        from: 'Hood 2',
+        to: 'Growth Room B',
+        vesselCount: 8,
+        plantletCount: 40,
+      },
+      {
+        daysAgo: 20,
+        by: 'member',
+        from: 'Hood 2',
+        to: 'Growth Room B',
+        vesselCount: 8,
+        plantletCount: 64,
+        notes: 'Onto rooting medium (IBA 1 mg/L)',
+      },
     ],
   },
   {
@@ -202,8 +294,6 @@ export const DEMO_EXPLANTS: readonly DemoExplant[] = [
     batchNumber: 'B2026-033',
     status: 'establishing',
     initialCount: 6,
-    currentCount: 5,
-    plantletCount: null,
     customFields: { medium: 'WPM', clone: 'WAR-01' },
     moves: [
       { stage: 'initiation', daysAgo: 30, room: 'growthA' },
@@ -214,5 +304,45 @@ export const DEMO_EXPLANTS: readonly DemoExplant[] = [
         notes: 'One vessel lost to bacteria',
       },
     ],
+    transfers: [
+      {
+        daysAgo: 11,
+        by: 'owner',
+        from: 'Hood 1',
+        to: 'Growth Room A',
+        vesselCount: 5,
+        notes: 'Fresh WPM; the contaminated vessel was discarded',
+      },
+    ],
+  },
+];
+
+/** One open contamination and one that was dealt with. */
+export const DEMO_CONTAMINATIONS: readonly DemoContamination[] = [
+  {
+    explant: 'anthurium-b01',
+    loggedBy: 'owner',
+    daysAgo: 13,
+    type: 'bacteria',
+    issue: 'Milky ooze spreading from the explant base',
+    severity: 'medium',
+    status: 'active',
+    suspectedSource: 'tool',
+    vesselsAffected: 1,
+    markings: 'ANT-WAR-B01 #4',
+    notes: 'Vessel discarded; the rest are watched daily until the next transfer.',
+  },
+  {
+    explant: 'alocasia-b03',
+    loggedBy: 'member',
+    daysAgo: 40,
+    type: 'mold',
+    issue: 'Grey fuzz on the medium surface',
+    severity: 'low',
+    status: 'resolved',
+    suspectedSource: 'airborne',
+    vesselsAffected: 2,
+    markings: 'ALO-FR-B03 #7, #8',
+    notes: 'Both vessels autoclaved; hood pre-filter replaced.',
   },
 ];

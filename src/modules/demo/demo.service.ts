@@ -3,13 +3,16 @@ import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/records.js';
+import { createContamination } from '../contaminations/contaminations.service.js';
 import { createExplant } from '../explants/explants.service.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/identity.service.js';
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
+import { createTransfer } from '../transfers/transfers.service.js';
 import { demoSalesFile, demoSetupFile } from './demo.library.js';
 import {
+  DEMO_CONTAMINATIONS,
   DEMO_EXPLANTS,
   DEMO_PLANTS,
   type DemoMemberKey,
@@ -127,8 +130,6 @@ export async function createDemoLab(
         batch_number: spec.batchNumber,
         status: spec.status,
         initial_count: spec.initialCount,
-        current_count: spec.currentCount,
-        plantlet_count: spec.plantletCount,
         custom_fields: spec.customFields,
       },
       at(spec.daysAgo),
@@ -136,6 +137,46 @@ export async function createDemoLab(
     );
     explants[spec.key] = explant.id;
     for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
+    for (const transfer of spec.transfers) {
+      await createTransfer(
+        trx,
+        principals[transfer.by],
+        {
+          explant_id: explant.id,
+          transfer_date: at(transfer.daysAgo),
+          from_location: transfer.from,
+          to_location: transfer.to,
+          vessel_count: transfer.vesselCount,
+          ...(transfer.plantletCount === undefined
+            ? {}
+            : { plantlet_count: transfer.plantletCount }),
+          ...(transfer.notes ? { notes: transfer.notes } : {}),
+        },
+        records,
+        at(transfer.daysAgo),
+      );
+    }
+  }
+
+  for (const spec of DEMO_CONTAMINATIONS) {
+    await createContamination(
+      trx,
+      principals[spec.loggedBy],
+      {
+        explant_id: explants[spec.explant]!,
+        type: spec.type,
+        issue: spec.issue,
+        severity: spec.severity,
+        status: spec.status,
+        suspected_source: spec.suspectedSource,
+        observed_at: at(spec.daysAgo),
+        vessels_affected: spec.vesselsAffected,
+        affected_vessel_markings: spec.markings,
+        notes: spec.notes,
+      },
+      records,
+      at(spec.daysAgo),
+    );
   }
 
   const sales = demoSalesFile(plants, explants, newId(), at);

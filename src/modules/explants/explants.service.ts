@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
+import { changedValues, diffFields } from '../../kernel/changes.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../kernel/paging.js';
@@ -166,4 +167,48 @@ export function updateExplant(
   now: string,
 ): Promise<ExplantRecord> {
   return updateTracked(trx, EXPLANT_KIND, principal, id, input, now);
+}
+
+/** Vessel and plantlet counts a transfer observed on an explant (decision 5). */
+export interface ObservedCounts {
+  current_count?: number;
+  plantlet_count?: number;
+}
+
+/**
+ * Applies the counts a transfer observed to its explant, in the transfer's
+ * transaction (the caller holds the explant's lock): the counts that differ are
+ * written with `updated_at`, and an `updated` event names them and the transfer,
+ * so a mirror that follows `created`/`updated` events keeps the right counts.
+ * Counts equal to the stored ones write nothing.
+ */
+export async function applyTransferCounts(
+  trx: Trx,
+  input: {
+    workspaceId: string;
+    explantId: string;
+    counts: ObservedCounts;
+    transferId: string;
+    by: string | null;
+    at: string;
+  },
+): Promise<void> {
+  const { workspaceId, explantId, at } = input;
+  const row = await explants.find(trx, workspaceId, explantId);
+  if (row === undefined) throw errors.notFound('Explant');
+  const changes = diffFields(row, input.counts, ['current_count', 'plantlet_count']);
+  if (Object.keys(changes).length === 0) return;
+  await explants.update(trx, workspaceId, explantId, {
+    ...(changedValues(changes) as ObservedCounts),
+    updated_at: at,
+  });
+  await recordChangeEvent(trx, {
+    workspaceId,
+    entityType: 'explant',
+    entityId: explantId,
+    eventType: 'updated',
+    eventTime: at,
+    recordedBy: input.by,
+    payload: { changes, transfer_id: input.transferId },
+  });
 }

@@ -54,6 +54,22 @@ export async function completeStage(
   await stages.update(trx, workspaceId, id, { status: 'completed', completed_at: completedAt });
 }
 
+/** The stage a record was in at `at`: the latest one entered on or before it. */
+export async function findStageAt(
+  db: Db,
+  workspaceId: string,
+  entityType: string,
+  entityId: string,
+  at: string,
+): Promise<StageRow | undefined> {
+  return stagesOfRecord(db, workspaceId, entityType, entityId)
+    .where('entered_on', '<=', at)
+    .orderBy('entered_on', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** The earliest `entered_on` after `enteredOn` among a record's stages, if any. */
 export async function nextEnteredOnAfter(
   db: Db,

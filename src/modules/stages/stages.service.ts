@@ -15,6 +15,7 @@ import { requireMayChange } from '../records/ownership.js';
 import {
   completeStage,
   findActiveStage,
+  findStageAt,
   listStages as listStageRows,
   nextEnteredOnAfter,
   stages,
@@ -44,8 +45,11 @@ export function presentStage(row: StageRow): StageRecord {
 
 const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };
 
-/** The plant or explant a request names: exactly one of `plant_id` and `explant_id`. */
-function targetOf(input: { plant_id?: string; explant_id?: string }): {
+/**
+ * The plant or explant a request names: exactly one of `plant_id` and `explant_id`
+ * (stages, transfers, contaminations).
+ */
+export function targetOf(input: { plant_id?: string; explant_id?: string }): {
   entity: EntityType;
   id: string;
 } {
@@ -173,6 +177,18 @@ export async function openInitialStage(
   };
   await stages.insert(trx, row);
   return presentStage(row);
+}
+
+/** The stage (key and room) a plant or explant was in at `at`; null before its first. */
+export async function stageAt(
+  db: Db,
+  workspaceId: string,
+  entity: EntityType,
+  entityId: string,
+  at: string,
+): Promise<{ stage: string; room_id: string | null } | null> {
+  const row = await findStageAt(db, workspaceId, entity, entityId, at);
+  return row === undefined ? null : { stage: row.stage, room_id: row.room_id };
 }
 
 /** Stage history of one plant or explant, newest first by `entered_on`. */

@@ -1,0 +1,196 @@
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { errors } from '../../kernel/errors.js';
+import { toUtc } from '../../kernel/formats.js';
+import { newId } from '../../kernel/ids.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import { INT32_MAX } from '../../kernel/schemas.js';
+import { nowIso } from '../../kernel/time.js';
+import { recordChangeEvent, type EntityType } from '../events/events.service.js';
+import { applyTransferCounts } from '../explants/explants.service.js';
+import { customFieldsOf } from '../lab/custom-fields.js';
+import { applyCustomFields } from '../lab/lab.service.js';
+import { targetOf } from '../stages/stages.service.js';
+import {
+  CYCLE_INDEX,
+  findHighestCycle,
+  isCycleTaken,
+  listTransfers as listTransferRows,
+  transfers,
+  type RecordParams,
+  type TransferRow,
+} from './transfers.repository.js';
+import type { CreateTransferBody, Transfer } from './transfers.schemas.js';
+
+export type TransferRecord = Static<typeof Transfer>;
+export type CreateTransferInput = Static<typeof CreateTransferBody>;
+
+const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };
+
+export function presentTransfer(row: TransferRow): TransferRecord {
+  return {
+    id: row.id,
+    entity_type: row.entity_type as EntityType,
+    entity_id: row.entity_id,
+    transfer_date: row.transfer_date,
+    transfer_cycle: row.transfer_cycle,
+    from_location: row.from_location,
+    to_location: row.to_location,
+    status: row.status,
+    notes: row.notes,
+    created_at: row.created_at,
+    custom_fields: customFieldsOf(row.custom_fields),
+    vessel_count: row.vessel_count,
+    plantlet_count: row.plantlet_count,
+  };
+}
+
+const cycleTaken = (cycle: number, entity: EntityType) =>
+  errors.validation(`transfer_cycle: cycle ${cycle} is already recorded for this ${entity}`);
+
+/** What only an explant transfer may carry: counts (decision 5) and custom fields. */
+function refuseExplantOnlyFields(input: CreateTransferInput): void {
+  for (const field of ['vessel_count', 'plantlet_count'] as const) {
+    if (input[field] !== undefined) {
+      throw errors.validation(`${field}: only explant transfers carry counts`);
+    }
+  }
+  if (input.custom_fields != null && Object.keys(input.custom_fields).length > 0) {
+    throw errors.validation('custom_fields: only explant transfers carry custom fields');
+  }
+}
+
+/** The cycle sent (refused when the record already has it), else the highest + 1. */
+async function cycleOf(
+  trx: Trx,
+  record: RecordParams & { entityType: EntityType },
+  sent: number | undefined,
+): Promise<number> {
+  if (sent !== undefined) {
+    if (await isCycleTaken(trx, record, sent)) throw cycleTaken(sent, record.entityType);
+    return sent;
+  }
+  const highest = await findHighestCycle(trx, record);
+  if (highest >= INT32_MAX) {
+    throw errors.validation(
+      `transfer_cycle: this ${record.entityType} has reached the highest cycle; send a free one`,
+    );
+  }
+  return highest + 1;
+}
+
+/**
+ * Records a transfer of a plant or explant (POST /transfers) in the caller's
+ * transaction: checks everything first, then writes the transfer and its
+ * `transfer` event, and applies an explant transfer's counts to the explant
+ * (with an `updated` event when they change). The record is locked, so
+ * concurrent transfers of one record queue and never share a cycle.
+ *
+ * Any member may record a transfer on any plant or explant of the workspace:
+ * it records bench work (who did it is in the history), unlike PATCH and stage
+ * moves, which change another member's record and need a manager.
+ */
+export async function createTransfer(
+  trx: Trx,
+  principal: Principal,
+  input: CreateTransferInput,
+  records: RecordLookup,
+  now: string,
+): Promise<TransferRecord> {
+  const target = targetOf(input);
+  if (target.entity === 'plant') refuseExplantOnlyFields(input);
+  const workspaceId = principal.workspaceId;
+
+  // Concurrent transfers of one record queue here (PostgreSQL; SQLite has one writer).
+  const locked = await records.lock(trx, target.entity, workspaceId, target.id);
+  if (locked === undefined) throw errors.notFound(TITLE[target.entity]);
+  const customFields =
+    target.entity === 'explant'
+      ? await applyCustomFields(trx, workspaceId, 'transfer', {}, input.custom_fields)
+      : {};
+  const record = { workspaceId, entityType: target.entity, entityId: target.id };
+  const cycle = await cycleOf(trx, record, input.transfer_cycle);
+  // Read once the record is locked, as for stage moves: a transfer that queued behind
+  // another is never dated before it.
+  const transferDate = input.transfer_date === undefined ? nowIso() : toUtc(input.transfer_date);
+
+  const row: TransferRow = {
+    id: newId(),
+    workspace_id: workspaceId,
+    entity_type: target.entity,
+    entity_id: target.id,
+    transfer_date: transferDate,
+    transfer_cycle: cycle,
+    from_location: input.from_location ?? null,
+    to_location: input.to_location ?? null,
+    status: input.status ?? 'completed',
+    notes: input.notes ?? null,
+    vessel_count: input.vessel_count ?? null,
+    plantlet_count: input.plantlet_count ?? null,
+    custom_fields: JSON.stringify(customFields),
+    created_by: principal.memberId,
+    created_at: now,
+  };
+  try {
+    await transfers.insert(trx, row);
+  } catch (error) {
+    if (isUniqueViolation(error, CYCLE_INDEX)) throw cycleTaken(cycle, target.entity);
+    throw error;
+  }
+  await recordChangeEvent(trx, {
+    workspaceId,
+    entityType: target.entity,
+    entityId: target.id,
+    eventType: 'transfer',
+    eventTime: transferDate,
+    recordedBy: principal.memberId,
+    payload: {
+      transfer_id: row.id,
+      transfer_cycle: cycle,
+      transfer_date: transferDate,
+      status: row.status,
+      from_location: row.from_location,
+      to_location: row.to_location,
+      observed_vessel_count: row.vessel_count,
+      plantlet_count: row.plantlet_count,
+      notes: row.notes,
+    },
+  });
+  if (target.entity === 'explant' && (row.vessel_count !== null || row.plantlet_count !== null)) {
+    await applyTransferCounts(trx, {
+      workspaceId,
+      explantId: target.id,
+      counts: {
+        ...(row.vessel_count === null ? {} : { current_count: row.vessel_count }),
+        ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
+      },
+      transferId: row.id,
+      by: principal.memberId,
+      at: now,
+    });
+  }
+  return presentTransfer(row);
+}
+
+/** Transfers of one plant or explant, newest first by transfer date. */
+export async function listTransfersOf(
+  db: Db,
+  workspaceId: string,
+  query: { plant_id?: string; explant_id?: string },
+  records: RecordLookup,
+  page: PageRequest,
+): Promise<Page<TransferRecord>> {
+  const target = targetOf(query);
+  if ((await records.find(db, target.entity, workspaceId, target.id)) === undefined) {
+    throw errors.notFound(TITLE[target.entity]);
+  }
+  const { items, nextKey } = await listTransferRows(
+    db,
+    { workspaceId, entityType: target.entity, entityId: target.id },
+    page,
+  );
+  return { items: items.map(presentTransfer), nextKey };
+}
