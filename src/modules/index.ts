@@ -3,6 +3,8 @@ import type { Routes } from '../kernel/routes/index.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
+import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
@@ -16,7 +18,7 @@ import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
 export function createRecordLookup(): RecordLookup {
-  return recordLookup({ plant: plants, explant: explants });
+  return recordLookup({ plant: plants, explant: explants, media_recipe: mediaRecipeSource });
 }
 
 export interface ModuleDeps {
@@ -30,4 +32,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerExplantRoutes(routes, { records: deps.records });
   registerStageRoutes(routes, { records: deps.records });
   registerEventRoutes(routes);
+  registerMediaRecipeRoutes(routes);
 }

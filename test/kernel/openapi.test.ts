@@ -83,6 +83,10 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listMediaRecipes',
+        'createMediaRecipe',
+        'getMediaRecipe',
+        'updateMediaRecipe',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -6,6 +6,7 @@ import type { Principal } from '../../src/kernel/principal.js';
 import type { Trx } from '../../src/db/database.js';
 import { recordLookup } from '../../src/kernel/records.js';
 import { explants } from '../../src/modules/explants/explants.repository.js';
+import { mediaRecipeSource } from '../../src/modules/media-recipes/media-recipes.service.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
 import {
@@ -119,6 +120,7 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
         },
       },
       explant: explants,
+      media_recipe: mediaRecipeSource,
     });
     const principal: Principal = {
       kind: 'key',
