@@ -3,6 +3,8 @@ import type { Routes } from '../kernel/routes/index.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
+import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
 import { registerMeRoutes } from './me/me.routes.js';
@@ -33,4 +35,6 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerStageRoutes(routes, { records: deps.records });
   registerEventRoutes(routes);
   registerMediaRecipeRoutes(routes);
+  registerLabelRoutes(routes);
+  registerLabelScanRoutes(routes, { records: deps.records });
 }

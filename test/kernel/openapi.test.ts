@@ -87,6 +87,8 @@ describe('OpenAPI document', () => {
         'createMediaRecipe',
         'getMediaRecipe',
         'updateMediaRecipe',
+        'resolveLabel',
+        'createLabelScan',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();
