@@ -341,6 +341,54 @@ export interface ContaminationTable {
   deleted_at: string | null;
 }
 
+export interface MediaRecipeTable {
+  id: string;
+  workspace_id: string;
+  title: string;
+  status: string;
+  origin: string;
+  visibility: string;
+  is_public: number;
+  notes: string | null;
+  ph_target_centi: number | null;
+  sterilization_notes: string | null;
+  storage_notes: string | null;
+  usage_notes: string | null;
+  components: string;
+  version: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaRecipeVersionTable {
+  id: string;
+  workspace_id: string;
+  recipe_id: string;
+  version: number;
+  title: string;
+  notes: string | null;
+  ph_target_centi: number | null;
+  sterilization_notes: string | null;
+  storage_notes: string | null;
+  usage_notes: string | null;
+  components: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface LabelScanTable {
+  id: string;
+  workspace_id: string;
+  barcode: string;
+  plant_id: string | null;
+  explant_id: string | null;
+  context: string | null;
+  scanned_at: string;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -365,4 +413,7 @@ export interface DB {
   order_lines: OrderLineTable;
   transfers: TransferTable;
   contaminations: ContaminationTable;
+  media_recipes: MediaRecipeTable;
+  media_recipe_versions: MediaRecipeVersionTable;
+  label_scans: LabelScanTable;
 }

@@ -1,10 +1,14 @@
-import { recordLookup, type RecordLookup } from '../kernel/records.js';
+import { recordLookup, type RecordLookup, type RecordSources } from '../kernel/records.js';
 import type { Routes } from '../kernel/routes/index.js';
 import { contaminations } from './contaminations/contaminations.repository.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
+import { registerLabelRoutes } from './labels/labels.routes.js';
+import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
+import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
@@ -17,9 +21,19 @@ import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
  * `register…Routes` only the dependencies it uses.
  */
 
+/** Each record kind's source: its own module's gateway. */
+export function recordSources(): RecordSources {
+  return {
+    plant: plants,
+    explant: explants,
+    contamination: contaminations,
+    media_recipe: mediaRecipeSource,
+  };
+}
+
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
 export function createRecordLookup(): RecordLookup {
-  return recordLookup({ plant: plants, explant: explants, contamination: contaminations });
+  return recordLookup(recordSources());
 }
 
 export interface ModuleDeps {
@@ -35,4 +49,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerEventRoutes(routes);
   registerTransferRoutes(routes, { records: deps.records });
   registerContaminationRoutes(routes, { records: deps.records });
+  registerMediaRecipeRoutes(routes);
+  registerLabelRoutes(routes);
+  registerLabelScanRoutes(routes, { records: deps.records });
 }

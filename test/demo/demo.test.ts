@@ -128,6 +128,64 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
     expect(steps.map((s) => s.id)).toContain('step-1');
   });
 
+  it("has a shared media recipe at its second version and the owner's private draft", async () => {
+    const recipes = body(
+      await t.request({ method: 'GET', url: '/api/v1/media-recipes', headers }),
+    ).data;
+    expect(
+      recipes.map((r: { title: string; visibility: string; status: string; version: number }) => [
+        r.title,
+        r.visibility,
+        r.status,
+        r.version,
+      ]),
+    ).toEqual([
+      ['Half MS + IBA (rooting trial)', 'private', 'draft', 1],
+      ['MS + BAP (aroid multiplication)', 'team', 'active', 2],
+    ]);
+    const shared = recipes[1];
+    expect(shared.ph_target).toBe(5.8);
+    expect(shared.components.map((c: { qty: string }) => c.qty)).toEqual(['4.4', '30', '1.5', '7']);
+    const versions = await t.database.db
+      .selectFrom('media_recipe_versions')
+      .select('version')
+      .where('recipe_id', '=', shared.id)
+      .orderBy('version')
+      .execute();
+    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+  });
+
+  it('resolves its labels and has a scan of one', async () => {
+    const container = body(
+      await t.request({
+        method: 'GET',
+        url: '/api/v1/labels/resolve?barcode=VT-C-0001',
+        headers,
+      }),
+    ).data;
+    expect(container).toMatchObject({ record_type: 'container', display_name: expect.any(String) });
+    expect(container.contents.map((c: { display_name: string }) => c.display_name)).toEqual([
+      'MON-TC-B01',
+      'ANT-WAR-B01',
+    ]);
+    const plant = body(
+      await t.request({ method: 'GET', url: '/api/v1/labels/resolve?barcode=mus-gn-01', headers }),
+    ).data;
+    expect(plant).toMatchObject({ record_type: 'plant', display_name: "Banana 'Grand Nain'" });
+    const scans = await t.database.db
+      .selectFrom('label_scans')
+      .select(['barcode', 'explant_id', 'context'])
+      .where('workspace_id', '=', lab.workspace_id)
+      .execute();
+    expect(scans).toEqual([
+      {
+        barcode: 'VT-E-0001',
+        explant_id: container.contents[0].record_id,
+        context: 'transfer bench',
+      },
+    ]);
+  });
+
   it('creates a separate lab each time', async () => {
     const second = await inTransaction(t.database.db, (trx) =>
       createDemoLab(trx, createRecordLookup()),

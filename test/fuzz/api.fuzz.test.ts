@@ -2,6 +2,10 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/errors.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { newId } from '../../src/kernel/ids.js';
+import { importLabData } from '../../src/modules/import/import.service.js';
+import { createRecordLookup } from '../../src/modules/index.js';
 import { DEFAULT_STAGE_LISTS } from '../../src/modules/lab/stage-lists.js';
 import {
   addRoom,
@@ -147,6 +151,37 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         201,
       ),
     ];
+    const recipe = (fields: Record<string, unknown>) =>
+      owner.post('/api/v1/media-recipes', {
+        title: 'MS + BAP',
+        components: [{ name: 'MS basal salts', qty: '4.4', unit: 'g/L' }],
+        ...fields,
+      });
+    const recipes = [
+      dataOf(await recipe({ ph_target: 5.8 }), 201).id as string,
+      dataOf(await recipe({ visibility: 'team', status: 'draft' }), 201).id as string,
+    ];
+    const labelled: string = plants[0].id;
+    const contents = explants.map((e) => ({ record_type: 'explant', record_id: e.id as string }));
+    await inTransaction(t.database.db, (trx) =>
+      importLabData(
+        trx,
+        lab.workspaceId,
+        {
+          labels: [
+            { barcode: 'FZ-P-1', record_type: 'plant', record_id: labelled, display_name: 'P' },
+            {
+              barcode: 'FZ-C-1',
+              record_type: 'container',
+              record_id: newId(),
+              display_name: 'Tray',
+              contents,
+            },
+          ],
+        },
+        createRecordLookup(),
+      ),
+    );
     const device = await lab.deviceToken();
     const viewer = await lab.actor('viewer');
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
@@ -161,6 +196,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['device', [device.deviceId]],
         ['workspace', [lab.workspaceId]],
         ['member', [lab.owner.memberId]],
+        ['media-recipe', recipes],
       ]),
       hints: {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
@@ -175,6 +211,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         sterile: [true, false],
         sown_on: ['2026-02-28', '2024-02-29'],
         grade: ['A', 'B'],
+        barcode: ['FZ-P-1', 'FZ-C-1', 'E-2', 'b-2', 'fz-p-1', 'NOPE'],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {

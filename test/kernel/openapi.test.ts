@@ -88,6 +88,12 @@ describe('OpenAPI document', () => {
         'listContaminations',
         'createContamination',
         'getContamination',
+        'listMediaRecipes',
+        'createMediaRecipe',
+        'getMediaRecipe',
+        'updateMediaRecipe',
+        'resolveLabel',
+        'createLabelScan',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

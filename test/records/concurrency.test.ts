@@ -5,8 +5,7 @@ import { IDEMPOTENCY_LEASE_MS } from '../../src/kernel/idempotency.js';
 import type { Principal } from '../../src/kernel/principal.js';
 import type { Trx } from '../../src/db/database.js';
 import { recordLookup } from '../../src/kernel/records.js';
-import { contaminations } from '../../src/modules/contaminations/contaminations.repository.js';
-import { explants } from '../../src/modules/explants/explants.repository.js';
+import { recordSources } from '../../src/modules/index.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
 import {
@@ -109,6 +108,7 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
     let overtaking: { id: string; entered_on: string } | null = null;
     // The record lookup stands for the wait on the record's lock: another move commits meanwhile.
     const records = recordLookup({
+      ...recordSources(),
       plant: {
         find: (...args: Parameters<typeof plants.find>) => plants.find(...args),
         lock: async (...args: Parameters<typeof plants.lock>) => {
@@ -119,8 +119,6 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
           return plants.lock(...args);
         },
       },
-      explant: explants,
-      contamination: contaminations,
     });
     const principal: Principal = {
       kind: 'key',

@@ -3,6 +3,7 @@ import * as identity from './20261121090000_identity.js';
 import * as records from './20261121090100_records.js';
 import * as library from './20261121090200_library.js';
 import * as transfers from './20261123100000_transfers.js';
+import * as recipesAndScans from './20261123110000_recipes_and_scans.js';
 
 /** Every migration, by its frozen timestamped name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261121090100_records': records,
   '20261121090200_library': library,
   '20261123100000_transfers': transfers,
+  '20261123110000_recipes_and_scans': recipesAndScans,
 };

@@ -11,6 +11,7 @@ import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
 import { createTransfer } from '../transfers/transfers.service.js';
 import { demoSalesFile, demoSetupFile } from './demo.library.js';
+import { addDemoRecipesAndScans } from './demo.recipes.js';
 import {
   DEMO_CONTAMINATIONS,
   DEMO_EXPLANTS,
@@ -49,7 +50,8 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
  * the API, so change history exists), SOPs, equipment, labels, prices and store
- * order lines (through the import). Returns a new owner key with every scope.
+ * order lines (through the import), media recipes and a label scan. Returns a
+ * new owner key with every scope.
  */
 export async function createDemoLab(
   trx: Trx,
@@ -181,6 +183,7 @@ export async function createDemoLab(
 
   const sales = demoSalesFile(plants, explants, newId(), at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
+  await addDemoRecipesAndScans(trx, { principals, explants, records, at });
 
   const key = await createApiKey(trx, {
     memberId: principals.owner.memberId!,
