@@ -1,5 +1,6 @@
 import { recordLookup, type RecordLookup } from '../kernel/records.js';
 import type { Routes } from '../kernel/routes/index.js';
+import { registerDemandRoutes } from './demand/demand.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
@@ -7,6 +8,8 @@ import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
+import { tasks } from './tasks/tasks.repository.js';
+import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /*
@@ -16,7 +19,7 @@ import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
 export function createRecordLookup(): RecordLookup {
-  return recordLookup({ plant: plants, explant: explants });
+  return recordLookup({ plant: plants, explant: explants, task: tasks });
 }
 
 export interface ModuleDeps {
@@ -30,4 +33,6 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerExplantRoutes(routes, { records: deps.records });
   registerStageRoutes(routes, { records: deps.records });
   registerEventRoutes(routes);
+  registerTaskRoutes(routes, { records: deps.records });
+  registerDemandRoutes(routes);
 }

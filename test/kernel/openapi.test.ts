@@ -83,6 +83,12 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listTasks',
+        'createTask',
+        'getTask',
+        'updateTask',
+        'listDemandSignals',
+        'createDemandSignal',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

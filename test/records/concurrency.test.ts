@@ -8,6 +8,7 @@ import { recordLookup } from '../../src/kernel/records.js';
 import { explants } from '../../src/modules/explants/explants.repository.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
+import { tasks } from '../../src/modules/tasks/tasks.repository.js';
 import {
   body,
   createLab,
@@ -119,6 +120,7 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
         },
       },
       explant: explants,
+      task: tasks,
     });
     const principal: Principal = {
       kind: 'key',
