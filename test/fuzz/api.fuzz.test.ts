@@ -12,6 +12,7 @@ import {
   newExplant,
   newPlant,
 } from '../records/helpers.js';
+import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
 import { operationsOf, type OpenApiDocument, type OperationSpec } from './operations.js';
@@ -119,6 +120,16 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     ];
     const device = await lab.deviceToken();
     const viewer = await lab.actor('viewer');
+    const tasks = [
+      await newTask(owner, { assigned_to: viewer.memberId, due_date: '2026-12-01T08:00:00Z' }),
+      await newTask(owner, { entity_type: 'plant', entity_id: plants[1].id, genus: 'Alocasia' }),
+      await newTask(owner, { category: 'other', category_label: 'Visit', workflow_status: 'done' }),
+    ];
+    await placeByHand(t.database, lab.workspaceId, tasks[1].id, {
+      priority: 'high',
+      priority_rank: 1,
+    });
+    await newDemand(owner, { genus: 'Alocasia', demand_score: 12.5 });
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
     fixtures = {
@@ -129,6 +140,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['device', [device.deviceId]],
         ['workspace', [lab.workspaceId]],
         ['member', [lab.owner.memberId]],
+        ['task', tasks.map((task) => task.id as string)],
+        ['assigned_to', [lab.owner.memberId, viewer.memberId]],
       ]),
       hints: {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
@@ -142,6 +155,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         sterile: [true, false],
         sown_on: ['2026-02-28', '2024-02-29'],
         grade: ['A', 'B'],
+        genus: ['Alocasia', 'Monstera', 'monstera'],
+        category_label: ['Grower visit'],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {

@@ -16,6 +16,7 @@ import {
   type DemoMove,
   type DemoRoomKey,
 } from './demo.records.js';
+import { addDemoTasks } from './demo.tasks.js';
 
 export const DEMO_LAB_NAME = 'Greenleaf Tissue Culture Lab (demo)';
 
@@ -137,6 +138,8 @@ export async function createDemoLab(
     explants[spec.key] = explant.id;
     for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
   }
+
+  await addDemoTasks(trx, { principals, plants, explants, records, now });
 
   const sales = demoSalesFile(plants, explants, newId(), at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
