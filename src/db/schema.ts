@@ -389,6 +389,45 @@ export interface LabelScanTable {
   created_at: string;
 }
 
+export interface TaskTable {
+  id: string;
+  workspace_id: string;
+  title: string;
+  notes: string | null;
+  category: string;
+  category_label: string | null;
+  workflow_status: string;
+  priority: string | null;
+  priority_rank: number | null;
+  priority_source: string;
+  due_date: string | null;
+  undated: number;
+  due_key: string;
+  is_all_day: number;
+  assigned_to: string | null;
+  genus: string | null;
+  entity_type: string | null;
+  entity_id: string | null;
+  completed_at: string | null;
+  completed_by: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DemandSignalTable {
+  id: string;
+  workspace_id: string;
+  genus: string;
+  genus_key: string;
+  source_type: string | null;
+  demand_score: number;
+  source: string;
+  observed_at: string;
+  recorded_by: string | null;
+  created_at: string;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -416,4 +455,6 @@ export interface DB {
   media_recipes: MediaRecipeTable;
   media_recipe_versions: MediaRecipeVersionTable;
   label_scans: LabelScanTable;
+  tasks: TaskTable;
+  demand_signals: DemandSignalTable;
 }

@@ -2,6 +2,7 @@ import { recordLookup, type RecordLookup, type RecordSources } from '../kernel/r
 import type { Routes } from '../kernel/routes/index.js';
 import { contaminations } from './contaminations/contaminations.repository.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
+import { registerDemandRoutes } from './demand/demand.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
@@ -14,6 +15,8 @@ import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
+import { tasks } from './tasks/tasks.repository.js';
+import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /*
@@ -28,6 +31,7 @@ export function recordSources(): RecordSources {
     explant: explants,
     contamination: contaminations,
     media_recipe: mediaRecipeSource,
+    task: tasks,
   };
 }
 
@@ -52,4 +56,6 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerMediaRecipeRoutes(routes);
   registerLabelRoutes(routes);
   registerLabelScanRoutes(routes, { records: deps.records });
+  registerTaskRoutes(routes, { records: deps.records });
+  registerDemandRoutes(routes);
 }

@@ -16,6 +16,7 @@ import {
   newExplant,
   newPlant,
 } from '../records/helpers.js';
+import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
 import { operationsOf, type OpenApiDocument, type OperationSpec } from './operations.js';
@@ -184,6 +185,16 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     );
     const device = await lab.deviceToken();
     const viewer = await lab.actor('viewer');
+    const tasks = [
+      await newTask(owner, { assigned_to: viewer.memberId, due_date: '2026-12-01T08:00:00Z' }),
+      await newTask(owner, { entity_type: 'plant', entity_id: plants[1].id, genus: 'Alocasia' }),
+      await newTask(owner, { category: 'other', category_label: 'Visit', workflow_status: 'done' }),
+    ];
+    await placeByHand(t.database, lab.workspaceId, tasks[1].id, {
+      priority: 'high',
+      priority_rank: 1,
+    });
+    await newDemand(owner, { genus: 'Alocasia', demand_score: 12.5 });
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
     fixtures = {
@@ -197,6 +208,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['workspace', [lab.workspaceId]],
         ['member', [lab.owner.memberId]],
         ['media-recipe', recipes],
+        ['task', tasks.map((task) => task.id as string)],
+        ['assigned_to', [lab.owner.memberId, viewer.memberId]],
       ]),
       hints: {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
@@ -212,6 +225,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         sown_on: ['2026-02-28', '2024-02-29'],
         grade: ['A', 'B'],
         barcode: ['FZ-P-1', 'FZ-C-1', 'E-2', 'b-2', 'fz-p-1', 'NOPE'],
+        genus: ['Alocasia', 'Monstera', 'monstera'],
+        category_label: ['Grower visit'],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {

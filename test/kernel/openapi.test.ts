@@ -94,6 +94,12 @@ describe('OpenAPI document', () => {
         'updateMediaRecipe',
         'resolveLabel',
         'createLabelScan',
+        'listTasks',
+        'createTask',
+        'getTask',
+        'updateTask',
+        'listDemandSignals',
+        'createDemandSignal',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

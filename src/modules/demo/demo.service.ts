@@ -20,6 +20,7 @@ import {
   type DemoMove,
   type DemoRoomKey,
 } from './demo.records.js';
+import { addDemoTasks } from './demo.tasks.js';
 
 export const DEMO_LAB_NAME = 'Greenleaf Tissue Culture Lab (demo)';
 
@@ -180,6 +181,8 @@ export async function createDemoLab(
       at(spec.daysAgo),
     );
   }
+
+  await addDemoTasks(trx, { principals, plants, explants, records, now });
 
   const sales = demoSalesFile(plants, explants, newId(), at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);

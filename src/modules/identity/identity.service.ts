@@ -21,6 +21,7 @@ import {
   findActiveMemberByEmail,
   findApiKey,
   findMember,
+  findMemberInWorkspace,
   listApiKeys as listApiKeyRows,
   listMembers as listMemberRows,
   findWorkspace,
@@ -195,6 +196,12 @@ export async function getMember(db: Db, id: string): Promise<MemberRow> {
   const member = await findMember(db, id);
   if (member === undefined) throw errors.notFound('Member');
   return member;
+}
+
+/** Whether `id` is an active member of the workspace; a removed one, or another workspace's, is not. */
+export async function isActiveMember(db: Db, workspaceId: string, id: string): Promise<boolean> {
+  const member = await findMemberInWorkspace(db, workspaceId, id);
+  return member?.status === 'active';
 }
 
 export async function setMemberRole(trx: Trx, id: string, role: string): Promise<MemberRow> {

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
+import type { TaskTable } from '../../db/schema.js';
+import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+
+export type TaskRow = TaskTable;
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'title',
+  'notes',
+  'category',
+  'category_label',
+  'workflow_status',
+  'priority',
+  'priority_rank',
+  'priority_source',
+  'due_date',
+  'undated',
+  'due_key',
+  'is_all_day',
+  'assigned_to',
+  'genus',
+  'entity_type',
+  'entity_id',
+  'completed_at',
+  'completed_by',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Tasks by id, locked for a write, inserted, updated. */
+export const tasks = workspaceTable('tasks', COLUMNS);
+
+/** Earliest due first, undated tasks last; equal due dates in creation order (the id). */
+const DUE_FIRST: Ordering = { columns: ['undated', 'due_key', 'id'], direction: 'asc' };
+
+export interface TaskFilters {
+  readonly status?: string;
+  readonly assignedTo?: string;
+}
+
+export function listTaskRows(
+  db: Db,
+  workspaceId: string,
+  filters: TaskFilters,
+  page: PageRequest,
+): Promise<Page<TaskRow>> {
+  let query = db.selectFrom('tasks').select(COLUMNS).where('workspace_id', '=', workspaceId);
+  if (filters.status !== undefined) query = query.where('workflow_status', '=', filters.status);
+  if (filters.assignedTo !== undefined) {
+    query = query.where('assigned_to', '=', filters.assignedTo);
+  }
+  return fetchPage(query, DUE_FIRST, page);
+}
