@@ -6,6 +6,9 @@ import { registerExplantRoutes } from './explants/explants.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
+import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
+import { registerSopRoutes } from './sops/sops.routes.js';
+import { sopRecords } from './sops/sops.service.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
@@ -16,7 +19,7 @@ import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
 export function createRecordLookup(): RecordLookup {
-  return recordLookup({ plant: plants, explant: explants });
+  return recordLookup({ plant: plants, explant: explants, sop: sopRecords });
 }
 
 export interface ModuleDeps {
@@ -30,4 +33,6 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerExplantRoutes(routes, { records: deps.records });
   registerStageRoutes(routes, { records: deps.records });
   registerEventRoutes(routes);
+  registerSopRoutes(routes);
+  registerSopRunRoutes(routes, { records: deps.records });
 }

@@ -83,6 +83,14 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listSops',
+        'getSop',
+        'createSopRun',
+        'getSopRun',
+        'listSopRunEvents',
+        'createSopStepEvent',
+        'createSopStepMeasurement',
+        'completeSopRun',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -7,6 +7,7 @@ import type { Trx } from '../../src/db/database.js';
 import { recordLookup } from '../../src/kernel/records.js';
 import { explants } from '../../src/modules/explants/explants.repository.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
+import { sopRecords } from '../../src/modules/sops/sops.service.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
 import {
   body,
@@ -119,6 +120,7 @@ describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
         },
       },
       explant: explants,
+      sop: sopRecords,
     });
     const principal: Principal = {
       kind: 'key',
