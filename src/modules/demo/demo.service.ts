@@ -8,7 +8,8 @@ import { addMember, createApiKey, createWorkspace } from '../identity/identity.s
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
-import { demoSalesFile, demoSetupFile } from './demo.library.js';
+import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
+import { runDemoSops } from './demo.runs.js';
 import {
   DEMO_EXPLANTS,
   DEMO_PLANTS,
@@ -46,7 +47,8 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
  * the API, so change history exists), SOPs, equipment, labels, prices and store
- * order lines (through the import). Returns a new owner key with every scope.
+ * order lines (through the import), and SOP runs: one completed, one in progress.
+ * Returns a new owner key with every scope.
  */
 export async function createDemoLab(
   trx: Trx,
@@ -71,7 +73,14 @@ export async function createDemoLab(
     growthB: newId(),
     mediaPrep: newId(),
   };
-  await applyImport(trx, workspaceId, parseImportFile(demoSetupFile(rooms, at)), records, nowText);
+  const sopIds: DemoSopIds = { subculture: newId(), media: newId() };
+  await applyImport(
+    trx,
+    workspaceId,
+    parseImportFile(demoSetupFile(rooms, sopIds, at)),
+    records,
+    nowText,
+  );
 
   const move = async (
     principal: Principal,
@@ -137,6 +146,14 @@ export async function createDemoLab(
     explants[spec.key] = explant.id;
     for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
   }
+
+  await runDemoSops(trx, {
+    member: principals.member,
+    sopIds,
+    plantId: plants.monstera!,
+    records,
+    now,
+  });
 
   const sales = demoSalesFile(plants, explants, newId(), at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
