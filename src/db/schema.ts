@@ -428,6 +428,38 @@ export interface DemandSignalTable {
   created_at: string;
 }
 
+export interface SopRunTable {
+  id: string;
+  workspace_id: string;
+  sop_id: string;
+  sop_version_id: string;
+  version: number;
+  step_ids: string;
+  status: string;
+  batch_code: string | null;
+  plant_id: string | null;
+  notes: string | null;
+  started_by: string | null;
+  started_at: string;
+  completed_at: string | null;
+  event_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SopStepEventTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  seq: number;
+  step_key: string;
+  event_type: string;
+  recorded_at: string;
+  payload: string;
+  recorded_by: string | null;
+  created_at: string;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -457,4 +489,6 @@ export interface DB {
   label_scans: LabelScanTable;
   tasks: TaskTable;
   demand_signals: DemandSignalTable;
+  sop_runs: SopRunTable;
+  sop_step_events: SopStepEventTable;
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
-import type { PageRequest } from './paging.js';
+import { filterHash, type CursorCodec, type PageRequest, type SortKey } from './paging.js';
 import type { Principal } from './principal.js';
 
 export interface RouteResult<D, M> {
@@ -21,6 +21,12 @@ export interface BaseContext {
 /** A read: queries run on the database, outside any transaction. */
 export interface ReadContext extends BaseContext {
   readonly db: Db;
+  /**
+   * The cursor of `list` (a list without filters of its own) going on after `key`:
+   * a record that embeds the first page of a list says where that list continues
+   * (`meta.events_next_cursor` of an SOP run).
+   */
+  listCursor(list: string, key: SortKey): string;
 }
 
 /** A list: a read with its page (limit capped, offset, the cursor's key). */
@@ -44,6 +50,8 @@ export interface WriteContext extends BaseContext {
   readonly trx: Trx;
 }
 
+const NO_FILTERS = filterHash({});
+
 /**
  * The context of one request. A class, so that a request allocates only its
  * fields; `now` is read when first asked for and then kept, so every step of the
@@ -51,6 +59,7 @@ export interface WriteContext extends BaseContext {
  */
 export class RequestScope implements ListContext {
   #now: string | null = null;
+  readonly #cursors: CursorCodec;
 
   constructor(
     readonly principal: Principal,
@@ -59,7 +68,14 @@ export class RequestScope implements ListContext {
     readonly publicUrl: string,
     readonly log: FastifyBaseLogger,
     readonly page: PageRequest,
-  ) {}
+    cursors: CursorCodec,
+  ) {
+    this.#cursors = cursors;
+  }
+
+  listCursor(list: string, key: SortKey): string {
+    return this.#cursors.encode(list, NO_FILTERS, this.principal.workspaceId, key);
+  }
 
   get now(): string {
     return (this.#now ??= new Date().toISOString());

@@ -1,7 +1,14 @@
 import type { Db, Trx } from '../db/database.js';
 
 /** The kinds of record other records can name (a stage's plant, a comment's task, …). */
-export const RECORD_KINDS = ['plant', 'explant', 'contamination', 'media_recipe', 'task'] as const;
+export const RECORD_KINDS = [
+  'plant',
+  'explant',
+  'contamination',
+  'media_recipe',
+  'task',
+  'sop',
+] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** What a module needs to know of a record another module owns. */

@@ -13,6 +13,9 @@ import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
+import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
+import { registerSopRoutes } from './sops/sops.routes.js';
+import { sopRecords } from './sops/sops.service.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { tasks } from './tasks/tasks.repository.js';
@@ -32,6 +35,7 @@ export function recordSources(): RecordSources {
     contamination: contaminations,
     media_recipe: mediaRecipeSource,
     task: tasks,
+    sop: sopRecords,
   };
 }
 
@@ -58,4 +62,6 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerLabelScanRoutes(routes, { records: deps.records });
   registerTaskRoutes(routes, { records: deps.records });
   registerDemandRoutes(routes);
+  registerSopRoutes(routes);
+  registerSopRunRoutes(routes, { records: deps.records });
 }

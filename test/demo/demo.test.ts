@@ -186,6 +186,41 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
     ]);
   });
 
+  it('has SOP runs: one completed, one in progress with step evidence and a measurement', async () => {
+    const runs = await t.database.db
+      .selectFrom('sop_runs')
+      .select('id')
+      .where('workspace_id', '=', lab.workspace_id)
+      .orderBy('started_at')
+      .execute();
+    expect(runs).toHaveLength(2);
+    const [done, open] = await Promise.all(
+      runs.map(async (run) => {
+        const res = await t.request({ method: 'GET', url: `/api/v1/sop-runs/${run.id}`, headers });
+        expect(res.statusCode).toBe(200);
+        return body(res).data;
+      }),
+    );
+    expect(done).toMatchObject({ status: 'completed', version: 2, progress: 100 });
+    expect(done.completedAt).toEqual(expect.any(String));
+    expect(done.plantId).toEqual(expect.any(String));
+    expect(open).toMatchObject({ status: 'in_progress', completedAt: null, progress: 66.67 });
+    expect(open.events.map((e: { eventType: string }) => e.eventType)).toEqual([
+      'confirmed',
+      'confirmed',
+      'scanned',
+      'measured',
+    ]);
+    expect(open.events.at(-1)).toMatchObject({
+      stepKey: 'step-4',
+      payload: { metric: 'ph', value: 5.76, unit: 'pH', notes: 'Adjusted with 1 M KOH' },
+    });
+    const sop = body(
+      await t.request({ method: 'GET', url: `/api/v1/sops/${open.sopId}`, headers }),
+    ).data;
+    expect(sop.version.id).toBe(open.versionId);
+  });
+
   it('creates a separate lab each time', async () => {
     const second = await inTransaction(t.database.db, (trx) =>
       createDemoLab(trx, createRecordLookup()),

@@ -100,6 +100,14 @@ describe('OpenAPI document', () => {
         'updateTask',
         'listDemandSignals',
         'createDemandSignal',
+        'listSops',
+        'getSop',
+        'createSopRun',
+        'getSopRun',
+        'listSopRunEvents',
+        'createSopStepEvent',
+        'createSopStepMeasurement',
+        'completeSopRun',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -5,6 +5,7 @@ import * as library from './20261121090200_library.js';
 import * as transfers from './20261123100000_transfers.js';
 import * as recipesAndScans from './20261123110000_recipes_and_scans.js';
 import * as tasks from './20261123150000_tasks.js';
+import * as sopRuns from './20261123120000_sop_runs.js';
 
 /** Every migration, by its frozen timestamped name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261123100000_transfers': transfers,
   '20261123110000_recipes_and_scans': recipesAndScans,
   '20261123150000_tasks': tasks,
+  '20261123120000_sop_runs': sopRuns,
 };

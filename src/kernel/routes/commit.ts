@@ -21,6 +21,7 @@ export function scopeOf(kernel: Kernel, req: FastifyRequest): RequestScope {
     kernel.config.publicUrl,
     req.log,
     req.pageRequest ?? FIRST_PAGE,
+    kernel.cursors,
   );
 }
 

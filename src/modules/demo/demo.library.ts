@@ -57,7 +57,13 @@ const MEDIA_STEPS = [
   }),
 ];
 
-export function demoSetupFile(rooms: Record<DemoRoomKey, string>, at: At) {
+/** The ids the demo lab gives its SOPs, so that it can run them after the import. */
+export interface DemoSopIds {
+  subculture: string;
+  media: string;
+}
+
+export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSopIds, at: At) {
   return {
     custom_fields: [
       { entity: 'plant', key: 'mother_stock_id', type: 'text' },
@@ -82,6 +88,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, at: At) {
     ],
     sops: [
       {
+        id: sopIds.subculture,
         title: 'Subculture of shoot clusters',
         description:
           'Dividing multiplying shoot clusters onto fresh medium in the laminar flow hood.',
@@ -110,6 +117,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, at: At) {
         ],
       },
       {
+        id: sopIds.media,
         title: 'MS medium with BAP (1 L)',
         category: 'media-prep',
         status: 'active',

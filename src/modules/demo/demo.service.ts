@@ -10,8 +10,9 @@ import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
 import { createTransfer } from '../transfers/transfers.service.js';
-import { demoSalesFile, demoSetupFile } from './demo.library.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
+import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
+import { runDemoSops } from './demo.runs.js';
 import {
   DEMO_CONTAMINATIONS,
   DEMO_EXPLANTS,
@@ -51,7 +52,8 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
  * the API, so change history exists), SOPs, equipment, labels, prices and store
- * order lines (through the import), media recipes and a label scan. Returns a
+ * order lines (through the import), transfers, contaminations, tasks, media
+ * recipes, a label scan, and SOP runs: one completed, one in progress. Returns a
  * new owner key with every scope.
  */
 export async function createDemoLab(
@@ -77,7 +79,14 @@ export async function createDemoLab(
     growthB: newId(),
     mediaPrep: newId(),
   };
-  await applyImport(trx, workspaceId, parseImportFile(demoSetupFile(rooms, at)), records, nowText);
+  const sopIds: DemoSopIds = { subculture: newId(), media: newId() };
+  await applyImport(
+    trx,
+    workspaceId,
+    parseImportFile(demoSetupFile(rooms, sopIds, at)),
+    records,
+    nowText,
+  );
 
   const move = async (
     principal: Principal,
@@ -183,6 +192,13 @@ export async function createDemoLab(
   }
 
   await addDemoTasks(trx, { principals, plants, explants, records, now });
+  await runDemoSops(trx, {
+    member: principals.member,
+    sopIds,
+    plantId: plants.monstera!,
+    records,
+    now,
+  });
 
   const sales = demoSalesFile(plants, explants, newId(), at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);

@@ -1,11 +1,13 @@
 import type { Db, Trx } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
 import type { SopTable, SopVersionTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type SopRow = SopTable;
 export type SopVersionRow = SopVersionTable;
 
-export const sops = workspaceTable('sops', [
+const SOP_COLUMNS = [
   'id',
   'workspace_id',
   'title',
@@ -19,7 +21,9 @@ export const sops = workspaceTable('sops', [
   'duration_hours',
   'created_at',
   'updated_at',
-]);
+] as const;
+
+export const sops = workspaceTable('sops', SOP_COLUMNS);
 
 const VERSION_COLUMNS = [
   'id',
@@ -81,4 +85,50 @@ export async function findSopVersionOwners(
     .select(['id', 'workspace_id', 'sop_id'])
     .where('id', 'in', ids)
     .execute();
+}
+
+/** Most recently updated first; ties in a fixed order. */
+const BY_UPDATED: Ordering = { columns: ['updated_at', 'id'], direction: 'desc' };
+
+/** A page of the workspace's SOPs, drafts and archived ones included. */
+export function listSopRows(db: Db, workspaceId: string, page: PageRequest): Promise<Page<SopRow>> {
+  return fetchPage(
+    db.selectFrom('sops').select(SOP_COLUMNS).where('workspace_id', '=', workspaceId),
+    BY_UPDATED,
+    page,
+  );
+}
+
+/** The version in force of each of these SOPs that has one (at most one each). */
+export async function findEffectiveVersions(
+  db: Db,
+  workspaceId: string,
+  sopIds: readonly string[],
+): Promise<SopVersionRow[]> {
+  if (sopIds.length === 0) return [];
+  return db
+    .selectFrom('sop_versions')
+    .select(VERSION_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('sop_id', 'in', sopIds)
+    .where('lifecycle_status', '=', 'effective')
+    .orderBy('version', 'desc')
+    .execute();
+}
+
+/** The highest version number stored of each of these SOPs that has a version. */
+export async function latestVersionNumbers(
+  db: Db,
+  workspaceId: string,
+  sopIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (sopIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('sop_versions')
+    .select((eb) => ['sop_id', eb.fn.max('version').as('latest')])
+    .where('workspace_id', '=', workspaceId)
+    .where('sop_id', 'in', sopIds)
+    .groupBy('sop_id')
+    .execute();
+  return new Map(rows.map((row) => [row.sop_id, Number(row.latest)]));
 }

@@ -1,13 +1,26 @@
+import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { diffFields } from '../../kernel/changes.js';
+import { errors } from '../../kernel/errors.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { RecordRef, RecordSource } from '../../kernel/records.js';
 import {
+  findEffectiveVersions,
   findSopVersionOwners,
+  latestVersionNumbers,
+  listSopRows,
   listSopVersions,
   sops,
   sopVersions,
   supersedeEffectiveVersions,
   type SopRow,
+  type SopVersionRow,
 } from './sops.repository.js';
+import type { Sop, SopSummary, SopVersion } from './sops.schemas.js';
+
+export type SopRecord = Static<typeof Sop>;
+export type SopSummaryRecord = Static<typeof SopSummary>;
+export type SopVersionRecord = Static<typeof SopVersion>;
 
 export const SOP_STATUSES = ['draft', 'active', 'archived'] as const;
 export const SOP_LEVELS = ['beginner', 'intermediate', 'advanced', 'expert'] as const;
@@ -191,3 +204,116 @@ export const sopIdentities = (db: Db, workspaceId: string) =>
   sops.identities(db, workspaceId, ['title']);
 export const sopVersionIdentities = (db: Db, workspaceId: string) =>
   sopVersions.identities(db, workspaceId, ['sop_id', 'version']);
+
+const stringList = (text: string) => JSON.parse(text) as string[];
+const stepsOf = (row: SopVersionRow) => JSON.parse(row.steps) as SopStep[];
+
+function presentSummary(row: SopRow, currentVersion: number): SopSummaryRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    status: row.status,
+    level: row.level,
+    tags: stringList(row.tags),
+    equipment: stringList(row.equipment),
+    estimatedTimeMinutes: row.estimated_time_minutes,
+    durationHours: row.duration_hours,
+    currentVersion,
+    updatedAt: row.updated_at,
+    createdAt: row.created_at,
+  };
+}
+
+function presentVersion(row: SopVersionRow): SopVersionRecord {
+  return {
+    id: row.id,
+    version: row.version,
+    lifecycleStatus: 'effective',
+    effectiveAt: row.effective_at,
+    approvedAt: row.approved_at,
+    steps: stepsOf(row),
+    title: row.title,
+    description: row.description,
+  };
+}
+
+/**
+ * `currentVersion` of each SOP: the number of the version in force, else the
+ * highest number stored, else 0. The effective versions are handed in when the
+ * caller has them already.
+ */
+async function currentVersions(
+  db: Db,
+  workspaceId: string,
+  sopIds: readonly string[],
+  effective: readonly SopVersionRow[],
+): Promise<Map<string, number>> {
+  const current = await latestVersionNumbers(db, workspaceId, sopIds);
+  for (const version of effective) current.set(version.sop_id, version.version);
+  return current;
+}
+
+/** GET /sops: summaries, most recently updated first, drafts and archived ones included. */
+export async function listSops(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+): Promise<Page<SopSummaryRecord>> {
+  const { items, nextKey } = await listSopRows(db, workspaceId, page);
+  const ids = items.map((row) => row.id);
+  const effective = await findEffectiveVersions(db, workspaceId, ids);
+  const current = await currentVersions(db, workspaceId, ids, effective);
+  return { items: items.map((row) => presentSummary(row, current.get(row.id) ?? 0)), nextKey };
+}
+
+/** GET /sops/{id}: the SOP with only the version in force and its steps (null when none is). */
+export async function getSop(db: Db, workspaceId: string, id: string): Promise<SopRecord> {
+  const row = await sops.find(db, workspaceId, id);
+  if (row === undefined) throw errors.notFound('SOP');
+  const effective = await findEffectiveVersions(db, workspaceId, [id]);
+  const current = await currentVersions(db, workspaceId, [id], effective);
+  const inForce = effective[0];
+  return {
+    ...presentSummary(row, current.get(id) ?? 0),
+    version: inForce === undefined ? null : presentVersion(inForce),
+  };
+}
+
+/** The version a new run of an SOP follows: its id, number and the ids of its steps in order. */
+export interface VersionInForce {
+  id: string;
+  version: number;
+  stepIds: string[];
+}
+
+/**
+ * The version in force of an SOP of the workspace (null when none is), or
+ * undefined when the workspace has no such SOP.
+ */
+export async function findVersionInForce(
+  db: Db,
+  workspaceId: string,
+  sopId: string,
+): Promise<{ version: VersionInForce | null } | undefined> {
+  if ((await sops.find(db, workspaceId, sopId)) === undefined) return undefined;
+  const [inForce] = await findEffectiveVersions(db, workspaceId, [sopId]);
+  if (inForce === undefined) return { version: null };
+  return {
+    version: {
+      id: inForce.id,
+      version: inForce.version,
+      stepIds: stepsOf(inForce).map((step) => step.id),
+    },
+  };
+}
+
+const refOf = (row: SopRow | undefined): RecordRef | undefined =>
+  row === undefined ? undefined : { id: row.id, created_by: null };
+
+/** SOPs as records other modules name (assets, comments); imported, so without a creator. */
+export const sopRecords: RecordSource = {
+  find: async (db, workspaceId, id) => refOf(await sops.find(db, workspaceId, id)),
+  lock: async (trx, workspaceId, id) => refOf(await sops.lock(trx, workspaceId, id)),
+};

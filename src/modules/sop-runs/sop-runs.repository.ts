@@ -1,0 +1,111 @@
+import type { Db, Trx } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
+import { preparedQuery } from '../../db/prepared.js';
+import type { SopRunTable, SopStepEventTable } from '../../db/schema.js';
+import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+
+export type SopRunRow = SopRunTable;
+export type SopStepEventRow = SopStepEventTable;
+
+const RUN_COLUMNS = [
+  'id',
+  'workspace_id',
+  'sop_id',
+  'sop_version_id',
+  'version',
+  'step_ids',
+  'status',
+  'batch_code',
+  'plant_id',
+  'notes',
+  'started_by',
+  'started_at',
+  'completed_at',
+  'event_seq',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Runs by id, locked while evidence is added or the run is closed, inserted, updated. */
+export const sopRuns = workspaceTable('sop_runs', RUN_COLUMNS);
+
+const EVENT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'run_id',
+  'seq',
+  'step_key',
+  'event_type',
+  'recorded_at',
+  'payload',
+  'recorded_by',
+  'created_at',
+] as const;
+
+/** Step evidence: inserted, never updated or deleted. */
+export const sopStepEvents = workspaceTable('sop_step_events', EVENT_COLUMNS);
+
+const bumpSequence = preparedQuery((db, p: { workspaceId: string; runId: string; now: string }) =>
+  db
+    .updateTable('sop_runs')
+    .set((eb) => ({ event_seq: eb('event_seq', '+', 1), updated_at: p.now }))
+    .where('workspace_id', '=', p.workspaceId)
+    .where('id', '=', p.runId)
+    .returning(['event_seq']),
+);
+
+/**
+ * Takes the run's next evidence sequence number (and marks the run updated). The
+ * caller holds the run's lock, so evidence of one run is numbered in the order it
+ * commits, whatever its `recorded_at`.
+ */
+export async function nextEvidenceSequence(
+  trx: Trx,
+  workspaceId: string,
+  runId: string,
+  now: string,
+): Promise<number> {
+  const row = await bumpSequence.first(trx, { workspaceId, runId, now });
+  if (row === undefined) throw new Error(`SOP run ${runId} does not exist`);
+  return Number(row.event_seq);
+}
+
+/** The step ids of a run that have at least one piece of evidence. */
+export async function stepKeysWithEvidence(
+  db: Db,
+  workspaceId: string,
+  runId: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('sop_step_events')
+    .select('step_key')
+    .distinct()
+    .where('workspace_id', '=', workspaceId)
+    .where('run_id', '=', runId)
+    .execute();
+  return new Set(rows.map((row) => row.step_key));
+}
+
+/**
+ * The trail's order: oldest first by the run's sequence. The run id leads the key,
+ * so a cursor names the run it was made for.
+ */
+export const TRAIL_ORDER: Ordering = { columns: ['run_id', 'seq'], direction: 'asc' };
+
+export function listEvidence(
+  db: Db,
+  workspaceId: string,
+  runId: string,
+  page: PageRequest,
+): Promise<Page<SopStepEventRow>> {
+  return fetchPage(
+    db
+      .selectFrom('sop_step_events')
+      .select(EVENT_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('run_id', '=', runId),
+    TRAIL_ORDER,
+    page,
+  );
+}

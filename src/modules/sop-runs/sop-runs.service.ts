@@ -1,0 +1,289 @@
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
+import { mayChangeRecordOf } from '../../kernel/access.js';
+import { AppError, errors } from '../../kernel/errors.js';
+import { toUtc } from '../../kernel/formats.js';
+import { newId } from '../../kernel/ids.js';
+import type { Page, PageRequest, SortKey } from '../../kernel/paging.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import { findVersionInForce } from '../sops/sops.service.js';
+import {
+  listEvidence,
+  nextEvidenceSequence,
+  sopRuns,
+  sopStepEvents,
+  stepKeysWithEvidence,
+  type SopRunRow,
+  type SopStepEventRow,
+} from './sop-runs.repository.js';
+import {
+  CLOSED_RUN_STATUSES,
+  PAYLOAD_MAX_BYTES,
+  type CompleteSopRunBody,
+  type SopRun,
+  type SopRunDetail,
+  type SopRunDetailMeta,
+  type SopStepEvent,
+  type StartSopRunBody,
+  type StepEventBody,
+  type StepMeasurementBody,
+} from './sop-runs.schemas.js';
+
+export type SopRunRecord = Static<typeof SopRun>;
+export type SopRunDetailRecord = Static<typeof SopRunDetail>;
+export type SopStepEventRecord = Static<typeof SopStepEvent>;
+
+/** How many pieces of evidence GET /sop-runs/{id} embeds; the rest is paged by its own list. */
+export const EMBEDDED_EVENTS = 50;
+/** Names the evidence list inside its cursors (GET /sop-runs/{id}/events). */
+export const EVIDENCE_LIST = 'sop-run-events';
+
+const RUN = 'SOP run';
+const closedStatuses: ReadonlySet<string> = new Set(CLOSED_RUN_STATUSES);
+const stepIdsOf = (run: SopRunRow) => JSON.parse(run.step_ids) as string[];
+
+function presentRun(row: SopRunRow, withEvidence: ReadonlySet<string>): SopRunRecord {
+  const stepIds = stepIdsOf(row);
+  const worked = stepIds.filter((id) => withEvidence.has(id));
+  return {
+    id: row.id,
+    sopId: row.sop_id,
+    version: row.version,
+    versionId: row.sop_version_id,
+    status: row.status,
+    batchCode: row.batch_code,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    progress:
+      stepIds.length === 0 ? 0 : Math.round((10_000 * worked.length) / stepIds.length) / 100,
+    steps: worked.map((id) => ({ id, completed: true })),
+    plantId: row.plant_id,
+    notes: row.notes,
+    startedBy: row.started_by,
+    updatedAt: row.updated_at,
+  };
+}
+
+function presentEvidence(row: SopStepEventRow): SopStepEventRecord {
+  return {
+    id: row.id,
+    runId: row.run_id,
+    stepKey: row.step_key,
+    eventType: row.event_type,
+    recordedAt: row.recorded_at,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    recordedBy: row.recorded_by,
+    createdAt: row.created_at,
+  };
+}
+
+const runEnded = (run: SopRunRow, doing: string) =>
+  new AppError('SOP_RUN_CLOSED', `This SOP run has ended (${run.status}); ${doing}`);
+
+/**
+ * POST /sop-runs: a run of the SOP's version in force, pinned to it (its number,
+ * id and steps as they are now), `in_progress`, started by the key's owner.
+ */
+export async function startSopRun(
+  trx: Trx,
+  principal: Principal,
+  input: Static<typeof StartSopRunBody>,
+  records: RecordLookup,
+  now: string,
+): Promise<SopRunRecord> {
+  const workspaceId = principal.workspaceId;
+  const sop = await findVersionInForce(trx, workspaceId, input.sop_id);
+  if (sop === undefined) throw errors.notFound('SOP');
+  const plantId = input.plant_id ?? null;
+  if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
+    throw errors.notFound('Plant');
+  }
+  if (sop.version === null) {
+    throw new AppError(
+      'SOP_RUN_NOT_EFFECTIVE',
+      'This SOP has no version in force; a run can start only from an effective version',
+    );
+  }
+  const row: SopRunRow = {
+    id: newId(),
+    workspace_id: workspaceId,
+    sop_id: input.sop_id,
+    sop_version_id: sop.version.id,
+    version: sop.version.version,
+    step_ids: JSON.stringify(sop.version.stepIds),
+    status: 'in_progress',
+    batch_code: input.batch_code ?? null,
+    plant_id: plantId,
+    notes: null,
+    started_by: principal.memberId,
+    started_at: now,
+    completed_at: null,
+    event_seq: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await sopRuns.insert(trx, row);
+  return presentRun(row, new Set());
+}
+
+interface Evidence {
+  eventType: string;
+  payload: Record<string, unknown>;
+  recordedAt: string | undefined;
+}
+
+/**
+ * Appends evidence to a step of a run. The run is locked first, so evidence of
+ * one run queues: each gets the next sequence number, and none slips in after
+ * the run was closed. Nothing is recorded when the run or the step is unknown or
+ * the run has ended.
+ */
+async function appendEvidence(
+  trx: Trx,
+  principal: Principal,
+  runId: string,
+  stepId: string,
+  evidence: Evidence,
+  now: string,
+): Promise<SopStepEventRecord> {
+  const workspaceId = principal.workspaceId;
+  const run = await sopRuns.lock(trx, workspaceId, runId);
+  if (run === undefined) throw errors.notFound(RUN);
+  if (!stepIdsOf(run).includes(stepId)) {
+    throw new AppError('NOT_FOUND', 'Step not found in the SOP version this run follows');
+  }
+  if (closedStatuses.has(run.status)) throw runEnded(run, 'it accepts no more step evidence');
+  const row: SopStepEventRow = {
+    id: newId(),
+    workspace_id: workspaceId,
+    run_id: runId,
+    seq: await nextEvidenceSequence(trx, workspaceId, runId, now),
+    step_key: stepId,
+    event_type: evidence.eventType,
+    recorded_at: evidence.recordedAt === undefined ? now : toUtc(evidence.recordedAt),
+    payload: JSON.stringify(evidence.payload),
+    recorded_by: principal.memberId,
+    created_at: now,
+  };
+  await sopStepEvents.insert(trx, row);
+  return presentEvidence(row);
+}
+
+/** POST /sop-runs/{id}/steps/{stepId}/events: a confirmation, scan, skip, note or device state. */
+export function recordStepEvent(
+  trx: Trx,
+  principal: Principal,
+  runId: string,
+  stepId: string,
+  input: Static<typeof StepEventBody>,
+  now: string,
+): Promise<SopStepEventRecord> {
+  const payload = input.payload ?? {};
+  if (Buffer.byteLength(JSON.stringify(payload)) > PAYLOAD_MAX_BYTES) {
+    throw errors.validation(`payload: must be at most ${PAYLOAD_MAX_BYTES} bytes as JSON`);
+  }
+  return appendEvidence(
+    trx,
+    principal,
+    runId,
+    stepId,
+    { eventType: input.event_type, payload, recordedAt: input.recorded_at },
+    now,
+  );
+}
+
+/** POST /sop-runs/{id}/steps/{stepId}/measurements: joins the trail as `measured`. */
+export function recordStepMeasurement(
+  trx: Trx,
+  principal: Principal,
+  runId: string,
+  stepId: string,
+  input: Static<typeof StepMeasurementBody>,
+  now: string,
+): Promise<SopStepEventRecord> {
+  const payload: Record<string, unknown> = {
+    metric: input.metric,
+    value: input.value,
+    unit: input.unit,
+    ...(input.notes === undefined ? {} : { notes: input.notes }),
+  };
+  return appendEvidence(
+    trx,
+    principal,
+    runId,
+    stepId,
+    { eventType: 'measured', payload, recordedAt: input.recorded_at },
+    now,
+  );
+}
+
+/**
+ * POST /sop-runs/{id}/complete: closes the run with its outcome. Only the member
+ * who started it or a manager and above may; to anyone else the run does not
+ * exist (404), as to another workspace.
+ */
+export async function completeSopRun(
+  trx: Trx,
+  principal: Principal,
+  runId: string,
+  input: Static<typeof CompleteSopRunBody>,
+  now: string,
+): Promise<SopRunRecord> {
+  const workspaceId = principal.workspaceId;
+  const run = await sopRuns.lock(trx, workspaceId, runId);
+  if (run === undefined || !mayChangeRecordOf(principal, run.started_by)) {
+    throw errors.notFound(RUN);
+  }
+  if (closedStatuses.has(run.status)) throw runEnded(run, 'it cannot be closed again');
+  const changes = {
+    status: input.outcome,
+    completed_at: input.outcome === 'completed' ? now : null,
+    notes: input.notes ?? null,
+    updated_at: now,
+  };
+  await sopRuns.update(trx, workspaceId, runId, changes);
+  return presentRun({ ...run, ...changes }, await stepKeysWithEvidence(trx, workspaceId, runId));
+}
+
+/**
+ * GET /sop-runs/{id}: the run with its first pieces of evidence, oldest first,
+ * and the cursor of the evidence list when there are more.
+ */
+export async function getSopRun(
+  db: Db,
+  workspaceId: string,
+  runId: string,
+  cursorAfter: (key: SortKey) => string,
+): Promise<{ data: SopRunDetailRecord; meta?: Static<typeof SopRunDetailMeta> }> {
+  const run = await sopRuns.find(db, workspaceId, runId);
+  if (run === undefined) throw errors.notFound(RUN);
+  const first = await listEvidence(db, workspaceId, runId, {
+    limit: EMBEDDED_EVENTS,
+    offset: 0,
+    after: null,
+  });
+  const data = {
+    ...presentRun(run, await stepKeysWithEvidence(db, workspaceId, runId)),
+    events: first.items.map(presentEvidence),
+  };
+  return first.nextKey === null
+    ? { data }
+    : { data, meta: { events_next_cursor: cursorAfter(first.nextKey) } };
+}
+
+/** GET /sop-runs/{id}/events: the run's whole trail, oldest first. */
+export async function listSopRunEvidence(
+  db: Db,
+  workspaceId: string,
+  runId: string,
+  page: PageRequest,
+): Promise<Page<SopStepEventRecord>> {
+  if ((await sopRuns.find(db, workspaceId, runId)) === undefined) throw errors.notFound(RUN);
+  // A cursor carries the run it was made for: another run's cursor is not a place in this list.
+  if (page.after !== null && (page.after.length !== 2 || page.after[0] !== runId)) {
+    throw errors.invalidCursor();
+  }
+  const { items, nextKey } = await listEvidence(db, workspaceId, runId, page);
+  return { items: items.map(presentEvidence), nextKey };
+}

@@ -1,0 +1,58 @@
+import Type from 'typebox';
+import { Nullable, Uuid } from '../../kernel/schemas.js';
+
+/** A step of a version, as stored and shown (camelCase); its `id` is what runs post evidence to. */
+export const SopStep = Type.Object({
+  id: Type.String({ description: 'Post step evidence of a run against it (stepId)' }),
+  instruction: Type.String(),
+  notes: Nullable(Type.String()),
+  safetyWarning: Nullable(Type.String()),
+  estimatedMinutes: Nullable(Type.Number()),
+});
+
+export const SopVersion = Type.Object(
+  {
+    id: Uuid({ description: 'The versionId of the runs that follow this version' }),
+    version: Type.Integer(),
+    lifecycleStatus: Type.Literal('effective'),
+    effectiveAt: Nullable(Type.String()),
+    approvedAt: Nullable(Type.String()),
+    steps: Type.Array(SopStep),
+    title: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+  },
+  { $id: 'SopVersion', description: 'The version in force: the one new runs follow' },
+);
+
+const summaryFields = {
+  id: Uuid(),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  category: Nullable(Type.String()),
+  status: Nullable(Type.String({ description: 'draft, active, archived' })),
+  level: Nullable(Type.String({ description: 'beginner, intermediate, advanced, expert' })),
+  tags: Type.Array(Type.String()),
+  equipment: Type.Array(Type.String()),
+  estimatedTimeMinutes: Nullable(Type.Number()),
+  durationHours: Nullable(Type.Number()),
+  currentVersion: Type.Integer({
+    description:
+      'Number of the version in force; without one, the highest version stored (0 when none is)',
+  }),
+  updatedAt: Nullable(Type.String()),
+  createdAt: Nullable(Type.String()),
+};
+
+export const SopSummary = Type.Object(summaryFields, { $id: 'SopSummary' });
+
+export const Sop = Type.Object(
+  {
+    ...summaryFields,
+    version: Type.Union([SopVersion, Type.Null()], {
+      description: 'The version in force with its steps; null when none is in force',
+    }),
+  },
+  { $id: 'Sop' },
+);
+
+export const SopParams = Type.Object({ id: Uuid() });
