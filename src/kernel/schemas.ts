@@ -62,6 +62,24 @@ export const CustomFieldValues = Type.Record(
 
 export const PageMeta = Type.Object({ next_cursor: Nullable(Type.String()) }, { $id: 'PageMeta' });
 
+/**
+ * Money (resources.md decision 13): an exact decimal string, never a float, and its
+ * currency. A shared schema (registered once by the route kernel), so that a record
+ * holding several amounts refers to one `Money` component: use `MoneyRef`.
+ */
+export const Money = Type.Object(
+  {
+    amount: Type.String({ description: 'exact decimal, e.g. "18.50"' }),
+    currency: Nullable(Type.String({ description: 'ISO 4217 code, e.g. USD' })),
+  },
+  { $id: 'Money' },
+);
+export type MoneyValue = Static<typeof Money>;
+
+export const MoneyRef = () => Type.Unsafe<MoneyValue>({ $ref: 'Money#' });
+export const NullableMoneyRef = () =>
+  Type.Unsafe<MoneyValue | null>({ anyOf: [{ $ref: 'Money#' }, { type: 'null' }] });
+
 export const ErrorEnvelope = Type.Object(
   {
     ok: Type.Literal(false),

@@ -83,6 +83,14 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listEquipment',
+        'getEquipment',
+        'listEquipmentEvents',
+        'createEquipmentEvent',
+        'listOrderLines',
+        'getSellThrough',
+        'listCultureLinePrices',
+        'listPriceEvents',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();
