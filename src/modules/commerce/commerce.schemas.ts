@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Int, MoneyRef, Nullable, NullableMoneyRef, Uuid } from '../../kernel/schemas.js';
+import { Int, MoneyRef, Nullable, NullableMoney, Uuid } from '../../kernel/schemas.js';
 import { OFFSET_MAX } from '../../kernel/paging.js';
 
 export const OrderLine = Type.Object(
@@ -10,7 +10,7 @@ export const OrderLine = Type.Object(
     store_product_id: Nullable(Type.String()),
     store_variant_id: Nullable(Type.String()),
     quantity: Type.Integer(),
-    unit_price: NullableMoneyRef(),
+    unit_price: NullableMoney(),
     occurred_at: Nullable(Type.String()),
   },
   { $id: 'OrderLine' },

@@ -8,7 +8,10 @@ import { addMember, createApiKey, createWorkspace } from '../identity/identity.s
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
+import { recordEquipmentEvent } from '../equipment/equipment-events.service.js';
+import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
 import { demoSalesFile, demoSetupFile } from './demo.library.js';
+import { DEMO_PRODUCT_COUNT } from './demo.sales.js';
 import {
   DEMO_EXPLANTS,
   DEMO_PLANTS,
@@ -45,8 +48,9 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * Creates a realistic plant tissue culture lab on the teams plan, all in the
  * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
- * the API, so change history exists), SOPs, equipment, labels, prices and store
- * order lines (through the import). Returns a new owner key with every scope.
+ * the API, so change history exists), SOPs, equipment with its calibration and
+ * maintenance history (through the equipment event service), labels, prices and
+ * a month of store order lines (through the import). Returns a new owner key with every scope.
  */
 export async function createDemoLab(
   trx: Trx,
@@ -71,7 +75,21 @@ export async function createDemoLab(
     growthB: newId(),
     mediaPrep: newId(),
   };
-  await applyImport(trx, workspaceId, parseImportFile(demoSetupFile(rooms, at)), records, nowText);
+  const equipment: Record<DemoEquipmentKey, string> = {
+    autoclave: newId(),
+    hood: newId(),
+    balance: newId(),
+    phMeter: newId(),
+    lightRack: newId(),
+    oldCooker: newId(),
+  };
+  await applyImport(
+    trx,
+    workspaceId,
+    parseImportFile(demoSetupFile(rooms, equipment, at)),
+    records,
+    nowText,
+  );
 
   const move = async (
     principal: Principal,
@@ -138,7 +156,19 @@ export async function createDemoLab(
     for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
   }
 
-  const sales = demoSalesFile(plants, explants, newId(), at);
+  for (const step of DEMO_EQUIPMENT_EVENTS) {
+    await recordEquipmentEvent(
+      trx,
+      principals[step.by],
+      equipment[step.equipment],
+      step.event(at, explants),
+      records,
+      nowText,
+    );
+  }
+
+  const productLinks = Array.from({ length: DEMO_PRODUCT_COUNT }, () => newId());
+  const sales = demoSalesFile(plants, explants, { tray: newId(), productLinks }, at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
 
   const key = await createApiKey(trx, {

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { MoneyRef, Nullable, NullableMoneyRef, Uuid } from '../../kernel/schemas.js';
+import { MoneyRef, Nullable, NullableMoney, Uuid } from '../../kernel/schemas.js';
 import { PRICE_SOURCES } from './pricing.service.js';
 
 const PriceSource = Type.String({ description: PRICE_SOURCES.join(', ') });
@@ -9,8 +9,8 @@ export const CultureLinePrice = Type.Object(
     id: Uuid(),
     plant_id: Uuid(),
     list_price: MoneyRef(),
-    wholesale_price: NullableMoneyRef(),
-    previous_list_price: NullableMoneyRef(),
+    wholesale_price: NullableMoney(),
+    previous_list_price: NullableMoney(),
     pricing_tier: Nullable(Type.String()),
     tier_score: Nullable(Type.String({ description: 'exact decimal' })),
     price_source: PriceSource,
@@ -27,7 +27,7 @@ export const PriceEvent = Type.Object(
     id: Uuid(),
     plant_id: Uuid(),
     list_price: MoneyRef(),
-    previous_list_price: NullableMoneyRef(),
+    previous_list_price: NullableMoney(),
     price_source: PriceSource,
     changed_by: Nullable(Uuid()),
     changed_at: Nullable(Type.String()),
