@@ -294,6 +294,8 @@ export interface OrderLineTable {
   unit_currency: string | null;
   occurred_at: string | null;
   created_at: string;
+  /** The list's sort key: occurred_at, or '' for a line without one. */
+  occurred_key: string;
 }
 
 export interface TransferTable {
@@ -460,6 +462,29 @@ export interface SopStepEventTable {
   created_at: string;
 }
 
+export interface EquipmentEventTable {
+  id: string;
+  workspace_id: string;
+  equipment_id: string;
+  kind: string;
+  occurred_at: string;
+  outcome: string | null;
+  subject_type: string | null;
+  subject_id: string | null;
+  subject_label: string | null;
+  performed_by_name: string | null;
+  provider: string | null;
+  as_found_condition: string | null;
+  as_left_condition: string | null;
+  result_summary: string | null;
+  certificate_number: string | null;
+  certificate_url: string | null;
+  next_due_at: string | null;
+  notes: string | null;
+  recorded_by: string | null;
+  recorded_at: string;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -491,4 +516,5 @@ export interface DB {
   demand_signals: DemandSignalTable;
   sop_runs: SopRunTable;
   sop_step_events: SopStepEventTable;
+  equipment_events: EquipmentEventTable;
 }

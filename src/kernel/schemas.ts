@@ -62,6 +62,28 @@ export const CustomFieldValues = Type.Record(
 
 export const PageMeta = Type.Object({ next_cursor: Nullable(Type.String()) }, { $id: 'PageMeta' });
 
+const MONEY_PROPERTIES = {
+  amount: Type.String({ description: 'exact decimal, e.g. "18.50"' }),
+  currency: Nullable(Type.String({ description: 'ISO 4217 code, e.g. USD' })),
+};
+
+/**
+ * Money (resources.md decision 13): an exact decimal string, never a float, and its
+ * currency. A shared schema (registered once by the route kernel), so that a record
+ * holding several amounts refers to one `Money` component: use `MoneyRef`.
+ */
+export const Money = Type.Object(MONEY_PROPERTIES, { $id: 'Money' });
+export type MoneyValue = Static<typeof Money>;
+
+export const MoneyRef = () => Type.Unsafe<MoneyValue>({ $ref: 'Money#' });
+
+/**
+ * Money or null. Written out rather than `anyOf: [Money, null]`: the response
+ * serializer cannot resolve a shared schema inside `anyOf`.
+ */
+export const NullableMoney = () =>
+  Nullable(Type.Object(MONEY_PROPERTIES, { description: 'Money: amount and currency' }));
+
 export const ErrorEnvelope = Type.Object(
   {
     ok: Type.Literal(false),

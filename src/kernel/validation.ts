@@ -16,6 +16,9 @@ const shared: Options = {
   // `strict: false` also turns this off; without it `type: number` lets through
   // NaN and ±Infinity (JSON.parse('1e400') is Infinity), which no column holds.
   strictNumbers: true,
+  // A body that is one of several shapes names its tag (`discriminator`, as in
+  // OpenAPI): the chosen shape alone is checked, so errors speak of it.
+  discriminator: true,
 };
 
 function makeAjv(coerceTypes: boolean): Ajv {

@@ -3,6 +3,8 @@ import type { Routes } from '../kernel/routes/index.js';
 import { contaminations } from './contaminations/contaminations.repository.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
+import { registerCommerceRoutes } from './commerce/commerce.routes.js';
+import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
@@ -16,6 +18,7 @@ import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/sops.service.js';
+import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { tasks } from './tasks/tasks.repository.js';
@@ -64,4 +67,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerDemandRoutes(routes);
   registerSopRoutes(routes);
   registerSopRunRoutes(routes, { records: deps.records });
+  registerEquipmentRoutes(routes, { records: deps.records });
+  registerPricingRoutes(routes, { records: deps.records });
+  registerCommerceRoutes(routes, { records: deps.records });
 }

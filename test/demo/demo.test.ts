@@ -114,8 +114,8 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
       labels: 6,
       label_contents: 2,
       culture_line_prices: 5,
-      price_events: 4,
-      order_lines: 6,
+      price_events: 5,
+      order_lines: 100,
     });
     const effective = await t.database.db
       .selectFrom('sop_versions')
@@ -219,6 +219,80 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
       await t.request({ method: 'GET', url: `/api/v1/sops/${open.sopId}`, headers }),
     ).data;
     expect(sop.version.id).toBe(open.versionId);
+  });
+
+  it('has calibrated and maintained equipment, from its recorded events', async () => {
+    const get = async (url: string) =>
+      body<{ data: Record<string, unknown>[] }>(await t.request({ method: 'GET', url, headers }));
+    const equipment = (await get('/api/v1/equipment')).data;
+    expect(equipment).toHaveLength(6);
+    const byName = Object.fromEntries(equipment.map((e) => [e.name, e]));
+    const balance = byName['Analytical balance']!;
+    expect(balance.last_calibrated_at).toEqual(expect.any(String));
+    expect(String(balance.next_calibration_due_at) > new Date().toISOString()).toBe(true);
+    expect(byName['Autoclave 1']).toMatchObject({
+      last_calibrated_at: expect.any(String),
+      last_maintenance_at: expect.any(String),
+    });
+    expect(byName['pH meter']!.last_calibrated_at).toEqual(expect.any(String));
+    expect(byName['Laminar flow hood']!.next_maintenance_due_at).toEqual(expect.any(String));
+    expect(byName['Pressure cooker (retired)']).toMatchObject({
+      status: 'archived',
+      last_calibrated_at: null,
+    });
+
+    const history = (await get(`/api/v1/equipment/${String(byName['Autoclave 1']!.id)}/events`))
+      .data;
+    expect(history.map((e) => e.kind)).toEqual([
+      'used',
+      'calibration',
+      'service',
+      'fault',
+      'preventive_maintenance',
+    ]);
+    expect(byName['Autoclave 1']!.last_maintenance_at).toBe(history[2]!.occurred_at);
+    const hood = (await get(`/api/v1/equipment/${String(byName['Laminar flow hood']!.id)}/events`))
+      .data;
+    expect(hood.filter((e) => e.kind === 'used').map((e) => e.subject_type)).toEqual([
+      'explant_transfer',
+      'explant_transfer',
+    ]);
+  });
+
+  it('has prices, price changes and a month of store sales in two currencies', async () => {
+    const get = async (url: string) =>
+      body<{ data: Record<string, unknown>[] }>(await t.request({ method: 'GET', url, headers }));
+    expect((await get('/api/v1/pricing/culture-lines')).data).toHaveLength(5);
+    const changes = (await get('/api/v1/pricing/events')).data;
+    expect(changes).toHaveLength(5);
+    expect(
+      changes.some(
+        (c) => (c.previous_list_price as { currency?: string } | null)?.currency === 'EUR',
+      ),
+    ).toBe(true);
+
+    const monthAgo = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const lines = (await get('/api/v1/commerce/order-lines?limit=200')).data;
+    expect(lines).toHaveLength(100);
+    for (const line of lines) expect(String(line.occurred_at) > monthAgo).toBe(true);
+    const days = new Set(lines.map((l) => String(l.occurred_at).slice(0, 10)));
+    expect(days.size).toBeGreaterThanOrEqual(28);
+
+    const groups = (await get('/api/v1/commerce/sell-through')).data;
+    // Five lines sell in dollars, one in euros; the free replacement plantlet has no price.
+    expect(groups.map((g) => g.currency).sort()).toEqual([
+      'EUR',
+      'USD',
+      'USD',
+      'USD',
+      'USD',
+      'USD',
+      null,
+    ]);
+    const units = groups.map((g) => Number(g.units));
+    expect(units).toEqual([...units].sort((a, b) => b - a));
+    const unpriced = groups.find((g) => Number(g.priced_line_count) < Number(g.order_line_count));
+    expect(unpriced).toBeDefined();
   });
 
   it('creates a separate lab each time', async () => {

@@ -108,6 +108,14 @@ describe('OpenAPI document', () => {
         'createSopStepEvent',
         'createSopStepMeasurement',
         'completeSopRun',
+        'listEquipment',
+        'getEquipment',
+        'listEquipmentEvents',
+        'createEquipmentEvent',
+        'listOrderLines',
+        'getSellThrough',
+        'listCultureLinePrices',
+        'listPriceEvents',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -6,6 +6,7 @@ import * as transfers from './20261123100000_transfers.js';
 import * as recipesAndScans from './20261123110000_recipes_and_scans.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as sopRuns from './20261123120000_sop_runs.js';
+import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
 
 /** Every migration, by its frozen timestamped name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261123110000_recipes_and_scans': recipesAndScans,
   '20261123150000_tasks': tasks,
   '20261123120000_sop_runs': sopRuns,
+  '20261123140000_equipment_commerce': equipmentCommerce,
 };

@@ -7,7 +7,7 @@ import type {
 import Type, { type TSchema } from 'typebox';
 import type { AccessRule } from '../authorize.js';
 import type { PageSettings } from '../paging.js';
-import { ErrorEnvelope } from '../schemas.js';
+import { ErrorEnvelope, Money } from '../schemas.js';
 import { runList, runRead, runWrite, scopeOf, type WriteSteps } from './commit.js';
 import {
   accessHook,
@@ -100,6 +100,7 @@ function pageSettings(spec: ListSpec<TSchema, TSchema, TSchema>): PageSettings {
 
 export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
   app.addSchema(ErrorEnvelope);
+  app.addSchema(Money);
   const register = (
     op: Operation,
     handler: ReturnType<typeof runRead>,

@@ -1,4 +1,6 @@
+import type { DemoEquipmentKey } from './demo.equipment.js';
 import type { DemoRoomKey } from './demo.records.js';
+import { monthOfSales } from './demo.sales.js';
 
 /*
  * The demo lab's library data, written as import files so that it goes through
@@ -63,7 +65,12 @@ export interface DemoSopIds {
   media: string;
 }
 
-export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSopIds, at: At) {
+export function demoSetupFile(
+  rooms: Record<DemoRoomKey, string>,
+  equipment: Record<DemoEquipmentKey, string>,
+  sopIds: DemoSopIds,
+  at: At,
+) {
   return {
     custom_fields: [
       { entity: 'plant', key: 'mother_stock_id', type: 'text' },
@@ -156,6 +163,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSo
     ],
     equipment: [
       {
+        id: equipment.autoclave,
         name: 'Autoclave 1',
         category: 'autoclave_pressure_cooker',
         manufacturer: 'Tuttnauer',
@@ -165,6 +173,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSo
         purchase_date: '2023-03-14',
       },
       {
+        id: equipment.hood,
         name: 'Laminar flow hood',
         category: 'laminar_flow_hood',
         manufacturer: 'Esco',
@@ -174,6 +183,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSo
         notes: 'HEPA filter replaced 2025-09.',
       },
       {
+        id: equipment.balance,
         name: 'Analytical balance',
         category: 'balance_scale',
         manufacturer: 'Ohaus',
@@ -181,6 +191,7 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSo
         location: 'Media Prep Room',
       },
       {
+        id: equipment.phMeter,
         name: 'pH meter',
         category: 'ph_ec_meter',
         manufacturer: 'Hanna Instruments',
@@ -188,12 +199,14 @@ export function demoSetupFile(rooms: Record<DemoRoomKey, string>, sopIds: DemoSo
         location: 'Media Prep Room',
       },
       {
+        id: equipment.lightRack,
         name: 'LED light rack 1',
         category: 'light_rack',
         location: 'Growth Room A',
         notes: 'Five shelves, 16 h / 8 h photoperiod.',
       },
       {
+        id: equipment.oldCooker,
         name: 'Pressure cooker (retired)',
         category: 'autoclave_pressure_cooker',
         status: 'archived',
@@ -209,9 +222,10 @@ const usd = (amount: string) => ({ amount, currency: 'USD' });
 export function demoSalesFile(
   plants: Record<string, string>,
   explants: Record<string, string>,
-  trayId: string,
+  ids: { tray: string; productLinks: readonly string[] },
   at: At,
 ) {
+  const productLinks = ids.productLinks;
   const plant = (key: string) => plants[key]!;
   const explant = (key: string) => explants[key]!;
   return {
@@ -249,7 +263,7 @@ export function demoSalesFile(
       {
         barcode: 'VT-C-0001',
         record_type: 'container',
-        record_id: trayId,
+        record_id: ids.tray,
         display_name: 'Tray 3, Growth Room A, shelf 2',
         contents: [
           { record_type: 'explant', record_id: explant('monstera-b01') },
@@ -316,56 +330,14 @@ export function demoSalesFile(
         price_source: 'store_follow',
         changed_at: at(7),
       },
-    ],
-    order_lines: [
-      {
-        plant_id: plant('monstera'),
-        store_product_id: 'sp_1001',
-        store_variant_id: 'sv_1001_plantlet',
-        quantity: 3,
-        unit_price: usd('45.00'),
-        occurred_at: at(6),
-      },
-      {
-        plant_id: plant('monstera'),
-        store_product_id: 'sp_1001',
-        store_variant_id: 'sv_1001_plantlet',
-        quantity: 1,
-        unit_price: usd('39.00'),
-        occurred_at: at(40),
-      },
-      {
-        plant_id: plant('alocasia'),
-        store_product_id: 'sp_1002',
-        store_variant_id: 'sv_1002_plantlet',
-        quantity: 6,
-        unit_price: usd('24.00'),
-        occurred_at: at(5),
-      },
-      {
-        plant_id: plant('philodendron'),
-        store_product_id: 'sp_1003',
-        store_variant_id: 'sv_1003_rooted',
-        quantity: 4,
-        unit_price: usd('32.00'),
-        occurred_at: at(3),
-      },
-      {
-        plant_id: plant('philodendron'),
-        store_product_id: 'sp_1003',
-        store_variant_id: 'sv_1003_rooted',
-        quantity: 2,
-        unit_price: { amount: '29.90', currency: 'EUR' },
-        occurred_at: at(2),
-      },
       {
         plant_id: plant('banana'),
-        store_product_id: 'sp_1005',
-        store_variant_id: 'sv_1005_tray50',
-        quantity: 12,
-        unit_price: usd('6.50'),
-        occurred_at: at(9),
+        list_price: usd('6.50'),
+        previous_list_price: { amount: '5.90', currency: 'EUR' },
+        price_source: 'store_adopted',
+        changed_at: at(45),
       },
     ],
+    order_lines: monthOfSales(plant, productLinks, at),
   };
 }

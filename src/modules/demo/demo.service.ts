@@ -9,10 +9,13 @@ import { addMember, createApiKey, createWorkspace } from '../identity/identity.s
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
+import { recordEquipmentEvent } from '../equipment/equipment-events.service.js';
 import { createTransfer } from '../transfers/transfers.service.js';
-import { addDemoRecipesAndScans } from './demo.recipes.js';
+import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
 import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
+import { addDemoRecipesAndScans } from './demo.recipes.js';
 import { runDemoSops } from './demo.runs.js';
+import { DEMO_PRODUCT_COUNT } from './demo.sales.js';
 import {
   DEMO_CONTAMINATIONS,
   DEMO_EXPLANTS,
@@ -51,10 +54,11 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * Creates a realistic plant tissue culture lab on the teams plan, all in the
  * caller's one transaction (a failure leaves nothing behind): three members,
  * rooms, plants and explants with stage history (through the same services as
- * the API, so change history exists), SOPs, equipment, labels, prices and store
- * order lines (through the import), transfers, contaminations, tasks, media
- * recipes, a label scan, and SOP runs: one completed, one in progress. Returns a
- * new owner key with every scope.
+ * the API, so change history exists), SOPs, equipment with its calibration and
+ * maintenance history (through the equipment event service), labels, prices and
+ * a month of store order lines (through the import), transfers, contaminations,
+ * tasks, media recipes, a label scan, and SOP runs: one completed, one in
+ * progress. Returns a new owner key with every scope.
  */
 export async function createDemoLab(
   trx: Trx,
@@ -80,10 +84,18 @@ export async function createDemoLab(
     mediaPrep: newId(),
   };
   const sopIds: DemoSopIds = { subculture: newId(), media: newId() };
+  const equipment: Record<DemoEquipmentKey, string> = {
+    autoclave: newId(),
+    hood: newId(),
+    balance: newId(),
+    phMeter: newId(),
+    lightRack: newId(),
+    oldCooker: newId(),
+  };
   await applyImport(
     trx,
     workspaceId,
-    parseImportFile(demoSetupFile(rooms, sopIds, at)),
+    parseImportFile(demoSetupFile(rooms, equipment, sopIds, at)),
     records,
     nowText,
   );
@@ -170,6 +182,17 @@ export async function createDemoLab(
     }
   }
 
+  for (const step of DEMO_EQUIPMENT_EVENTS) {
+    await recordEquipmentEvent(
+      trx,
+      principals[step.by],
+      equipment[step.equipment],
+      step.event(at, explants),
+      records,
+      nowText,
+    );
+  }
+
   for (const spec of DEMO_CONTAMINATIONS) {
     await createContamination(
       trx,
@@ -200,7 +223,8 @@ export async function createDemoLab(
     now,
   });
 
-  const sales = demoSalesFile(plants, explants, newId(), at);
+  const productLinks = Array.from({ length: DEMO_PRODUCT_COUNT }, () => newId());
+  const sales = demoSalesFile(plants, explants, { tray: newId(), productLinks }, at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
   await addDemoRecipesAndScans(trx, { principals, explants, records, at });
 

@@ -1,9 +1,14 @@
-import type { EquipmentTable } from '../../db/schema.js';
+import type { Db } from '../../db/database.js';
+import { fetchPage, NEWEST_FIRST, type Ordering } from '../../db/pages.js';
+import type { EquipmentEventTable, EquipmentTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { TimeWindow } from '../../kernel/window.js';
 
 export type EquipmentRow = EquipmentTable;
+export type EquipmentEventRow = EquipmentEventTable;
 
-export const equipment = workspaceTable('equipment', [
+const EQUIPMENT_COLUMNS = [
   'id',
   'workspace_id',
   'name',
@@ -22,4 +27,69 @@ export const equipment = workspaceTable('equipment', [
   'next_maintenance_due_at',
   'created_at',
   'updated_at',
-]);
+] as const;
+
+const EVENT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'equipment_id',
+  'kind',
+  'occurred_at',
+  'outcome',
+  'subject_type',
+  'subject_id',
+  'subject_label',
+  'performed_by_name',
+  'provider',
+  'as_found_condition',
+  'as_left_condition',
+  'result_summary',
+  'certificate_number',
+  'certificate_url',
+  'next_due_at',
+  'notes',
+  'recorded_by',
+  'recorded_at',
+] as const;
+
+export const equipment = workspaceTable('equipment', EQUIPMENT_COLUMNS);
+
+/** Equipment events are append-only: inserted, never updated or deleted. */
+export const equipmentEvents = workspaceTable('equipment_events', EVENT_COLUMNS);
+
+/** The equipment library, newest first, optionally of one category and/or status. */
+export function listEquipmentRows(
+  db: Db,
+  workspaceId: string,
+  filters: { category: string | null; status: string | null },
+  page: PageRequest,
+): Promise<Page<EquipmentRow>> {
+  let query = db
+    .selectFrom('equipment')
+    .select(EQUIPMENT_COLUMNS)
+    .where('workspace_id', '=', workspaceId);
+  if (filters.category !== null) query = query.where('category', '=', filters.category);
+  if (filters.status !== null) query = query.where('status', '=', filters.status);
+  return fetchPage(query, NEWEST_FIRST, page);
+}
+
+const BY_OCCURRED_AT: Ordering = { columns: ['occurred_at', 'id'], direction: 'desc' };
+
+/** One piece of equipment's events, newest first, optionally of one kind, within a window. */
+export function listEquipmentEventRows(
+  db: Db,
+  workspaceId: string,
+  equipmentId: string,
+  filters: { kind: string | null; window: TimeWindow },
+  page: PageRequest,
+): Promise<Page<EquipmentEventRow>> {
+  let query = db
+    .selectFrom('equipment_events')
+    .select(EVENT_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('equipment_id', '=', equipmentId);
+  if (filters.kind !== null) query = query.where('kind', '=', filters.kind);
+  if (filters.window.from !== null) query = query.where('occurred_at', '>=', filters.window.from);
+  if (filters.window.to !== null) query = query.where('occurred_at', '<=', filters.window.to);
+  return fetchPage(query, BY_OCCURRED_AT, page);
+}

@@ -1,5 +1,9 @@
+import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { equipment } from './equipment.repository.js';
+import { errors } from '../../kernel/errors.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import { equipment, listEquipmentRows, type EquipmentRow } from './equipment.repository.js';
+import type { Equipment } from './equipment.schemas.js';
 
 export const EQUIPMENT_CATEGORIES = [
   'balance_scale',
@@ -15,6 +19,36 @@ export const EQUIPMENT_CATEGORIES = [
   'other',
 ] as const;
 export const EQUIPMENT_STATUSES = ['active', 'archived'] as const;
+
+/** Event kinds: the wire format's three, and `service` and `fault` (resources.md decision 6). */
+export const EQUIPMENT_EVENT_KINDS = [
+  'used',
+  'calibration',
+  'preventive_maintenance',
+  'service',
+  'fault',
+] as const;
+export type EquipmentEventKind = (typeof EQUIPMENT_EVENT_KINDS)[number];
+
+export const EQUIPMENT_OUTCOMES = [
+  'pass',
+  'pass_after_adjustment',
+  'out_of_tolerance',
+  'fail',
+  'not_performed',
+] as const;
+
+/** What a `used` event names: the record the equipment was used for. */
+export const SUBJECT_TYPES = [
+  'sop_log',
+  'media_batch',
+  'plant_transfer',
+  'explant_transfer',
+  'contamination_log',
+] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
+
+export type EquipmentRecord = Static<typeof Equipment>;
 
 /** The library fields of a piece of equipment; calibration and maintenance dates come from its events. */
 export interface EquipmentInput {
@@ -61,3 +95,51 @@ export async function saveEquipment(
 /** Equipment ids by name, for matching imported equipment sent without an id. */
 export const equipmentIdentities = (db: Db, workspaceId: string) =>
   equipment.identities(db, workspaceId, ['name']);
+
+export function presentEquipment(row: EquipmentRow): EquipmentRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    status: row.status,
+    manufacturer: row.manufacturer,
+    model: row.model,
+    serial_number: row.serial_number,
+    location: row.location,
+    purchase_date: row.purchase_date,
+    vendor_url: row.vendor_url,
+    notes: row.notes,
+    last_calibrated_at: row.last_calibrated_at,
+    next_calibration_due_at: row.next_calibration_due_at,
+    last_maintenance_at: row.last_maintenance_at,
+    next_maintenance_due_at: row.next_maintenance_due_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function getEquipment(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EquipmentRecord> {
+  const row = await equipment.find(db, workspaceId, id);
+  if (row === undefined) throw errors.notFound('Equipment');
+  return presentEquipment(row);
+}
+
+/** The equipment library, newest first; without a status filter archived equipment is listed too. */
+export async function listEquipment(
+  db: Db,
+  workspaceId: string,
+  query: { category?: string; status?: string },
+  page: PageRequest,
+): Promise<Page<EquipmentRecord>> {
+  const { items, nextKey } = await listEquipmentRows(
+    db,
+    workspaceId,
+    { category: query.category ?? null, status: query.status ?? null },
+    page,
+  );
+  return { items: items.map(presentEquipment), nextKey };
+}

@@ -1,6 +1,19 @@
+import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import type { Money } from './money.js';
-import { cultureLinePrices, priceEvents } from './pricing.repository.js';
+import { errors } from '../../kernel/errors.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { RecordLookup } from '../../kernel/records.js';
+import type { TimeWindow } from '../../kernel/window.js';
+import { moneyOf, type Money } from './money.js';
+import {
+  cultureLinePrices,
+  listCultureLinePriceRows,
+  listPriceEventRows,
+  priceEvents,
+  type CultureLinePriceRow,
+  type PriceEventRow,
+} from './pricing.repository.js';
+import type { CultureLinePrice, PriceEvent } from './pricing.schemas.js';
 
 export const PRICE_SOURCES = ['manual', 'store_adopted', 'store_follow'] as const;
 export type PriceSource = (typeof PRICE_SOURCES)[number];
@@ -100,3 +113,86 @@ export const cultureLinePriceIdentities = (db: Db, workspaceId: string) =>
   cultureLinePrices.identities(db, workspaceId, ['plant_id']);
 export const priceEventIdentities = (db: Db, workspaceId: string) =>
   priceEvents.identities(db, workspaceId, ['plant_id', 'changed_at']);
+
+export type CultureLinePriceRecord = Static<typeof CultureLinePrice>;
+export type PriceEventRecord = Static<typeof PriceEvent>;
+
+export function presentCultureLinePrice(row: CultureLinePriceRow): CultureLinePriceRecord {
+  return {
+    id: row.id,
+    plant_id: row.plant_id,
+    list_price: { amount: row.list_amount, currency: row.list_currency },
+    wholesale_price: moneyOf(row.wholesale_amount, row.wholesale_currency),
+    previous_list_price: moneyOf(row.previous_amount, row.previous_currency),
+    pricing_tier: row.pricing_tier,
+    tier_score: row.tier_score,
+    price_source: row.price_source,
+    price_source_at: row.price_source_at,
+    notes: row.notes,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function presentPriceEvent(row: PriceEventRow): PriceEventRecord {
+  return {
+    id: row.id,
+    plant_id: row.plant_id,
+    list_price: { amount: row.list_amount, currency: row.list_currency },
+    // The previous price keeps its own currency, which may differ from the new one.
+    previous_list_price: moneyOf(row.previous_amount, row.previous_currency),
+    price_source: row.price_source,
+    changed_by: row.changed_by,
+    changed_at: row.changed_at,
+  };
+}
+
+/** A `plant_id` filter must name a plant of the workspace (404 otherwise, as for a random id). */
+export async function plantFilter(
+  db: Db,
+  records: RecordLookup,
+  workspaceId: string,
+  plantId: string | undefined,
+): Promise<string | null> {
+  if (plantId === undefined) return null;
+  if ((await records.find(db, 'plant', workspaceId, plantId)) === undefined) {
+    throw errors.notFound('Plant');
+  }
+  return plantId;
+}
+
+/** Culture line prices, newest first by when each line was first priced. */
+export async function listCultureLinePrices(
+  db: Db,
+  records: RecordLookup,
+  workspaceId: string,
+  query: { plant_id?: string; pricing_tier?: string },
+  page: PageRequest,
+): Promise<Page<CultureLinePriceRecord>> {
+  const plantId = await plantFilter(db, records, workspaceId, query.plant_id);
+  const { items, nextKey } = await listCultureLinePriceRows(
+    db,
+    workspaceId,
+    { plantId, pricingTier: query.pricing_tier ?? null },
+    page,
+  );
+  return { items: items.map(presentCultureLinePrice), nextKey };
+}
+
+/** Price changes, newest first, optionally of one line and within a window. */
+export async function listPriceEvents(
+  db: Db,
+  records: RecordLookup,
+  workspaceId: string,
+  filters: { plantId: string | undefined; window: TimeWindow },
+  page: PageRequest,
+): Promise<Page<PriceEventRecord>> {
+  const plantId = await plantFilter(db, records, workspaceId, filters.plantId);
+  const { items, nextKey } = await listPriceEventRows(
+    db,
+    workspaceId,
+    { plantId, window: filters.window },
+    page,
+  );
+  return { items: items.map(presentPriceEvent), nextKey };
+}
