@@ -16,6 +16,9 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
+import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
+import { registerFileRoutes } from './files/file-routes.js';
+import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
@@ -33,6 +36,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Where log lines go; default stdout. `vitro serve` sends them to stderr. */
   logStream?: NodeJS.WritableStream;
+  /** Settings of the image_url download beyond the configuration (tests trust their own CA). */
+  imageFetch?: Pick<FetchImageOptions, 'ca' | 'resolver' | 'deadlineMs'>;
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
 }
@@ -111,8 +116,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
+  const blobs = createBlobStore(config);
+  // Local files are served at signed /files/… links; S3 hands out presigned links itself.
+  if (config.storage.kind === 'file') {
+    registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });
+  }
   const routes = createRoutes(app, kernel);
-  registerApiRoutes(routes, { records: createRecordLookup() });
+  registerApiRoutes(routes, {
+    records: createRecordLookup(),
+    files: {
+      store: blobs,
+      fetch: async (url) =>
+        (
+          await fetchImage(url, {
+            allowedPrivate: config.allowedPrivateAddresses,
+            ...options.imageFetch,
+          })
+        ).bytes,
+    },
+  });
   options.extraRoutes?.(routes);
 
   const purge = () => {
@@ -127,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
     if (ownsRedis && redis !== null) redis.disconnect();
+    blobs.close();
     if (ownsDatabase) await database.close();
   });
   return app;

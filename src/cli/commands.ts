@@ -3,6 +3,7 @@ import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
 import type { Database, Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { createBlobStore } from '../files/blob-store.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
 import { changeDeviceStatus, DEVICE_STATUSES } from '../modules/devices/devices.service.js';
@@ -100,15 +101,26 @@ export function registerAdminCommands(
       ),
     async (_options: object, trx, config) => {
       const { createDemoLab } = await import('../modules/demo/demo.service.js');
-      // In the command's transaction: a key file that cannot be written leaves no lab behind.
-      const lab = await createDemoLab(trx, createRecordLookup());
-      let keyFile: string;
+      const { demoPhotos, discardDemoPhotos } = await import('../modules/demo/demo.photos.js');
+      // In the command's transaction: a key file that cannot be written leaves no lab
+      // behind, and the photos stored for it are removed.
+      const store = createBlobStore(config);
+      const photos = demoPhotos(store);
       try {
-        keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+        const lab = await createDemoLab(trx, createRecordLookup(), new Date(), photos);
+        let keyFile: string;
+        try {
+          keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+        } catch (error) {
+          throw explainStartupError(error, config, 'files');
+        }
+        return { ...lab, base_url: config.publicUrl, key_file: keyFile };
       } catch (error) {
-        throw explainStartupError(error, config, 'files');
+        await discardDemoPhotos(photos);
+        throw error;
+      } finally {
+        store.close();
       }
-      return { ...lab, base_url: config.publicUrl, key_file: keyFile };
     },
   );
 

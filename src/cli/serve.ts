@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { createBlobStore } from '../files/blob-store.js';
+import { demoPhotos, discardDemoPhotos } from '../modules/demo/demo.photos.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
 import { createAuthenticator } from '../modules/identity/authenticate.js';
 import { hasAnyWorkspace } from '../modules/identity/identity.service.js';
@@ -67,7 +69,18 @@ export async function startServe(
   try {
     await migrateToLatest(database.db);
     if (options.demo && !(await hasAnyWorkspace(database.db))) {
-      lab = await transact(database, (trx) => createDemoLab(trx, createRecordLookup()));
+      const store = createBlobStore(config);
+      const photos = demoPhotos(store);
+      try {
+        lab = await transact(database, (trx) =>
+          createDemoLab(trx, createRecordLookup(), new Date(), photos),
+        );
+      } catch (error) {
+        await discardDemoPhotos(photos);
+        throw error;
+      } finally {
+        store.close();
+      }
     }
   } catch (error) {
     await database.close();

@@ -485,7 +485,24 @@ export interface EquipmentEventTable {
   recorded_at: string;
 }
 
+export interface AssetTable {
+  id: string;
+  workspace_id: string;
+  target: string;
+  target_id: string;
+  kind: string;
+  file_name: string;
+  content_type: string;
+  byte_size: number;
+  storage_key: string;
+  caption: string | null;
+  captured_at: string | null;
+  uploaded_by: string | null;
+  created_at: string;
+}
+
 export interface DB {
+  assets: AssetTable;
   workspaces: WorkspaceTable;
   members: MemberTable;
   api_keys: ApiKeyTable;

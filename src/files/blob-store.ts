@@ -34,6 +34,8 @@ export interface BlobStore {
   /** Removes the blob; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
   signedUrl(key: string, options: SignedUrlOptions): Promise<SignedUrl>;
+  /** Releases connections (S3); the app calls it when it closes. */
+  close(): void;
 }
 
 /** The HMAC signer of local file links, derived from the server secret. */

@@ -129,4 +129,8 @@ export class LocalBlobStore implements BlobStore {
       expiresAt: new Date(expiresAtSeconds * 1000),
     };
   }
+
+  close(): void {
+    // Nothing held open between calls.
+  }
 }

@@ -101,8 +101,10 @@ export class AppError extends Error {
     headers: Record<string, string> = {},
     /** Only where one code has two statuses: VALIDATION_ERROR is 400 for unparsable JSON. */
     status: number = ERROR_STATUS[code],
+    /** What failed underneath (a 5xx): logged, never sent. */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'AppError';
     this.code = code;
     this.status = status;

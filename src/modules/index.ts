@@ -5,6 +5,8 @@ import { registerContaminationRoutes } from './contaminations/contaminations.rou
 import { registerDemandRoutes } from './demand/demand.routes.js';
 import { registerCommerceRoutes } from './commerce/commerce.routes.js';
 import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
+import type { AssetFiles } from './assets/assets.service.js';
+import { registerAssetRoutes } from './assets/assets.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
@@ -49,6 +51,8 @@ export function createRecordLookup(): RecordLookup {
 
 export interface ModuleDeps {
   readonly records: RecordLookup;
+  /** Where asset bytes are stored and how image_url is fetched. */
+  readonly files: AssetFiles;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -70,4 +74,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerEquipmentRoutes(routes, { records: deps.records });
   registerPricingRoutes(routes, { records: deps.records });
   registerCommerceRoutes(routes, { records: deps.records });
+  registerAssetRoutes(routes, { records: deps.records, files: deps.files });
 }

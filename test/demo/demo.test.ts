@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
+import { createBlobStore, type BlobStore } from '../../src/files/blob-store.js';
+import { demoPhotos, discardDemoPhotos } from '../../src/modules/demo/demo.photos.js';
 import { createDemoLab } from '../../src/modules/demo/demo.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import { countRows } from '../import/fixtures.js';
@@ -9,12 +11,19 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
   let t: TestApp;
   let lab: { workspace_id: string; key: string };
   let headers: { authorization: string };
+  let store: BlobStore;
   beforeAll(async () => {
     t = await startTestApp(target);
-    lab = await inTransaction(t.database.db, (trx) => createDemoLab(trx, createRecordLookup()));
+    store = createBlobStore(t.config);
+    lab = await inTransaction(t.database.db, (trx) =>
+      createDemoLab(trx, createRecordLookup(), new Date(), demoPhotos(store)),
+    );
     headers = { authorization: `Bearer ${lab.key}` };
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    store.close();
+    await t.close();
+  });
 
   it('hands out an owner key with every scope on the teams plan', async () => {
     const res = await t.request({ method: 'GET', url: '/api/v1/me', headers });
@@ -293,6 +302,49 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
     expect(units).toEqual([...units].sort((a, b) => b - a));
     const unpriced = groups.find((g) => Number(g.priced_line_count) < Number(g.order_line_count));
     expect(unpriced).toBeDefined();
+  });
+
+  it('has photos of a plant, an explant and a contamination, served by their links', async () => {
+    const rows = await t.database.db
+      .selectFrom('assets')
+      .select(['id', 'target', 'target_id', 'byte_size'])
+      .where('workspace_id', '=', lab.workspace_id)
+      .execute();
+    expect(rows.map((r) => r.target).sort()).toEqual(['contamination', 'explant', 'plant']);
+    for (const row of rows) {
+      const list = body(
+        await t.request({
+          method: 'GET',
+          url: `/api/v1/assets?target=${row.target}&target_id=${row.target_id}`,
+          headers,
+        }),
+      );
+      expect(list.data).toHaveLength(1);
+      const asset = list.data[0];
+      expect(asset).toMatchObject({ id: row.id, content_type: 'image/png' });
+      expect(asset.caption).toEqual(expect.any(String));
+      const link = new URL(asset.view_url as string);
+      const file = await t.request({ method: 'GET', url: link.pathname + link.search });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toBe('image/png');
+      expect(file.rawPayload.subarray(1, 4).toString('ascii')).toBe('PNG');
+      expect(file.rawPayload.length).toBe(row.byte_size);
+    }
+  });
+
+  it('removes the photos of a demo lab whose transaction failed', async () => {
+    const photos = demoPhotos(store);
+    await expect(
+      inTransaction(t.database.db, async (trx) => {
+        await createDemoLab(trx, createRecordLookup(), new Date(), photos);
+        throw new Error('the key file could not be written');
+      }),
+    ).rejects.toThrow('key file');
+    const keys = [...photos.keys];
+    expect(keys).toHaveLength(3);
+    expect(await store.get(keys[0]!)).not.toBeNull();
+    await discardDemoPhotos(photos);
+    for (const key of keys) expect(await store.get(key)).toBeNull();
   });
 
   it('creates a separate lab each time', async () => {

@@ -66,6 +66,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export interface TestApp {
   readonly app: FastifyInstance;
+  readonly config: Config;
   readonly database: Database;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -77,10 +78,12 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = await target.open();
   const { env, ...appOptions } = options;
-  const app = await buildApp(testConfig(env), { logger: false, ...appOptions, database });
+  const config = testConfig(env);
+  const app = await buildApp(config, { logger: false, ...appOptions, database });
   await app.ready();
   return {
     app,
+    config,
     database,
     request: (injectOptions) => app.inject(injectOptions),
     close: async () => {

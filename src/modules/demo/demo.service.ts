@@ -24,6 +24,7 @@ import {
   type DemoMove,
   type DemoRoomKey,
 } from './demo.records.js';
+import { addDemoPhotos, type DemoPhotos } from './demo.photos.js';
 import { addDemoTasks } from './demo.tasks.js';
 
 export const DEMO_LAB_NAME = 'Greenleaf Tissue Culture Lab (demo)';
@@ -57,13 +58,15 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * the API, so change history exists), SOPs, equipment with its calibration and
  * maintenance history (through the equipment event service), labels, prices and
  * a month of store order lines (through the import), transfers, contaminations,
- * tasks, media recipes, a label scan, and SOP runs: one completed, one in
- * progress. Returns a new owner key with every scope.
+ * tasks, media recipes, a label scan, SOP runs (one completed, one in
+ * progress) and, given a blob store, three photos. Returns a new owner key with
+ * every scope.
  */
 export async function createDemoLab(
   trx: Trx,
   records: RecordLookup,
   now: Date = new Date(),
+  photos: DemoPhotos | null = null,
 ): Promise<{ workspace_id: string; key: string }> {
   const at = (daysAgo: number) =>
     new Date(now.getTime() - daysAgo * 86_400_000 - 3 * 3_600_000).toISOString();
@@ -193,8 +196,9 @@ export async function createDemoLab(
     );
   }
 
+  const contaminations: string[] = [];
   for (const spec of DEMO_CONTAMINATIONS) {
-    await createContamination(
+    const contamination = await createContamination(
       trx,
       principals[spec.loggedBy],
       {
@@ -212,6 +216,7 @@ export async function createDemoLab(
       records,
       at(spec.daysAgo),
     );
+    contaminations.push(contamination.id);
   }
 
   await addDemoTasks(trx, { principals, plants, explants, records, now });
@@ -227,6 +232,37 @@ export async function createDemoLab(
   const sales = demoSalesFile(plants, explants, { tray: newId(), productLinks }, at);
   await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
   await addDemoRecipesAndScans(trx, { principals, explants, records, at });
+  if (photos !== null) {
+    await addDemoPhotos(trx, photos, principals.member, [
+      {
+        target: 'plant',
+        targetId: plants.monstera!,
+        fileName: 'monstera-mother.png',
+        caption: 'Mother plant before the spring harvest of nodes',
+        top: [190, 220, 170],
+        bottom: [40, 110, 50],
+        takenAt: at(20),
+      },
+      {
+        target: 'explant',
+        targetId: explants['monstera-b01']!,
+        fileName: 'mon-tc-b01-vessel.png',
+        caption: 'MON-TC-B01, vessel 3: shoots after the second transfer',
+        top: [235, 240, 225],
+        bottom: [120, 170, 90],
+        takenAt: at(4),
+      },
+      {
+        target: 'contamination',
+        targetId: contaminations[0]!,
+        fileName: 'bacterial-halo.png',
+        caption: 'Milky halo around the base of the explant',
+        top: [245, 240, 220],
+        bottom: [200, 190, 150],
+        takenAt: at(2),
+      },
+    ]);
+  }
 
   const key = await createApiKey(trx, {
     memberId: principals.owner.memberId!,

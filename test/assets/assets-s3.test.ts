@@ -1,0 +1,120 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { sql } from 'kysely';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../files/fixtures.js';
+import { client, dataOf, expectError, GENEROUS_LIMITS, newPlant } from '../records/helpers.js';
+import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+
+const BUCKET = 'vitro-assets';
+const JPEG = fixture('tiny.jpg');
+
+/** The API on S3-compatible storage (s3rver on loopback): upload, presigned read, cleanup. */
+describe.each(databaseTargets())('Media files on S3 storage, $name', (target) => {
+  let server: S3rver;
+  let t: TestApp;
+  let s3: S3Client;
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, key: process.env.AWS_SECRET_ACCESS_KEY };
+
+  beforeAll(async () => {
+    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: mkdtempSync(join(tmpdir(), 'vitro-s3rver-')),
+      configureBuckets: [{ name: BUCKET }],
+    });
+    const { port } = await server.run();
+    const endpoint = `http://127.0.0.1:${port}`;
+    t = await startTestApp(target, {
+      env: {
+        ...GENEROUS_LIMITS,
+        STORAGE_URL: `s3://${BUCKET}?endpoint=${endpoint}&region=us-east-1&force_path_style=true`,
+      },
+    });
+    s3 = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });
+  });
+  afterAll(async () => {
+    s3.destroy();
+    await t.close();
+    server.httpServer.closeAllConnections();
+    await server.close();
+    for (const [name, value] of [
+      ['AWS_ACCESS_KEY_ID', saved.id],
+      ['AWS_SECRET_ACCESS_KEY', saved.key],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  const objectsOf = async (workspaceId: string) =>
+    (
+      (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${workspaceId}/` })))
+        .Contents ?? []
+    ).map((o) => o.Key);
+
+  it('stores the image in the bucket and hands out a presigned link that serves it', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const plant = await newPlant(owner);
+    const asset = dataOf(
+      await owner.post('/api/v1/assets', {
+        target: 'plant',
+        target_id: plant.id,
+        image_base64: JPEG.toString('base64'),
+      }),
+      201,
+    );
+    expect(await objectsOf(lab.workspaceId)).toEqual([`${lab.workspaceId}/${asset.id}.jpg`]);
+    const head = await s3.send(
+      new HeadObjectCommand({ Bucket: BUCKET, Key: `${lab.workspaceId}/${asset.id}.jpg` }),
+    );
+    expect(head.ContentType).toBe('image/jpeg');
+    const res = await fetch(asset.view_url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await res.arrayBuffer()).equals(JPEG)).toBe(true);
+    expect(new URL(asset.view_url).searchParams.get('X-Amz-Expires')).toBe('900');
+  });
+
+  it('deletes the uploaded object when the row cannot be saved', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const plant = await newPlant(owner);
+    // Refuses this workspace's asset rows (a CHECK the row cannot meet).
+    const name = sql.raw(`vitro_test_no_assets_${lab.workspaceId.replace(/-/g, '')}`);
+    const literal = sql.lit(lab.workspaceId);
+    if (t.database.dialect === 'postgres') {
+      await sql`ALTER TABLE assets ADD CONSTRAINT ${name} CHECK (workspace_id <> ${literal}) NOT VALID`.execute(
+        t.database.db,
+      );
+    } else {
+      await sql`CREATE TRIGGER ${name} BEFORE INSERT ON assets WHEN NEW.workspace_id = ${literal}
+        BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(t.database.db);
+    }
+    try {
+      expectError(
+        await owner.post('/api/v1/assets', {
+          target: 'plant',
+          target_id: plant.id,
+          image_base64: JPEG.toString('base64'),
+        }),
+        500,
+        'ASSET_INSERT_FAILED',
+      );
+      expect(await objectsOf(lab.workspaceId)).toEqual([]);
+    } finally {
+      if (t.database.dialect === 'postgres') {
+        await sql`ALTER TABLE assets DROP CONSTRAINT ${name}`.execute(t.database.db);
+      } else {
+        await sql`DROP TRIGGER ${name}`.execute(t.database.db);
+      }
+    }
+  });
+});
