@@ -8,6 +8,8 @@ export const RECORD_KINDS = [
   'media_recipe',
   'task',
   'sop',
+  'transfer',
+  'sop_run',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
