@@ -8,7 +8,8 @@ export const RECORD_KINDS = [
   'media_recipe',
   'task',
   'sop',
-  'transfer',
+  'plant_transfer',
+  'explant_transfer',
   'sop_run',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];

@@ -23,7 +23,7 @@ import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/sops.service.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
-import { transfers } from './transfers/transfers.repository.js';
+import { explantTransferRecords, plantTransferRecords } from './transfers/transfers.repository.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { tasks } from './tasks/tasks.repository.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
@@ -43,7 +43,8 @@ export function recordSources(): RecordSources {
     media_recipe: mediaRecipeSource,
     task: tasks,
     sop: sopRecords,
-    transfer: transfers,
+    plant_transfer: plantTransferRecords,
+    explant_transfer: explantTransferRecords,
     sop_run: sopRunRecords,
   };
 }

@@ -448,6 +448,26 @@ describe.each(databaseTargets())('Equipment events on $name', (target) => {
       expect(await eventsOf()).toEqual([]);
     });
 
+    it("answers an explant's transfer as a plant_transfer subject, and the other way round, as a random id", async () => {
+      const mine = await subjectsOf(owner, lab.workspaceId);
+      const crossed: [string, string][] = [
+        ['plant_transfer', mine.explantTransfer],
+        ['explant_transfer', mine.plantTransfer],
+        ['plant_transfer', mine.run],
+        ['sop_log', mine.plantTransfer],
+        ['contamination_log', mine.run],
+      ];
+      for (const [subject_type, subject_id] of crossed) {
+        expectSameAnswer(
+          await record({ kind: 'used', subject_type, subject_id }),
+          await record({ kind: 'used', subject_type, subject_id: randomId() }),
+          404,
+          'NOT_FOUND',
+        );
+      }
+      expect(await eventsOf()).toEqual([]);
+    });
+
     it('does not check subjects of kinds Vitro keeps no records of (media batches)', async () => {
       const subject = randomId();
       dataOf(
