@@ -8,6 +8,9 @@ export const RECORD_KINDS = [
   'media_recipe',
   'task',
   'sop',
+  'plant_transfer',
+  'explant_transfer',
+  'sop_run',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 

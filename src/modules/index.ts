@@ -18,10 +18,12 @@ import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
+import { sopRunRecords } from './sop-runs/sop-runs.service.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/sops.service.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
+import { explantTransferRecords, plantTransferRecords } from './transfers/transfers.repository.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { tasks } from './tasks/tasks.repository.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
@@ -41,6 +43,9 @@ export function recordSources(): RecordSources {
     media_recipe: mediaRecipeSource,
     task: tasks,
     sop: sopRecords,
+    plant_transfer: plantTransferRecords,
+    explant_transfer: explantTransferRecords,
+    sop_run: sopRunRecords,
   };
 }
 

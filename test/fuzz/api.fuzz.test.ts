@@ -16,6 +16,7 @@ import {
   newExplant,
   newPlant,
 } from '../records/helpers.js';
+import { subcultureSop } from '../records/sop-helpers.js';
 import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
@@ -164,6 +165,11 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     ];
     const labelled: string = plants[0].id;
     const contents = explants.map((e) => ({ record_type: 'explant', record_id: e.id as string }));
+    const sop = subcultureSop();
+    const equipment = [newId(), newId()];
+    const productLink = newId();
+    const pricedPlant: string = plants[0].id;
+    const usd = (amount: string) => ({ amount, currency: 'USD' });
     await inTransaction(t.database.db, (trx) =>
       importLabData(
         trx,
@@ -179,9 +185,57 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
               contents,
             },
           ],
+          sops: [sop.sop],
+          equipment: [
+            { id: equipment[0], name: 'Balance', category: 'balance_scale' },
+            {
+              id: equipment[1],
+              name: 'Old hood',
+              category: 'laminar_flow_hood',
+              status: 'archived',
+            },
+          ],
+          culture_line_prices: [
+            { plant_id: pricedPlant, list_price: usd('18.50'), pricing_tier: 'A' },
+          ],
+          price_events: [
+            {
+              plant_id: pricedPlant,
+              list_price: usd('18.50'),
+              previous_list_price: { amount: '15', currency: 'EUR' },
+              changed_at: '2026-11-01T10:00:00Z',
+            },
+          ],
+          order_lines: [
+            {
+              plant_id: pricedPlant,
+              product_link_id: productLink,
+              quantity: 3,
+              unit_price: usd('18.50'),
+              occurred_at: '2026-11-02T10:00:00Z',
+            },
+            { plant_id: null, quantity: 1, unit_price: null, occurred_at: null },
+          ],
         },
         createRecordLookup(),
       ),
+    );
+    const runs = [
+      dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201).id as string,
+      dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201).id as string,
+    ];
+    dataOf(
+      await owner.post(`/api/v1/sop-runs/${runs[0]}/steps/step-1/events`, { event_type: 'note' }),
+      201,
+    );
+    dataOf(await owner.post(`/api/v1/sop-runs/${runs[1]}/complete`, { outcome: 'failed' }), 200);
+    dataOf(
+      await owner.post(`/api/v1/equipment/${equipment[0]}/events`, {
+        kind: 'used',
+        subject_type: 'sop_log',
+        subject_id: runs[0],
+      }),
+      201,
     );
     const device = await lab.deviceToken();
     const viewer = await lab.actor('viewer');
@@ -210,6 +264,15 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['media-recipe', recipes],
         ['task', tasks.map((task) => task.id as string)],
         ['assigned_to', [lab.owner.memberId, viewer.memberId]],
+        ['sop', [sop.ids.sop]],
+        ['sop-run', [...runs]],
+        ['equipment', [...equipment]],
+        ['product_link', [productLink]],
+        // The id of …/measurements and …/complete is named by the path's last segment;
+        // /sop-runs/{id}/…/events and /equipment/{id}/events draw on every pool.
+        ['measurement', [...runs]],
+        ['complete', [...runs]],
+        ['subject', [...runs, ...transfers.map((x: { id: string }) => x.id)]],
       ]),
       hints: {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
@@ -227,6 +290,9 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         barcode: ['FZ-P-1', 'FZ-C-1', 'E-2', 'b-2', 'fz-p-1', 'NOPE'],
         genus: ['Alocasia', 'Monstera', 'monstera'],
         category_label: ['Grower visit'],
+        stepId: ['step-1', 'step-2', 'step-3', 'step-4'],
+        metric: ['ph', 'temperature', 'mass'],
+        pricing_tier: ['A', 'B'],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {

@@ -21,6 +21,7 @@ import {
   type Client,
 } from './helpers.js';
 import { addEquipment, minutesIn, setFeatures } from './library.js';
+import { importSops, startRun, subcultureSop } from './sop-helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
 type Json = any;
@@ -381,6 +382,85 @@ describe.each(databaseTargets())('Equipment events on $name', (target) => {
         expectSameAnswer(
           await record({ kind: 'used', subject_type: 'explant_transfer', subject_id: id }),
           explantReference,
+          404,
+          'NOT_FOUND',
+        );
+      }
+      expect(await eventsOf()).toEqual([]);
+    });
+
+    /** A transfer of a plant and of an explant, a contamination and an SOP run, made by `c`. */
+    const subjectsOf = async (c: Client, workspaceId: string) => {
+      const plant = await newPlant(c);
+      const explant = await newExplant(c, { plant_id: plant.id });
+      const post = async (url: string, fields: object) => dataOf(await c.post(url, fields), 201);
+      const made = subcultureSop();
+      await importSops(t.database, workspaceId, [made.sop]);
+      return {
+        plantTransfer: (await post('/api/v1/transfers', { plant_id: plant.id })).id as string,
+        explantTransfer: (await post('/api/v1/transfers', { explant_id: explant.id })).id as string,
+        contamination: (
+          await post('/api/v1/contaminations', {
+            explant_id: explant.id,
+            type: 'mold',
+            issue: 'White fuzz',
+          })
+        ).id as string,
+        run: (await startRun(c, { sop_id: made.ids.sop })).id as string,
+      };
+    };
+
+    it('accepts a transfer, a contamination and an SOP run of the workspace as subjects', async () => {
+      const mine = await subjectsOf(owner, lab.workspaceId);
+      const sent: [string, string][] = [
+        ['plant_transfer', mine.plantTransfer],
+        ['explant_transfer', mine.explantTransfer],
+        ['contamination_log', mine.contamination],
+        ['sop_log', mine.run],
+      ];
+      for (const [subject_type, subject_id] of sent) {
+        dataOf(await record({ kind: 'used', subject_type, subject_id }), 201);
+      }
+      expect((await eventsOf()).map((e) => [e.subject_type, e.subject_id])).toEqual(
+        [...sent].reverse(),
+      );
+    });
+
+    it('answers a transfer, contamination or SOP run of another workspace exactly as a random id', async () => {
+      const other = await createLab(t.database, { name: 'Other lab' });
+      const theirs = await subjectsOf(client(t, other.owner), other.workspaceId);
+      const sent: [string, string][] = [
+        ['plant_transfer', theirs.plantTransfer],
+        ['explant_transfer', theirs.explantTransfer],
+        ['contamination_log', theirs.contamination],
+        ['sop_log', theirs.run],
+      ];
+      for (const [subject_type, subject_id] of sent) {
+        const reference = await record({ kind: 'used', subject_type, subject_id: randomId() });
+        expectError(reference, 404, 'NOT_FOUND', new RegExp(`^${subject_type} subject not found`));
+        expectSameAnswer(
+          await record({ kind: 'used', subject_type, subject_id }),
+          reference,
+          404,
+          'NOT_FOUND',
+        );
+      }
+      expect(await eventsOf()).toEqual([]);
+    });
+
+    it("answers an explant's transfer as a plant_transfer subject, and the other way round, as a random id", async () => {
+      const mine = await subjectsOf(owner, lab.workspaceId);
+      const crossed: [string, string][] = [
+        ['plant_transfer', mine.explantTransfer],
+        ['explant_transfer', mine.plantTransfer],
+        ['plant_transfer', mine.run],
+        ['sop_log', mine.plantTransfer],
+        ['contamination_log', mine.run],
+      ];
+      for (const [subject_type, subject_id] of crossed) {
+        expectSameAnswer(
+          await record({ kind: 'used', subject_type, subject_id }),
+          await record({ kind: 'used', subject_type, subject_id: randomId() }),
           404,
           'NOT_FOUND',
         );

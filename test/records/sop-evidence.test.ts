@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../src/kernel/ids.js';
 import {
   body,
   createLab,
@@ -350,6 +351,57 @@ describe.each(databaseTargets())('SOP run evidence on $name', (target) => {
       expectError(res, 422, 'VALIDATION_ERROR');
       expect(body(res).error).not.toMatch(/value:|metric|unit/);
       expect((await rows()).events).toEqual([]);
+    });
+
+    it('answers a body that is not JSON with 400 and a malformed Idempotency-Key with 422, recording nothing', async () => {
+      for (const payload of ['{"metric":"ph","value":5.7,', 'metric=ph']) {
+        const res = await t.request({
+          method: 'POST',
+          url: measurementsUrl('step-1'),
+          headers: { ...lab.owner.headers, 'content-type': 'application/json' },
+          payload,
+        });
+        expectError(res, 400, 'VALIDATION_ERROR');
+      }
+      for (const key of ['short', 'has space-0001', 'k'.repeat(256), 'bang!-00001']) {
+        const res = await owner.post(measurementsUrl('step-1'), reading, {
+          'idempotency-key': key,
+        });
+        expectError(res, 422, 'VALIDATION_ERROR', /^Idempotency-Key: /);
+        expect(body(res).error).not.toMatch(/metric|unit|value|recorded_at|notes/);
+      }
+      expect((await rows()).events).toEqual([]);
+    });
+
+    it('answers 404 for any step of a run whose version has no steps, recording nothing', async () => {
+      const bare = {
+        id: newId(),
+        title: 'Checklist without steps',
+        versions: [{ id: newId(), version: 1, lifecycle_status: 'effective', steps: [] }],
+      };
+      await importSops(t.database, lab.workspaceId, [bare]);
+      const empty = await startRun(owner, { sop_id: bare.id });
+      expect(empty).toMatchObject({ version: 1, progress: 0, steps: [] });
+      for (const stepId of ['step-1', 'step-2', '0']) {
+        expectError(
+          await owner.post(measurementsUrl(stepId, empty.id), reading),
+          404,
+          'NOT_FOUND',
+          /^Step not found/,
+        );
+        expectError(
+          await owner.post(eventsUrl(stepId, empty.id), { event_type: 'confirmed' }),
+          404,
+          'NOT_FOUND',
+          /^Step not found/,
+        );
+      }
+      expect((await rows()).events).toEqual([]);
+      expect(dataOf(await owner.get(`/api/v1/sop-runs/${empty.id}`), 200)).toMatchObject({
+        progress: 0,
+        steps: [],
+        events: [],
+      });
     });
 
     it('replays the first response for a repeated Idempotency-Key, recording once', async () => {

@@ -27,14 +27,14 @@ export type EquipmentEventReceiptRecord = Static<typeof EquipmentEventReceipt>;
 
 /**
  * The record kinds a `used` event's subject may be, by subject type. A kind counts
- * once a module registers it in RECORD_KINDS (kernel/records.ts): `transfer` when
- * transfers land, and so on. A subject type none of whose kinds Vitro keeps yet is
+ * once a module registers it in RECORD_KINDS (kernel/records.ts), as plant and
+ * explant transfers and SOP runs do. A subject type none of whose kinds Vitro keeps yet is
  * not checked (there is nothing to check it against); otherwise the subject must be
  * a record of one of them in the workspace (404 otherwise, as for a random id).
  */
 const SUBJECT_KINDS: Readonly<Record<SubjectType, readonly string[]>> = {
-  plant_transfer: ['plant', 'transfer'],
-  explant_transfer: ['explant', 'transfer'],
+  plant_transfer: ['plant', 'plant_transfer'],
+  explant_transfer: ['explant', 'explant_transfer'],
   sop_log: ['sop_run'],
   contamination_log: ['contamination'],
   media_batch: [],

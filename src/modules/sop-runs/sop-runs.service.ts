@@ -6,7 +6,7 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest, SortKey } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/records.js';
 import { findVersionInForce } from '../sops/sops.service.js';
 import {
   listEvidence,
@@ -287,3 +287,12 @@ export async function listSopRunEvidence(
   const { items, nextKey } = await listEvidence(db, workspaceId, runId, page);
   return { items: items.map(presentEvidence), nextKey };
 }
+
+const runRefOf = (row: SopRunRow | undefined): RecordRef | undefined =>
+  row === undefined ? undefined : { id: row.id, created_by: row.started_by };
+
+/** SOP runs as records other modules name (an equipment `used` event's `sop_log` subject). */
+export const sopRunRecords: RecordSource = {
+  find: async (db, workspaceId, id) => runRefOf(await sopRuns.find(db, workspaceId, id)),
+  lock: async (trx, workspaceId, id) => runRefOf(await sopRuns.lock(trx, workspaceId, id)),
+};

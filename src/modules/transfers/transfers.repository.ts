@@ -4,6 +4,7 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { TransferTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
 import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { RecordSource } from '../../kernel/records.js';
 
 export type TransferRow = TransferTable;
 
@@ -26,6 +27,20 @@ const COLUMNS = [
 ] as const;
 
 export const transfers = workspaceTable('transfers', COLUMNS);
+
+/** The transfers of one kind of record (plant or explant), as records other modules name. */
+function transfersOf(entityType: 'plant' | 'explant'): RecordSource {
+  const only = (row: TransferRow | undefined) =>
+    row?.entity_type === entityType ? row : undefined;
+  return {
+    find: async (db, workspaceId, id) => only(await transfers.find(db, workspaceId, id)),
+    lock: async (trx, workspaceId, id) => only(await transfers.lock(trx, workspaceId, id)),
+  };
+}
+
+/** Transfers of plants, and of explants (an equipment `used` event's subjects). */
+export const plantTransferRecords = transfersOf('plant');
+export const explantTransferRecords = transfersOf('explant');
 
 /** The unique index that keeps one transfer per cycle of a record. */
 export const CYCLE_INDEX = 'transfers_entity_cycle';
