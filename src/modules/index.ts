@@ -3,6 +3,7 @@ import type { Routes } from '../kernel/routes/index.js';
 import { contaminations } from './contaminations/contaminations.repository.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
+import { registerCommentRoutes } from './comments/comments.routes.js';
 import { registerCommerceRoutes } from './commerce/commerce.routes.js';
 import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
@@ -70,4 +71,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerEquipmentRoutes(routes, { records: deps.records });
   registerPricingRoutes(routes, { records: deps.records });
   registerCommerceRoutes(routes, { records: deps.records });
+  registerCommentRoutes(routes, { records: deps.records });
 }

@@ -116,6 +116,8 @@ describe('OpenAPI document', () => {
         'getSellThrough',
         'listCultureLinePrices',
         'listPriceEvents',
+        'listComments',
+        'createComment',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

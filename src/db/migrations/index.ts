@@ -7,6 +7,7 @@ import * as recipesAndScans from './20261123110000_recipes_and_scans.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as sopRuns from './20261123120000_sop_runs.js';
 import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
+import * as comments from './20261123170000_comments.js';
 
 /** Every migration, by its frozen timestamped name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261123150000_tasks': tasks,
   '20261123120000_sop_runs': sopRuns,
   '20261123140000_equipment_commerce': equipmentCommerce,
+  '20261123170000_comments': comments,
 };
