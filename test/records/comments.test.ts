@@ -17,6 +17,7 @@ import {
   ISO_MS,
   keysOf,
   listAll,
+  markDeleted,
   newExplant,
   newPlant,
   randomId,
@@ -201,6 +202,28 @@ describe.each(databaseTargets())('Comments on $name', (target) => {
         'NOT_FOUND',
       );
       expect(await commentsOn(them, 'plant', theirPlant.id)).toEqual([]);
+    });
+
+    it('answers a deleted plant as an unknown id (404), for writing and for listing', async () => {
+      await newComment(owner, onPlant);
+      await markDeleted(t.database, 'plants', plant.id);
+      const unknown = randomId();
+      expectSameAnswer(
+        await owner.post('/api/v1/comments', { ...onPlant, body: 'x' }),
+        await owner.post('/api/v1/comments', {
+          entity_type: 'plant',
+          entity_id: unknown,
+          body: 'x',
+        }),
+        404,
+        'NOT_FOUND',
+      );
+      expectSameAnswer(
+        await owner.get(`/api/v1/comments?entity_type=plant&entity_id=${plant.id}`),
+        await owner.get(`/api/v1/comments?entity_type=plant&entity_id=${unknown}`),
+        404,
+        'NOT_FOUND',
+      );
     });
 
     it('answers another member’s private media recipe as an unknown id (404)', async () => {

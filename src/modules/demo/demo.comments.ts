@@ -1,8 +1,7 @@
 import type { Trx } from '../../db/database.js';
-import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
 import { createComment } from '../comments/comments.service.js';
 import type { DemoMemberKey } from './demo.records.js';
+import type { addDemoTasks } from './demo.tasks.js';
 
 /**
  * The demo lab's discussion: a thread on the contaminated Anthurium batch (a
@@ -61,13 +60,7 @@ const DEMO_COMMENTS: readonly DemoComment[] = [
 /** Adds the demo lab's comments through the same service as the API. */
 export async function addDemoComments(
   trx: Trx,
-  input: {
-    principals: Readonly<Record<DemoMemberKey, Principal>>;
-    plants: Readonly<Record<string, string>>;
-    explants: Readonly<Record<string, string>>;
-    records: RecordLookup;
-    now: Date;
-  },
+  input: Parameters<typeof addDemoTasks>[1],
 ): Promise<void> {
   const { principals, now } = input;
   const ids: Record<string, string> = {};
