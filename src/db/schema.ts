@@ -501,6 +501,26 @@ export interface AssetTable {
   created_at: string;
 }
 
+export interface CommentTable {
+  id: string;
+  workspace_id: string;
+  entity_type: string;
+  entity_id: string;
+  parent_id: string | null;
+  body: string;
+  status: string;
+  is_pinned: number;
+  author_id: string;
+  /** JSON array of member ids. */
+  mentioned_user_ids: string;
+  /** JSON array of `{entity_type, entity_id, label}`. */
+  entity_references: string;
+  created_at: string;
+  updated_at: string;
+  edited_at: string | null;
+  deleted_at: string | null;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -534,4 +554,5 @@ export interface DB {
   sop_runs: SopRunTable;
   sop_step_events: SopStepEventTable;
   equipment_events: EquipmentEventTable;
+  comments: CommentTable;
 }

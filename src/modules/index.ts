@@ -3,6 +3,7 @@ import type { Routes } from '../kernel/routes/index.js';
 import { contaminations } from './contaminations/contaminations.repository.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
+import { registerCommentRoutes } from './comments/comments.routes.js';
 import { registerCommerceRoutes } from './commerce/commerce.routes.js';
 import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import type { AssetFiles } from './assets/assets.service.js';
@@ -80,4 +81,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerPricingRoutes(routes, { records: deps.records });
   registerCommerceRoutes(routes, { records: deps.records });
   registerAssetRoutes(routes, { records: deps.records, files: deps.files });
+  registerCommentRoutes(routes, { records: deps.records });
 }

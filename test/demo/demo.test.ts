@@ -114,6 +114,37 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
     expect(await get('/api/v1/contaminations')).toHaveLength(2);
   });
 
+  it('has comments: a thread on the contaminated batch with replies and a mention', async () => {
+    const get = async (url: string) =>
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
+      body(await t.request({ method: 'GET', url, headers })).data as Record<string, any>[];
+    const explants = await get('/api/v1/explants');
+    const byLabel = (label: string) => explants.find((e) => e.label === label)!;
+    const anthurium = byLabel('ANT-WAR-B01');
+    const thread = await get(`/api/v1/comments?entity_type=explant&entity_id=${anthurium.id}`);
+    expect(thread.map((c) => [c.author.name, c.parent_id === null])).toEqual([
+      ['Maya Chen', true],
+      ['Luis Ortega', false],
+      ['Priya Natarajan', false],
+    ]);
+    const [first, reply, followUp] = thread;
+    expect(reply!.parent_id).toBe(first!.id);
+    expect(followUp!.parent_id).toBe(first!.id);
+    // The first comment mentions the manager, who answers it.
+    expect(first!.mentioned_user_ids).toEqual([reply!.author.id]);
+    expect(first!.body).toContain('@Luis Ortega');
+    const plants = await get('/api/v1/plants');
+    const mother = plants.find((p) => p.species === 'Anthurium warocqueanum')!;
+    expect(first!.references).toEqual([
+      { entity_type: 'plant', entity_id: mother.id, label: 'ANT-WAR mother plant' },
+    ]);
+    expect(thread.every((c) => c.status === 'active')).toBe(true);
+    const monstera = byLabel('MON-TC-B01');
+    expect(await get(`/api/v1/comments?entity_type=explant&entity_id=${monstera.id}`)).toHaveLength(
+      1,
+    );
+  });
+
   it('has library data: SOPs, equipment, labels, prices and order lines', async () => {
     expect(await countRows(t.database.db, lab.workspace_id)).toMatchObject({
       rooms: 3,

@@ -249,6 +249,20 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       priority_rank: 1,
     });
     await newDemand(owner, { genus: 'Alocasia', demand_score: 12.5 });
+    const onPlant = { entity_type: 'plant', entity_id: plants[0].id as string };
+    const topComment = dataOf(
+      await owner.post('/api/v1/comments', {
+        ...onPlant,
+        body: 'Browning at the base',
+        mentioned_user_ids: [viewer.memberId],
+        references: [{ entity_type: 'explant', entity_id: explants[0].id, label: 'E 1' }],
+      }),
+      201,
+    ).id as string;
+    const replyComment = dataOf(
+      await owner.post('/api/v1/comments', { ...onPlant, body: 'Agreed', parent_id: topComment }),
+      201,
+    ).id as string;
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
     fixtures = {
@@ -273,6 +287,11 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['measurement', [...runs]],
         ['complete', [...runs]],
         ['subject', [...runs, ...transfers.map((x: { id: string }) => x.id)]],
+        // `entity_id` of comments (and their references) and of task links.
+        ['entity', [...plants, ...explants].map((r: { id: string }) => r.id)],
+        ['comment', [topComment, replyComment]],
+        ['parent', [topComment, replyComment]],
+        ['mentioned_user_ids', [lab.owner.memberId, viewer.memberId]],
       ]),
       hints: {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
@@ -450,6 +469,19 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       for (const url of urls) {
         if (paged) await readAll(url.replace(/\?&/, '?'));
         else dataOf(await owner.get(url.replace(/\?&/, '?')), 200);
+        reads += 1;
+      }
+    }
+    // Comments are listed per record (entity_type and entity_id both required).
+    const commented = {
+      plant: 'plant',
+      explant: 'explant',
+      task: 'task',
+      'media-recipe': 'media_recipe',
+    };
+    for (const [pool, type] of Object.entries(commented)) {
+      for (const id of fixtures.ids.get(pool) ?? []) {
+        await readAll(`/api/v1/comments?entity_type=${type}&entity_id=${id}`);
         reads += 1;
       }
     }

@@ -119,6 +119,8 @@ describe('OpenAPI document', () => {
         'getAsset',
         'listCultureLinePrices',
         'listPriceEvents',
+        'listComments',
+        'createComment',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -8,6 +8,7 @@ import * as sopRuns from './20261123120000_sop_runs.js';
 import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
+import * as comments from './20261123170000_comments.js';
 
 /** Every migration, by its frozen timestamped name, in name order (the order they run). Append only. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261123140000_equipment_commerce': equipmentCommerce,
   '20261123150000_tasks': tasks,
   '20261123160000_assets': assets,
+  '20261123170000_comments': comments,
 };

@@ -26,6 +26,7 @@ import {
 } from './demo.records.js';
 import { addDemoPhotos, type DemoPhotos } from './demo.photos.js';
 import { addDemoTasks } from './demo.tasks.js';
+import { addDemoComments } from './demo.comments.js';
 
 export const DEMO_LAB_NAME = 'Greenleaf Tissue Culture Lab (demo)';
 
@@ -58,9 +59,9 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  * the API, so change history exists), SOPs, equipment with its calibration and
  * maintenance history (through the equipment event service), labels, prices and
  * a month of store order lines (through the import), transfers, contaminations,
- * tasks, media recipes, a label scan, SOP runs (one completed, one in
- * progress) and, given a blob store, three photos. Returns a new owner key with
- * every scope.
+ * tasks, comments (a thread with replies and a mention), media recipes, a label
+ * scan, SOP runs (one completed, one in progress) and, given a blob store, three
+ * photos. Returns a new owner key with every scope.
  */
 export async function createDemoLab(
   trx: Trx,
@@ -220,6 +221,7 @@ export async function createDemoLab(
   }
 
   await addDemoTasks(trx, { principals, plants, explants, records, now });
+  await addDemoComments(trx, { principals, plants, explants, records, now });
   await runDemoSops(trx, {
     member: principals.member,
     sopIds,

@@ -1,0 +1,229 @@
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Principal } from '../../kernel/principal.js';
+import { recordVisibleTo, type RecordKind, type RecordLookup } from '../../kernel/records.js';
+import { listMembers } from '../identity/identity.service.js';
+import { comments, listCommentRows, type CommentRow } from './comments.repository.js';
+import type {
+  Comment,
+  CommentQuery,
+  CommentReference,
+  CreateCommentBody,
+} from './comments.schemas.js';
+
+export type CommentRecord = Static<typeof Comment>;
+export type CreateCommentInput = Static<typeof CreateCommentBody>;
+type Reference = Static<typeof CommentReference>;
+type EntityType = CommentRecord['entity_type'];
+
+const TITLE: Readonly<Record<EntityType, string>> = {
+  plant: 'Plant',
+  explant: 'Explant',
+  contamination: 'Contamination',
+  task: 'Task',
+  media_recipe: 'Media recipe',
+  sop: 'SOP',
+};
+
+/** The workspace's members by id (removed ones too: their comments keep their name). */
+async function membersOf(
+  db: Db,
+  workspaceId: string,
+): Promise<Map<string, { name: string; active: boolean }>> {
+  const members = await listMembers(db, workspaceId);
+  return new Map(members.map((m) => [m.id, { name: m.name, active: m.status === 'active' }]));
+}
+
+/**
+ * A comment as the API answers it. A deleted comment was emptied when it was
+ * deleted (`deleteComment`): it answers with its slot and no text.
+ */
+function presentComment(row: CommentRow, authorName: string | null): CommentRecord {
+  return {
+    id: row.id,
+    entity_type: row.entity_type as EntityType,
+    entity_id: row.entity_id,
+    parent_id: row.parent_id,
+    body: row.body,
+    status: row.status,
+    is_pinned: row.is_pinned === 1,
+    author: { id: row.author_id, name: authorName },
+    mentioned_user_ids: JSON.parse(row.mentioned_user_ids) as string[],
+    references: JSON.parse(row.entity_references) as Reference[],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    edited_at: row.edited_at,
+  };
+}
+
+/**
+ * Whether the caller can see the record of this kind and id: another workspace's
+ * record, and another member's private one, are not there, as an unknown id.
+ */
+async function recordExists(
+  db: Db,
+  records: RecordLookup,
+  principal: Principal,
+  kind: RecordKind,
+  id: string,
+): Promise<boolean> {
+  const ref = await records.find(db, kind, principal.workspaceId, id);
+  return ref !== undefined && recordVisibleTo(ref, principal.memberId);
+}
+
+async function requireRecord(
+  db: Db,
+  records: RecordLookup,
+  principal: Principal,
+  kind: EntityType,
+  id: string,
+): Promise<void> {
+  if (!(await recordExists(db, records, principal, kind, id))) throw errors.notFound(TITLE[kind]);
+}
+
+/**
+ * The comment a reply answers: one on the same record that is not deleted. A
+ * comment of another record or another workspace is answered as an unknown id.
+ */
+async function requireParent(
+  db: Db,
+  workspaceId: string,
+  input: CreateCommentInput,
+): Promise<string | null> {
+  if (input.parent_id === undefined) return null;
+  const parent = await comments.find(db, workspaceId, input.parent_id);
+  if (
+    parent === undefined ||
+    parent.entity_type !== input.entity_type ||
+    parent.entity_id !== input.entity_id ||
+    parent.status === 'deleted'
+  ) {
+    throw errors.notFound('Parent comment');
+  }
+  return parent.id;
+}
+
+/** Mentions name active members; a removed member, another workspace's and an unknown id alike are 422. */
+function requireMentions(
+  members: Map<string, { active: boolean }>,
+  mentioned: readonly string[],
+): void {
+  mentioned.forEach((id, i) => {
+    if (members.get(id)?.active !== true) {
+      throw errors.validation(
+        `mentioned_user_ids[${i}]: no active member with this id in the workspace`,
+      );
+    }
+  });
+}
+
+async function requireReferences(
+  db: Db,
+  records: RecordLookup,
+  principal: Principal,
+  references: readonly Reference[],
+): Promise<void> {
+  for (const [i, ref] of references.entries()) {
+    if (!(await recordExists(db, records, principal, ref.entity_type, ref.entity_id))) {
+      throw errors.validation(
+        `references[${i}].entity_id: no ${ref.entity_type} with this id in the workspace`,
+      );
+    }
+  }
+}
+
+/**
+ * Adds a comment, as the key's owner, to a record of the workspace: a reply when
+ * `parent_id` names a comment on the same record. The body is stored as sent.
+ */
+export async function createComment(
+  trx: Trx,
+  principal: Principal,
+  input: CreateCommentInput,
+  records: RecordLookup,
+  now: string,
+): Promise<CommentRecord> {
+  const workspaceId = principal.workspaceId;
+  const authorId = principal.memberId;
+  if (authorId === null) throw errors.validation('comments are written by a member’s key');
+  await requireRecord(trx, records, principal, input.entity_type, input.entity_id);
+  const parentId = await requireParent(trx, workspaceId, input);
+  const members = await membersOf(trx, workspaceId);
+  const mentioned = input.mentioned_user_ids ?? [];
+  requireMentions(members, mentioned);
+  const references = (input.references ?? []).map((r) => ({
+    entity_type: r.entity_type,
+    entity_id: r.entity_id,
+    label: r.label,
+  }));
+  await requireReferences(trx, records, principal, references);
+  const row: CommentRow = {
+    id: newId(),
+    workspace_id: workspaceId,
+    entity_type: input.entity_type,
+    entity_id: input.entity_id,
+    parent_id: parentId,
+    body: input.body,
+    status: 'active',
+    is_pinned: 0,
+    author_id: authorId,
+    mentioned_user_ids: JSON.stringify(mentioned),
+    entity_references: JSON.stringify(references),
+    created_at: now,
+    updated_at: now,
+    edited_at: null,
+    deleted_at: null,
+  };
+  await comments.insert(trx, row);
+  return presentComment(row, members.get(authorId)?.name ?? null);
+}
+
+/** One record's comments, oldest first: replies carry `parent_id`; deleted ones keep their slot. */
+export async function listComments(
+  db: Db,
+  principal: Principal,
+  query: Static<typeof CommentQuery>,
+  records: RecordLookup,
+  page: PageRequest,
+): Promise<Page<CommentRecord>> {
+  await requireRecord(db, records, principal, query.entity_type, query.entity_id);
+  const { items, nextKey } = await listCommentRows(
+    db,
+    principal.workspaceId,
+    { type: query.entity_type, id: query.entity_id },
+    page,
+  );
+  if (items.length === 0) return { items: [], nextKey };
+  const members = await membersOf(db, principal.workspaceId);
+  return {
+    items: items.map((row) => presentComment(row, members.get(row.author_id)?.name ?? null)),
+    nextKey,
+  };
+}
+
+/**
+ * Deletes a comment as the lab's app does (the API has no delete): it keeps its
+ * place in the thread, so replies still hang under it, and loses its text, its
+ * mentions and its references.
+ */
+export async function deleteComment(
+  trx: Trx,
+  workspaceId: string,
+  id: string,
+  now: string,
+): Promise<void> {
+  const row = await comments.find(trx, workspaceId, id);
+  if (row === undefined) throw errors.notFound('Comment');
+  if (row.status === 'deleted') return;
+  await comments.update(trx, workspaceId, id, {
+    status: 'deleted',
+    body: '',
+    mentioned_user_ids: '[]',
+    entity_references: '[]',
+    updated_at: now,
+    deleted_at: now,
+  });
+}
