@@ -296,6 +296,31 @@ export interface OrderLineTable {
   created_at: string;
 }
 
+export interface DeviceEventTable {
+  id: string;
+  workspace_id: string;
+  device_id: string;
+  event_type: string;
+  payload: string;
+  occurred_at: string;
+  external_id: string | null;
+  created_at: string;
+}
+
+export interface SensorReadingTable {
+  device_id: string;
+  recorded_at: string;
+  id: string;
+  workspace_id: string;
+  room_id: string | null;
+  type: string;
+  value: number;
+  unit: string;
+  notes: string | null;
+  external_id: string | null;
+  created_at: string;
+}
+
 export interface DB {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -318,4 +343,6 @@ export interface DB {
   culture_line_prices: CultureLinePriceTable;
   price_events: PriceEventTable;
   order_lines: OrderLineTable;
+  device_events: DeviceEventTable;
+  sensor_readings: SensorReadingTable;
 }

@@ -1,6 +1,7 @@
 import type {
   FastifyInstance,
   FastifyRequest,
+  onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
   preValidationAsyncHookHandler,
 } from 'fastify';
@@ -15,6 +16,7 @@ import {
   idempotencyHook,
   pagingHook,
   readingsHook,
+  readingsRefundHook,
   releaseLeftoverClaim,
 } from './hooks.js';
 import type { Kernel } from './kernel.js';
@@ -106,6 +108,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
     extra: {
       preValidation?: preValidationAsyncHookHandler[];
       preHandler?: preHandlerAsyncHookHandler[];
+      onSend?: onSendAsyncHookHandler[];
       hideFieldInErrors?: boolean;
     } = {},
   ) => {
@@ -129,6 +132,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         ...(extra.preHandler ?? []),
       ],
       ...(idempotent ? { onResponse: releaseLeftoverClaim(kernel) } : {}),
+      ...(extra.onSend ? { onSend: extra.onSend } : {}),
       handler,
     });
   };
@@ -143,6 +147,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       rule: ruleOf(spec),
       status: spec.status ?? (spec.method === 'POST' ? 201 : 200),
       body: spec.body ?? null,
+      bodyOptional: spec.bodyOptional ?? false,
       data: spec.data,
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
@@ -166,6 +171,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
     register(op, runWrite(kernel, op, steps), {
       preValidation: spec.bodyOptional ? [emptyBodyHook] : [],
       preHandler,
+      ...(spec.readings ? { onSend: [readingsRefundHook(kernel)] } : {}),
       hideFieldInErrors: spec.hideFieldInErrors ?? false,
     });
   };
@@ -178,6 +184,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         rule: ruleOf(spec),
         status: 200,
         body: null,
+        bodyOptional: false,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -193,6 +200,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         rule: ruleOf(spec),
         status: 200,
         body: null,
+        bodyOptional: false,
         data: Type.Array(spec.item),
         meta: null,
         metaRequired: true,

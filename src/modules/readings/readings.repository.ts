@@ -1,0 +1,126 @@
+import { CompiledQuery } from 'kysely';
+import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import { fetchPage, type Ordering } from '../../db/pages.js';
+import type { SensorReadingTable } from '../../db/schema.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+
+export type ReadingRow = SensorReadingTable;
+
+const COLUMNS = [
+  'device_id',
+  'recorded_at',
+  'id',
+  'workspace_id',
+  'room_id',
+  'type',
+  'value',
+  'unit',
+  'notes',
+  'external_id',
+  'created_at',
+] as const satisfies readonly (keyof ReadingRow)[];
+
+/** Newest first by when the readings were taken; equal times in a fixed order (the id). */
+export const NEWEST_TAKEN: Ordering = { columns: ['recorded_at', 'id'], direction: 'desc' };
+
+/**
+ * The text of a multi-row insert of `count` readings that skips the ones already
+ * stored (`ON CONFLICT DO NOTHING`) and returns the ids it stored, compiled once per
+ * dialect and row count: building a 500-row insert with the query builder on every
+ * request would cost a good part of what the database needs to run it.
+ */
+const insertTexts = new WeakMap<object, Map<number, string>>();
+
+function insertText(trx: Trx, count: number): string {
+  const adapter = trx.getExecutor().adapter;
+  let byCount = insertTexts.get(adapter);
+  if (byCount === undefined) {
+    byCount = new Map();
+    insertTexts.set(adapter, byCount);
+  }
+  let text = byCount.get(count);
+  if (text === undefined) {
+    const row = Object.fromEntries(COLUMNS.map((column) => [column, ''])) as unknown as ReadingRow;
+    const compiled = trx
+      .insertInto('sensor_readings')
+      .values(Array.from({ length: count }, () => row))
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .compile();
+    if (compiled.parameters.length !== count * COLUMNS.length) {
+      throw new Error('the readings insert did not compile to one parameter per value');
+    }
+    text = compiled.sql;
+    byCount.set(count, text);
+  }
+  return text;
+}
+
+/**
+ * Inserts readings in one statement; a reading whose key (device, recorded_at, id)
+ * is stored already is skipped. Returns the ids of the readings it stored.
+ */
+export async function insertReadings(trx: Trx, rows: readonly ReadingRow[]): Promise<Set<string>> {
+  const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
+  let i = 0;
+  for (const row of rows) {
+    for (const column of COLUMNS) parameters[i++] = row[column];
+  }
+  const text = insertText(trx, rows.length);
+  // better-sqlite3 runs synchronously on the transaction's own connection.
+  const sqlite = sqliteHandleOf(trx);
+  const stored =
+    sqlite !== undefined
+      ? (sqlite.prepare(text).all(parameters) as { id: string }[])
+      : (await trx.executeQuery<{ id: string }>(CompiledQuery.raw(text, parameters))).rows;
+  return new Set(stored.map((row) => row.id));
+}
+
+/** One reading by its key. */
+export async function findReading(
+  db: Db,
+  workspaceId: string,
+  key: { device_id: string; recorded_at: string; id: string },
+): Promise<ReadingRow | undefined> {
+  return db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('device_id', '=', key.device_id)
+    .where('recorded_at', '=', key.recorded_at)
+    .where('id', '=', key.id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+export interface ReadingFilter {
+  readonly deviceId?: string;
+  readonly roomId?: string;
+  readonly type?: string;
+  /** Inclusive bounds on `recorded_at`, ISO 8601 UTC. */
+  readonly since?: string;
+  readonly until?: string;
+}
+
+/**
+ * A page of the workspace's readings, newest first. Each filter has its index:
+ * a device's readings are a range of the primary key, a room's of
+ * (room_id, recorded_at, id), a type's of (workspace_id, type, recorded_at, id),
+ * and all of them of (workspace_id, recorded_at, id).
+ */
+export function listReadingPage(
+  db: Db,
+  workspaceId: string,
+  filter: ReadingFilter,
+  page: PageRequest,
+): Promise<Page<ReadingRow>> {
+  let query = db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId);
+  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
+  if (filter.roomId !== undefined) query = query.where('room_id', '=', filter.roomId);
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  if (filter.since !== undefined) query = query.where('recorded_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('recorded_at', '<=', filter.until);
+  return fetchPage(query, NEWEST_TAKEN, page);
+}
