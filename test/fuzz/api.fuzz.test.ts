@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/errors.js';
+import { mintDeviceToken } from '../../src/modules/devices/devices.service.js';
 import { DEFAULT_STAGE_LISTS } from '../../src/modules/lab/stage-lists.js';
 import {
   addRoom,
@@ -118,6 +120,10 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       await newExplant(owner, { label: 'E-2', batch_number: 'B-2' }),
     ];
     const device = await lab.deviceToken();
+    // A second token of the device, so that token paths name a real one.
+    const spareToken = await inTransaction(t.database.db, (trx) =>
+      mintDeviceToken(trx, { workspaceId: lab.workspaceId, deviceId: device.deviceId }),
+    );
     const viewer = await lab.actor('viewer');
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
@@ -127,6 +133,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['explant', explants.map((e) => e.id as string)],
         ['room', rooms],
         ['device', [device.deviceId]],
+        ['token', [spareToken.id]],
         ['workspace', [lab.workspaceId]],
         ['member', [lab.owner.memberId]],
       ]),
@@ -277,11 +284,15 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       const paged = query.some((p) => p.name === 'limit');
       const urls: string[] = [];
       if (pathParams.length === 1) {
-        const kind = op.path
-          .split('/')
-          .filter((s) => s !== '' && !s.startsWith('{'))
-          .pop()!
-          .replace(/s$/, '');
+        // `/plants/{id}` names a plant; `/devices/{deviceId}/tokens` a device.
+        const kind =
+          pathParams[0]!.name === 'id'
+            ? op.path
+                .split('/')
+                .filter((s) => s !== '' && !s.startsWith('{'))
+                .pop()!
+                .replace(/s$/, '')
+            : kindOfParam(pathParams[0]!.name);
         for (const id of fixtures.ids.get(kind) ?? []) {
           for (const base of bases)
             urls.push(`${op.path.replace(/\{[^}]+\}/, id)}?${base.slice(1)}`);

@@ -83,6 +83,15 @@ describe('OpenAPI document', () => {
         'listStages',
         'createStage',
         'listChangeEvents',
+        'listDevices',
+        'createDevice',
+        'sendHeartbeat',
+        'listDeviceTokens',
+        'createDeviceToken',
+        'revokeDeviceToken',
+        'createDeviceEvent',
+        'listSensorReadings',
+        'createSensorReadings',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();
