@@ -25,13 +25,32 @@ class LatencyRecorder {
   }
 }
 
-export async function loadServer(server, request, { apiKey, connections, duration }) {
+/**
+ * `request.bodies`, when given, makes a body factory per run: each request gets a new body.
+ * `rate`, when given, caps the requests per second of the whole run (autocannon overallRate).
+ */
+export async function loadServer(server, request, { apiKey, connections, duration, rate }) {
   const latencies = new LatencyRecorder();
+  const headers = { authorization: `Bearer ${apiKey}`, ...request.headers };
+  const nextBody = request.bodies?.();
   const instance = autocannon({
     url: `${server.url}${request.path}`,
     method: request.method,
-    headers: { authorization: `Bearer ${apiKey}`, ...request.headers },
+    headers,
     body: request.body,
+    ...(nextBody === undefined
+      ? {}
+      : {
+          requests: [
+            {
+              method: request.method,
+              path: request.path,
+              headers,
+              setupRequest: (req) => ({ ...req, body: nextBody() }),
+            },
+          ],
+        }),
+    ...(rate === undefined ? {} : { overallRate: rate }),
     connections,
     duration,
   });
