@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { URL, fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.mjs';
 import { selectCases } from './cases.mjs';
-import { loadServer } from './load.mjs';
+import { loadServer, pacedLoad } from './load.mjs';
 import { HELP, readOptions } from './options.mjs';
 import { caseResult, formatExtras, formatTable, median, ms, writeSummary } from './report.mjs';
 import { startServer } from './servers.mjs';
@@ -88,7 +88,7 @@ async function measureCase(benchCase, servers, seeded, options) {
   if (benchCase.halfCapacityP99 !== undefined) {
     // Latency at half of the throughput Vitro just showed, as a server is run in practice.
     const rate = Math.max(1, Math.round(result.vitro.rps / 2));
-    const measured = await loadServer(servers.vitro, request, {
+    const measured = await pacedLoad(servers.vitro, request, {
       apiKey: seeded.apiKey,
       connections: options.connections,
       duration: options.duration,

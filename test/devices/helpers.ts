@@ -81,7 +81,7 @@ export const del = (t: TestApp, actor: Pick<Actor, 'headers'>, url: string) =>
   send(t, actor, 'DELETE', url);
 
 /** A reading body with sensible values; `fields` override. */
-export const reading = (deviceId: string, fields: Record<string, unknown> = {}) => ({
+export const reading = (deviceId: string, fields: Record<string, unknown> = {}): Json => ({
   device_id: deviceId,
   type: 'temperature',
   value: 21.5,

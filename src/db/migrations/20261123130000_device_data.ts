@@ -7,17 +7,23 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * Sensor readings are the heaviest write path, so the table carries only what its
  * lists and its deduplication need:
- * - primary key (device_id, recorded_at, id): the device filter, newest first, and
- *   the deduplication. A reading sent with an external_id gets an id derived from
- *   (device, external_id, recorded_at), so a repeat conflicts on the key itself and
- *   `ON CONFLICT DO NOTHING` skips it; no separate unique index. On SQLite the table
- *   is stored in this key's order (WITHOUT ROWID): a device's page is one range
- *   read, and a batch from one device is appended in one place.
- * - (workspace_id, recorded_at, id), (room_id, recorded_at, id) and
+ * - primary key (workspace_id, device_id, recorded_at, id): the device filter, newest
+ *   first, and the deduplication. The workspace leads so that a device query
+ *   (workspace_id = ? and device_id = ?) matches two columns of this key and one of
+ *   any other index: both planners pick it, even in a one-workspace database where
+ *   the workspace alone selects everything. A reading sent with an external_id gets
+ *   an id derived from (device, external_id, recorded_at), so a repeat conflicts on
+ *   the key itself and `ON CONFLICT DO NOTHING` skips it; no separate unique index.
+ *   On SQLite the table is stored in this key's order (WITHOUT ROWID): a device's
+ *   page is one range read, and a batch from one device is written in one place.
+ * - (workspace_id, recorded_at, id), (workspace_id, room_id, recorded_at, id) and
  *   (workspace_id, type, recorded_at, id): the other filters, each newest first.
  * - no foreign keys: the service checks the device and the room in the workspace
  *   before it writes (neither is ever deleted), where a foreign key would add a
  *   parent lookup, and on PostgreSQL a lock on the device row, for every reading.
+ * - not partitioned by time on PostgreSQL: every list is an index range newest
+ *   first, which a partitioned table would split into one range per partition, and
+ *   nothing expires readings (dropping old partitions is what partitioning buys).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -55,7 +61,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('notes', 'text')
     .addColumn('external_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('sensor_readings_pk', ['device_id', 'recorded_at', 'id']);
+    .addPrimaryKeyConstraint('sensor_readings_pk', [
+      'workspace_id',
+      'device_id',
+      'recorded_at',
+      'id',
+    ]);
   await (postgres ? readings : readings.modifyEnd(sql`without rowid`)).execute();
   await db.schema
     .createIndex('sensor_readings_workspace_recorded')
@@ -65,7 +76,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('sensor_readings_room_recorded')
     .on('sensor_readings')
-    .columns(['room_id', 'recorded_at', 'id'])
+    .columns(['workspace_id', 'room_id', 'recorded_at', 'id'])
     .where(sql.ref('room_id'), 'is not', null)
     .execute();
   await db.schema

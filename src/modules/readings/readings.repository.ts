@@ -57,8 +57,8 @@ function insertText(trx: Trx, count: number): string {
 }
 
 /**
- * Inserts readings in one statement; a reading whose key (device, recorded_at, id)
- * is stored already is skipped. Returns the ids of the readings it stored.
+ * Inserts readings in one statement; a reading whose key (workspace, device,
+ * recorded_at, id) is stored already is skipped. Returns the ids of the readings it stored.
  */
 export async function insertReadings(trx: Trx, rows: readonly ReadingRow[]): Promise<Set<string>> {
   const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
@@ -103,9 +103,10 @@ export interface ReadingFilter {
 
 /**
  * A page of the workspace's readings, newest first. Each filter has its index:
- * a device's readings are a range of the primary key, a room's of
- * (room_id, recorded_at, id), a type's of (workspace_id, type, recorded_at, id),
- * and all of them of (workspace_id, recorded_at, id).
+ * a device's readings are a range of the primary key (workspace_id, device_id,
+ * recorded_at, id), a room's of (workspace_id, room_id, recorded_at, id), a type's
+ * of (workspace_id, type, recorded_at, id), and all of them of (workspace_id,
+ * recorded_at, id).
  */
 export function listReadingPage(
   db: Db,
