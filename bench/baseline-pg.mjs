@@ -2,7 +2,13 @@
 import pg from 'pg';
 import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
 import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
-import { insertReadingsSql, READINGS_SQL, readingRows, readingValues } from './readings.mjs';
+import {
+  insertReadingsSql,
+  LATEST,
+  READINGS_SQL,
+  readingRows,
+  readingValues,
+} from './readings.mjs';
 
 const INT8_OID = 20;
 
@@ -92,11 +98,13 @@ export function openPgStore(url) {
     ingestReadings,
     listReadings: async (workspaceId, deviceId, since, limit) =>
       (
-        await pool.query(numbered(READINGS_SQL.listByDeviceSince), [
+        await pool.query(numbered(READINGS_SQL.listByDevice), [
           workspaceId,
           deviceId,
           since,
+          LATEST,
           limit,
+          0,
         ])
       ).rows,
     findKeyForAuth: (hash) => first('keyForAuth', [hash]),

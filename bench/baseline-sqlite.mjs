@@ -2,7 +2,13 @@
 import Database from 'better-sqlite3';
 import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
 import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
-import { insertReadingsSql, READINGS_SQL, readingRows, readingValues } from './readings.mjs';
+import {
+  insertReadingsSql,
+  LATEST,
+  READINGS_SQL,
+  readingRows,
+  readingValues,
+} from './readings.mjs';
 
 export function openSqliteStore(path) {
   const db = new Database(path);
@@ -36,7 +42,7 @@ export function openSqliteStore(path) {
     return statement;
   };
   const stampLastSeen = db.prepare(READINGS_SQL.stampLastSeen);
-  const listReadings = db.prepare(READINGS_SQL.listByDeviceSince);
+  const listReadings = db.prepare(READINGS_SQL.listByDevice);
 
   /** The checks and writes of Vitro's ingest: devices active, rows in, devices stamped. */
   const ingest = db.transaction((workspaceId, inputs, deviceIds, now) => {
@@ -59,7 +65,7 @@ export function openSqliteStore(path) {
     ingestReadings: async (workspaceId, inputs, deviceIds, now) =>
       ingest.immediate(workspaceId, inputs, deviceIds, now),
     listReadings: async (workspaceId, deviceId, since, limit) =>
-      listReadings.all(workspaceId, deviceId, since, limit),
+      listReadings.all(workspaceId, deviceId, since, LATEST, limit, 0),
     findKeyForAuth: async (hash) => statements.keyForAuth.get(hash),
     touchKey: async (id, at) => {
       statements.touchKey.run(at, id);

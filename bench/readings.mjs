@@ -11,6 +11,7 @@ export const INGEST_BATCH = 500;
 export const LIST_LIMIT = 1000;
 /** The list case asks for a device's readings of the last 6 hours: 2,160 of them, 1,000 a page. */
 export const LIST_WINDOW_MS = 6 * 3600_000;
+export const LATEST = '9999-12-31T23:59:59.999Z';
 const TYPES = ['temperature', 'humidity', 'ph', 'co2', 'light', 'other'];
 const UNITS = ['C', '%', 'pH', 'ppm', 'lx', 'u'];
 const ROOMS = 10;
@@ -48,9 +49,11 @@ export const READINGS_SQL = {
   stampLastSeen:
     'update "devices" set "last_seen_at" = ? where "workspace_id" = ? and "id" = ? and ' +
     '("last_seen_at" is null or "last_seen_at" < ?)',
-  listByDeviceSince:
+  // Vitro's device list: both bounds always (the widest when not asked), limit and offset.
+  listByDevice:
     `select ${COLUMN_LIST} from "sensor_readings" where "workspace_id" = ? and "device_id" = ? ` +
-    'and "recorded_at" >= ? order by "recorded_at" desc, "id" desc limit ?',
+    'and "recorded_at" >= ? and "recorded_at" <= ? order by "recorded_at" desc, "id" desc ' +
+    'limit ? offset ?',
 };
 
 /** Vitro's id of a reading sent with an external id (readingIdOf in readings.service.ts). */
