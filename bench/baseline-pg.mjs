@@ -3,11 +3,11 @@ import pg from 'pg';
 import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
 import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
 import {
-  insertReadingsSql,
   LATEST,
+  PG_INSERT_READINGS,
   READINGS_SQL,
+  readingColumns,
   readingRows,
-  readingValues,
 } from './readings.mjs';
 
 const INT8_OID = 20;
@@ -73,10 +73,7 @@ export function openPgStore(url) {
       else {
         const devices = new Map(found.map((d) => [d.id, d]));
         const rows = readingRows(inputs, devices, workspaceId, now);
-        const inserted = await client.query(
-          insertReadingsSql(rows.length, (n) => `$${n}`),
-          readingValues(rows),
-        );
+        const inserted = await client.query(PG_INSERT_READINGS, readingColumns(rows));
         const stored = new Set(inserted.rows.map((r) => r.id));
         const before = new Date(Date.parse(now) - 1000).toISOString();
         for (const id of deviceIds) {

@@ -42,6 +42,16 @@ export function insertReadingsSql(count, placeholder = () => '?') {
   );
 }
 
+const ARRAY_TYPES = { value: 'float8[]' };
+
+/** Vitro's readings insert on PostgreSQL: one array per column, unnested into rows. */
+export const PG_INSERT_READINGS =
+  `insert into "sensor_readings" (${COLUMN_LIST}) select * from unnest(` +
+  `${READING_COLUMNS.map((c, i) => `$${i + 1}::${ARRAY_TYPES[c] ?? 'text[]'}`).join(', ')}) ` +
+  'on conflict do nothing returning "id"';
+
+export const readingColumns = (rows) => READING_COLUMNS.map((c) => rows.map((row) => row[c]));
+
 export const READINGS_SQL = {
   devicesIn: (count) =>
     'select "id", "status", "room_id" from "devices" where "workspace_id" = ? and "id" in ' +

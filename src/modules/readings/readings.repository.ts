@@ -24,10 +24,11 @@ const COLUMNS = [
 export const NEWEST_TAKEN: Ordering = { columns: ['recorded_at', 'id'], direction: 'desc' };
 
 /**
- * The text of a multi-row insert of `count` readings that skips the ones already
- * stored (`ON CONFLICT DO NOTHING`) and returns the ids it stored, compiled once per
- * dialect and row count: building a 500-row insert with the query builder on every
- * request would cost a good part of what the database needs to run it.
+ * On SQLite, the text of a multi-row insert of `count` readings that skips the ones
+ * already stored (`ON CONFLICT DO NOTHING`) and returns the ids it stored, compiled
+ * once per row count (and prepared once by the connection's statement cache):
+ * building a 500-row insert with the query builder on every request would cost a
+ * good part of what the database needs to run it.
  */
 const insertTexts = new WeakMap<object, Map<number, string>>();
 
@@ -56,23 +57,51 @@ function insertText(trx: Trx, count: number): string {
   return text;
 }
 
+/** The PostgreSQL array type of each column, for the `unnest` insert. */
+const COLUMN_ARRAY_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  device_id: 'text[]',
+  recorded_at: 'text[]',
+  id: 'text[]',
+  workspace_id: 'text[]',
+  room_id: 'text[]',
+  type: 'text[]',
+  value: 'float8[]',
+  unit: 'text[]',
+  notes: 'text[]',
+  external_id: 'text[]',
+  created_at: 'text[]',
+};
+
+/**
+ * On PostgreSQL, one array per column unnested into rows: 11 parameters whatever
+ * the batch size, so the statement is planned once per shape, where a 500-row
+ * VALUES list has 5,500 parameters to bind and a large plan to make on every batch.
+ */
+const PG_INSERT =
+  `insert into "sensor_readings" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
+  `select * from unnest(${COLUMNS.map((c, i) => `$${i + 1}::${COLUMN_ARRAY_TYPES[c]}`).join(', ')}) ` +
+  'on conflict do nothing returning "id"';
+
 /**
  * Inserts readings in one statement; a reading whose key (workspace, device,
  * recorded_at, id) is stored already is skipped. Returns the ids of the readings it stored.
  */
 export async function insertReadings(trx: Trx, rows: readonly ReadingRow[]): Promise<Set<string>> {
+  // better-sqlite3 runs synchronously on the transaction's own connection.
+  const sqlite = sqliteHandleOf(trx);
+  if (sqlite === undefined) {
+    const columns = COLUMNS.map((column) => rows.map((row) => row[column]));
+    const { rows: stored } = await trx.executeQuery<{ id: string }>(
+      CompiledQuery.raw(PG_INSERT, columns),
+    );
+    return new Set(stored.map((row) => row.id));
+  }
   const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
   let i = 0;
   for (const row of rows) {
     for (const column of COLUMNS) parameters[i++] = row[column];
   }
-  const text = insertText(trx, rows.length);
-  // better-sqlite3 runs synchronously on the transaction's own connection.
-  const sqlite = sqliteHandleOf(trx);
-  const stored =
-    sqlite !== undefined
-      ? (sqlite.prepare(text).all(parameters) as { id: string }[])
-      : (await trx.executeQuery<{ id: string }>(CompiledQuery.raw(text, parameters))).rows;
+  const stored = sqlite.prepare(insertText(trx, rows.length)).all(parameters) as { id: string }[];
   return new Set(stored.map((row) => row.id));
 }
 
