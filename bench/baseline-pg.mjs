@@ -2,6 +2,13 @@
 import pg from 'pg';
 import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
 import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
+import {
+  LATEST,
+  PG_INSERT_READINGS,
+  READINGS_SQL,
+  readingColumns,
+  readingRows,
+} from './readings.mjs';
 
 const INT8_OID = 20;
 
@@ -49,7 +56,54 @@ export function openPgStore(url) {
     }
   };
 
+  const ingestReadings = async (workspaceId, inputs, deviceIds, now) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const found = (
+        await client.query(numbered(READINGS_SQL.devicesIn(deviceIds.length)), [
+          workspaceId,
+          ...deviceIds,
+        ])
+      ).rows;
+      let result;
+      if (found.length !== deviceIds.length) result = { error: 'NOT_FOUND' };
+      else if (found.some((d) => d.status !== 'active'))
+        result = { error: 'DEVICE_INGEST_DISABLED' };
+      else {
+        const devices = new Map(found.map((d) => [d.id, d]));
+        const rows = readingRows(inputs, devices, workspaceId, now);
+        const inserted = await client.query(PG_INSERT_READINGS, readingColumns(rows));
+        const stored = new Set(inserted.rows.map((r) => r.id));
+        const before = new Date(Date.parse(now) - 1000).toISOString();
+        for (const id of deviceIds) {
+          await client.query(numbered(READINGS_SQL.stampLastSeen), [now, workspaceId, id, before]);
+        }
+        result = { rows: rows.filter((row) => stored.has(row.id)) };
+      }
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
   return {
+    ingestReadings,
+    listReadings: async (workspaceId, deviceId, since, limit) =>
+      (
+        await pool.query(numbered(READINGS_SQL.listByDevice), [
+          workspaceId,
+          deviceId,
+          since,
+          LATEST,
+          limit,
+          0,
+        ])
+      ).rows,
     findKeyForAuth: (hash) => first('keyForAuth', [hash]),
     touchKey: async (id, at) => {
       await pool.query(PG_SQL.touchKey, [at, id]);

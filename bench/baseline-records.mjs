@@ -72,8 +72,8 @@ export function presentPlant(row) {
 export function createCursorSigner(secret) {
   const macKey = Buffer.from(`vitro-cursor:${secret}`);
   const noFilters = createHash('sha256').update('{}').digest('base64url').slice(0, 22);
-  return (workspaceId, sortKey) => {
-    const payload = { v: 1, l: 'plants', f: noFilters, w: workspaceId, k: sortKey };
+  return (workspaceId, sortKey, list = { list: 'plants', filters: noFilters }) => {
+    const payload = { v: 1, l: list.list, f: list.filters, w: workspaceId, k: sortKey };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     const mac = createHmac('sha256', macKey).update(body).digest().subarray(0, 16);
     return `${body}.${mac.toString('base64url')}`;

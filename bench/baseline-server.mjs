@@ -14,6 +14,7 @@ import {
 import { openPgStore } from './baseline-pg.mjs';
 import { openSqliteStore } from './baseline-sqlite.mjs';
 import { announceReady, closeOnSignal } from './child.mjs';
+import { filterHash, LIST_LIMIT, presentReading } from './readings.mjs';
 
 const PAGE_LIMIT = 50;
 const url = process.env.DATABASE_URL ?? '';
@@ -76,6 +77,44 @@ app.post('/api/v1/plants', async (req, reply) => {
   if (key === null) return reply;
   const plant = await store.createPlant(key, req.body.species, new Date().toISOString());
   return reply.code(201).send({ ok: true, data: presentPlant(plant) });
+});
+
+app.post('/api/v1/sensor-readings', async (req, reply) => {
+  const key = await authenticate(req, reply, 'write:sensor_readings');
+  if (key === null) return reply;
+  const single = !Array.isArray(req.body.readings);
+  const inputs = single ? [req.body] : req.body.readings;
+  const deviceIds = [...new Set(inputs.map((r) => r.device_id))];
+  const now = new Date().toISOString();
+  const result = await store.ingestReadings(key.workspace_id, inputs, deviceIds, now);
+  if (result.error !== undefined) {
+    return failure(reply, result.error === 'NOT_FOUND' ? 404 : 409, result.error, result.error);
+  }
+  const data = result.rows.map(presentReading);
+  return reply.code(201).send({ ok: true, data: single ? data[0] : data });
+});
+
+app.get('/api/v1/sensor-readings', async (req, reply) => {
+  const key = await authenticate(req, reply, 'read:sensor_readings');
+  if (key === null) return reply;
+  const { device_id: deviceId, since } = req.query;
+  const limit = Math.min(Number(req.query.limit ?? 100), LIST_LIMIT);
+  const rows = await store.listReadings(
+    key.workspace_id,
+    deviceId,
+    new Date(since).toISOString(),
+    limit + 1,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > limit
+      ? signCursor(key.workspace_id, [last.recorded_at, last.id], {
+          list: 'sensor-readings',
+          filters: filterHash({ device_id: deviceId, since }),
+        })
+      : null;
+  return { ok: true, data: page.map(presentReading), meta: { next_cursor: nextCursor } };
 });
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -2,6 +2,13 @@
 import Database from 'better-sqlite3';
 import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
 import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
+import {
+  insertReadingsSql,
+  LATEST,
+  READINGS_SQL,
+  readingRows,
+  readingValues,
+} from './readings.mjs';
 
 export function openSqliteStore(path) {
   const db = new Database(path);
@@ -25,7 +32,40 @@ export function openSqliteStore(path) {
     return rows.plant;
   });
 
+  const cached = new Map();
+  const prepared = (text) => {
+    let statement = cached.get(text);
+    if (statement === undefined) {
+      statement = db.prepare(text);
+      cached.set(text, statement);
+    }
+    return statement;
+  };
+  const stampLastSeen = db.prepare(READINGS_SQL.stampLastSeen);
+  const listReadings = db.prepare(READINGS_SQL.listByDevice);
+
+  /** The checks and writes of Vitro's ingest: devices active, rows in, devices stamped. */
+  const ingest = db.transaction((workspaceId, inputs, deviceIds, now) => {
+    const found = prepared(READINGS_SQL.devicesIn(deviceIds.length)).all(workspaceId, ...deviceIds);
+    if (found.length !== deviceIds.length) return { error: 'NOT_FOUND' };
+    if (found.some((d) => d.status !== 'active')) return { error: 'DEVICE_INGEST_DISABLED' };
+    const devices = new Map(found.map((d) => [d.id, d]));
+    const rows = readingRows(inputs, devices, workspaceId, now);
+    const stored = new Set(
+      prepared(insertReadingsSql(rows.length))
+        .all(readingValues(rows))
+        .map((r) => r.id),
+    );
+    const before = new Date(Date.parse(now) - 1000).toISOString();
+    for (const id of deviceIds) stampLastSeen.run(now, workspaceId, id, before);
+    return { rows: rows.filter((row) => stored.has(row.id)) };
+  });
+
   return {
+    ingestReadings: async (workspaceId, inputs, deviceIds, now) =>
+      ingest.immediate(workspaceId, inputs, deviceIds, now),
+    listReadings: async (workspaceId, deviceId, since, limit) =>
+      listReadings.all(workspaceId, deviceId, since, LATEST, limit, 0),
     findKeyForAuth: async (hash) => statements.keyForAuth.get(hash),
     touchKey: async (id, at) => {
       statements.touchKey.run(at, id);

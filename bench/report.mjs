@@ -28,6 +28,9 @@ export function caseResult(benchCase, rounds) {
     goal: benchCase.goal,
     ratio: Math.round(ratio * 1000) / 1000,
     meetsGoal: ratio >= benchCase.goal,
+    ...(benchCase.itemsPerRequest === undefined
+      ? {}
+      : { itemsPerRequest: benchCase.itemsPerRequest }),
     baseline,
     vitro,
   };
@@ -70,6 +73,28 @@ export function formatTable(title, results) {
   return [title, line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join(
     '\n',
   );
+}
+
+/** Lines for what some cases measure beyond the ratio: items per second, p99 at half capacity. */
+export function formatExtras(results) {
+  const lines = [];
+  for (const r of results) {
+    const items = r.itemsPerRequest;
+    if (items !== undefined) {
+      lines.push(
+        `${r.name}: ${rate(r.baseline.rps * items)} items/s baseline, ` +
+          `${rate(r.vitro.rps * items)} items/s vitro (${items} per request)`,
+      );
+    }
+    if (r.halfCapacity !== undefined) {
+      const h = r.halfCapacity;
+      lines.push(
+        `${r.name}: at half capacity (${rate(h.rate)} req/s) vitro p50 ${ms(h.p50)}, p99 ${ms(h.p99)} ` +
+          `(goal < ${h.goalP99} ms ${h.p99 !== null && h.p99 < h.goalP99 ? 'ok' : 'MISSED'})`,
+      );
+    }
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 export function writeSummary(path, summary) {

@@ -1,5 +1,6 @@
 // Seeds the bench database: schema and identity through Vitro's built services, then
-// 100,000 plants in one workspace inserted directly in one transaction.
+// 100,000 plants in one workspace inserted directly in one transaction, and, for the
+// readings cases, devices and their readings (bench/readings.mjs).
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -14,6 +15,7 @@ import {
   createWorkspace,
 } from '../dist/modules/identity/identity.service.js';
 import { FIELDS, valuesOf } from './baseline-sql.mjs';
+import { seedReadings } from './readings.mjs';
 
 const SPECIES = [
   ['Ficus lyrata', 'Fiddle-leaf fig', 'Ficus', 'Moraceae'],
@@ -109,7 +111,7 @@ export function removeSqliteFiles(path) {
  * Seeds `target` ({ dialect: 'sqlite', path } or { dialect: 'postgres', url }). SQLite starts
  * from a new file; PostgreSQL gets a new workspace next to whatever the database holds.
  */
-export async function seed(target, { plants }) {
+export async function seed(target, { plants, readings = 0 }) {
   const config =
     target.dialect === 'sqlite'
       ? { dialect: 'sqlite', path: target.path, url: `sqlite:${target.path}` }
@@ -145,5 +147,9 @@ export async function seed(target, { plants }) {
     memberId: member.id,
     apiKey: key.key,
     plantId: rows[Math.floor(rows.length / 2)].id,
+    readings:
+      readings > 0
+        ? await seedReadings(target, { workspaceId: workspace.id, memberId: member.id }, readings)
+        : null,
   };
 }

@@ -24,7 +24,7 @@ async function call(server, request, apiKey) {
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
     headers: { authorization: `Bearer ${apiKey}`, ...request.headers },
-    body: request.body,
+    body: request.bodies === undefined ? request.body : request.bodies()(),
   });
   const text = await response.text();
   let body = text;

@@ -6,7 +6,11 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createBlobStore } from '../files/blob-store.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
-import { changeDeviceStatus, DEVICE_STATUSES } from '../modules/devices/devices.service.js';
+import {
+  changeDeviceStatus,
+  DEVICE_STATUSES,
+  listWorkspaceDevices,
+} from '../modules/devices/devices.service.js';
 import { createRecordLookup } from '../modules/index.js';
 import {
   addMember,
@@ -268,7 +272,18 @@ export function registerAdminCommands(
     async (o: { key: string }, trx) => revokeApiKey(trx, o.key),
   );
 
-  const device = program.command('device').description('Pause, retire or re-activate devices');
+  const device = program
+    .command('device')
+    .description('List devices; pause, retire or re-activate them');
+  read(
+    device
+      .command('list')
+      .description("List a workspace's devices, retired ones too, oldest first -> {devices: [...]}")
+      .addOption(required('--workspace <id>', 'workspace id')),
+    async (o: { workspace: string }, { db }) => ({
+      devices: await listWorkspaceDevices(db, o.workspace),
+    }),
+  );
   action(
     device
       .command('set-status')

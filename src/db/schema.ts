@@ -521,6 +521,31 @@ export interface CommentTable {
   deleted_at: string | null;
 }
 
+export interface DeviceEventTable {
+  id: string;
+  workspace_id: string;
+  device_id: string;
+  event_type: string;
+  payload: string;
+  occurred_at: string;
+  external_id: string | null;
+  created_at: string;
+}
+
+export interface SensorReadingTable {
+  device_id: string;
+  recorded_at: string;
+  id: string;
+  workspace_id: string;
+  room_id: string | null;
+  type: string;
+  value: number;
+  unit: string;
+  notes: string | null;
+  external_id: string | null;
+  created_at: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -555,4 +580,6 @@ export interface DB {
   sop_step_events: SopStepEventTable;
   equipment_events: EquipmentEventTable;
   comments: CommentTable;
+  device_events: DeviceEventTable;
+  sensor_readings: SensorReadingTable;
 }

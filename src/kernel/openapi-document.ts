@@ -49,14 +49,26 @@ function usedTagsAndSchemes(paths: Json): { tags: Set<string>; schemes: Set<stri
   return { tags, schemes };
 }
 
+/** An operation whose body may be left out says so: its requestBody is not required. */
+function markOptionalBodies(paths: Json): void {
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods as Json)) {
+      if (!isObject(op) || op['x-body-optional'] !== true) continue;
+      delete op['x-body-optional'];
+      if (isObject(op.requestBody)) op.requestBody.required = false;
+    }
+  }
+}
+
 /**
  * The finishing touches of the generated document: only the tags and security
- * schemes operations use (each tag described), the license, and the list of
- * scopes. Named schemas (an `$id`: records, the page meta, the error envelope)
- * are components already, by `componentName`.
+ * schemes operations use (each tag described), optional bodies not required, the
+ * license, and the list of scopes. Named schemas (an `$id`: records, the page
+ * meta, the error envelope) are components already, by `componentName`.
  */
 export function finishDocument(document: Json): Json {
   const paths = (document.paths ?? {}) as Json;
+  markOptionalBodies(paths);
   const { tags, schemes } = usedTagsAndSchemes(paths);
   const components = (document.components ?? {}) as Json;
   const securitySchemes = Object.fromEntries(

@@ -26,6 +26,8 @@ export interface RateLimiter {
   consumeRequest(subject: RateLimitSubject): Promise<void>;
   /** Counts `count` sensor readings against the readings budgets. */
   consumeReadings(subject: RateLimitSubject, count: number): Promise<void>;
+  /** Gives back readings counted for a request that then stored nothing (a refused batch). */
+  refundReadings(subject: RateLimitSubject, count: number): Promise<void>;
 }
 
 export interface RateLimiterOptions {
@@ -128,5 +130,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       consumeBoth(requestsPerCredential, requestsPerWorkspace, subject, 1, false),
     consumeReadings: (subject, count) =>
       consumeBoth(readingsPerCredential, readingsPerWorkspace, subject, count, true),
+    refundReadings: async (subject, count) => {
+      await readingsPerCredential.limiter.reward(readingsPerCredential.keyOf(subject), count);
+      await readingsPerWorkspace.limiter.reward(readingsPerWorkspace.keyOf(subject), count);
+    },
   };
 }

@@ -163,6 +163,24 @@ function describe(error: ErrorObject): string {
   }
 }
 
+const depthOf = (error: ErrorObject) => error.instancePath.split('/').length;
+
+/**
+ * The problem to name. When a value matched none of a union's shapes (`oneOf` or
+ * `anyOf`: one reading or a batch of readings), each shape reported its first
+ * problem: the one found deepest in the value comes from the shape the value was
+ * meant to have (`readings[3].unit`, not "device_id is required"); on a tie, the
+ * first shape's.
+ */
+function firstProblem(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  const last = errors[errors.length - 1];
+  if (errors.length < 2 || (last?.keyword !== 'oneOf' && last?.keyword !== 'anyOf')) {
+    return errors[0];
+  }
+  const tried = errors.slice(0, -1);
+  return tried.reduce((best, error) => (depthOf(error) > depthOf(best) ? error : best));
+}
+
 /**
  * One line naming the first problem, e.g. `species: must not be empty`.
  * With `hideField`, the field is not named (the measurement endpoint's rule).
@@ -172,7 +190,7 @@ export function describeValidationError(
   part: string,
   hideField: boolean,
 ): string {
-  const error = errors[0];
+  const error = firstProblem(errors);
   if (error === undefined) return 'Request failed validation';
   const path = fieldPath(error);
   if (part === 'headers' && path === 'idempotency-key') {

@@ -8,6 +8,8 @@ import { registerCommerceRoutes } from './commerce/commerce.routes.js';
 import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import type { AssetFiles } from './assets/assets.service.js';
 import { registerAssetRoutes } from './assets/assets.routes.js';
+import { registerDeviceEventRoutes } from './device-events/device-events.routes.js';
+import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
@@ -23,6 +25,7 @@ import { sopRunRecords } from './sop-runs/sop-runs.service.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/sops.service.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/transfers.repository.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
@@ -82,4 +85,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerCommerceRoutes(routes, { records: deps.records });
   registerAssetRoutes(routes, { records: deps.records, files: deps.files });
   registerCommentRoutes(routes, { records: deps.records });
+  registerDeviceRoutes(routes);
+  registerDeviceEventRoutes(routes);
+  registerReadingRoutes(routes);
 }

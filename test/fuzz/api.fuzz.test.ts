@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/errors.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/errors.js';
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
+import { mintDeviceToken } from '../../src/modules/devices/devices.service.js';
 import { DEFAULT_STAGE_LISTS } from '../../src/modules/lab/stage-lists.js';
 import {
   addRoom,
@@ -238,6 +239,10 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       201,
     );
     const device = await lab.deviceToken();
+    // A second token of the device, so that token paths name a real one.
+    const spareToken = await inTransaction(t.database.db, (trx) =>
+      mintDeviceToken(trx, { workspaceId: lab.workspaceId, deviceId: device.deviceId }),
+    );
     const viewer = await lab.actor('viewer');
     const tasks = [
       await newTask(owner, { assigned_to: viewer.memberId, due_date: '2026-12-01T08:00:00Z' }),
@@ -273,6 +278,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['contamination', contaminations.map((x: { id: string }) => x.id)],
         ['room', rooms],
         ['device', [device.deviceId]],
+        ['token', [spareToken.id]],
         ['workspace', [lab.workspaceId]],
         ['member', [lab.owner.memberId]],
         ['media-recipe', recipes],
@@ -447,11 +453,15 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       const paged = query.some((p) => p.name === 'limit');
       const urls: string[] = [];
       if (pathParams.length === 1) {
-        const kind = op.path
-          .split('/')
-          .filter((s) => s !== '' && !s.startsWith('{'))
-          .pop()!
-          .replace(/s$/, '');
+        // `/plants/{id}` names a plant; `/devices/{deviceId}/tokens` a device.
+        const kind =
+          pathParams[0]!.name === 'id'
+            ? op.path
+                .split('/')
+                .filter((s) => s !== '' && !s.startsWith('{'))
+                .pop()!
+                .replace(/s$/, '')
+            : kindOfParam(pathParams[0]!.name);
         for (const id of fixtures.ids.get(kind) ?? []) {
           for (const base of bases)
             urls.push(`${op.path.replace(/\{[^}]+\}/, id)}?${base.slice(1)}`);

@@ -121,6 +121,15 @@ describe('OpenAPI document', () => {
         'listPriceEvents',
         'listComments',
         'createComment',
+        'listDevices',
+        'createDevice',
+        'sendHeartbeat',
+        'listDeviceTokens',
+        'createDeviceToken',
+        'revokeDeviceToken',
+        'createDeviceEvent',
+        'listSensorReadings',
+        'createSensorReadings',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -5,6 +5,7 @@ import * as library from './20261121090200_library.js';
 import * as transfers from './20261123100000_transfers.js';
 import * as recipesAndScans from './20261123110000_recipes_and_scans.js';
 import * as sopRuns from './20261123120000_sop_runs.js';
+import * as deviceData from './20261123130000_device_data.js';
 import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '20261123100000_transfers': transfers,
   '20261123110000_recipes_and_scans': recipesAndScans,
   '20261123120000_sop_runs': sopRuns,
+  '20261123130000_device_data': deviceData,
   '20261123140000_equipment_commerce': equipmentCommerce,
   '20261123150000_tasks': tasks,
   '20261123160000_assets': assets,

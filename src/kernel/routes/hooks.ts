@@ -1,6 +1,7 @@
 import type {
   FastifyRequest,
   onRequestAsyncHookHandler,
+  onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
   preValidationAsyncHookHandler,
 } from 'fastify';
@@ -54,13 +55,34 @@ export function pagingHook(kernel: Kernel, op: Operation): preHandlerAsyncHookHa
   };
 }
 
+/** Readings counted for a request, until its answer shows whether they were stored. */
+const readingsCounted = new WeakMap<FastifyRequest, number>();
+
 /** Counts a request's readings against the readings budgets (points, not requests). */
 export function readingsHook(
   kernel: Kernel,
   count: (body: unknown) => number,
 ): preHandlerAsyncHookHandler {
   return async (req) => {
-    await kernel.rateLimiter.consumeReadings(req.principal!, count(req.body));
+    const readings = count(req.body);
+    await kernel.rateLimiter.consumeReadings(req.principal!, readings);
+    readingsCounted.set(req, readings);
+  };
+}
+
+/**
+ * Gives the readings back when the request stored none of them: it failed (a
+ * refused batch, all or nothing) or it replayed an earlier answer.
+ */
+export function readingsRefundHook(kernel: Kernel): onSendAsyncHookHandler {
+  return async (req, reply, payload) => {
+    const readings = readingsCounted.get(req);
+    if (readings === undefined) return payload;
+    readingsCounted.delete(req);
+    if (reply.statusCode >= 300 || reply.getHeader('idempotent-replay') === 'true') {
+      await kernel.rateLimiter.refundReadings(req.principal!, readings);
+    }
+    return payload;
   };
 }
 

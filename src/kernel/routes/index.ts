@@ -1,6 +1,7 @@
 import type {
   FastifyInstance,
   FastifyRequest,
+  onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
   preValidationAsyncHookHandler,
 } from 'fastify';
@@ -15,6 +16,7 @@ import {
   idempotencyHook,
   pagingHook,
   readingsHook,
+  readingsRefundHook,
   releaseLeftoverClaim,
 } from './hooks.js';
 import type { Kernel } from './kernel.js';
@@ -107,6 +109,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
     extra: {
       preValidation?: preValidationAsyncHookHandler[];
       preHandler?: preHandlerAsyncHookHandler[];
+      onSend?: onSendAsyncHookHandler[];
       hideFieldInErrors?: boolean;
     } = {},
   ) => {
@@ -130,6 +133,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         ...(extra.preHandler ?? []),
       ],
       ...(idempotent ? { onResponse: releaseLeftoverClaim(kernel) } : {}),
+      ...(extra.onSend ? { onSend: extra.onSend } : {}),
       handler,
     });
   };
@@ -144,6 +148,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       rule: ruleOf(spec),
       status: spec.status ?? (spec.method === 'POST' ? 201 : 200),
       body: spec.body ?? null,
+      bodyOptional: spec.bodyOptional ?? false,
       data: spec.data,
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
@@ -167,6 +172,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
     register(op, runWrite(kernel, op, steps), {
       preValidation: spec.bodyOptional ? [emptyBodyHook] : [],
       preHandler,
+      ...(spec.readings ? { onSend: [readingsRefundHook(kernel)] } : {}),
       hideFieldInErrors: spec.hideFieldInErrors ?? false,
     });
   };
@@ -179,6 +185,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         rule: ruleOf(spec),
         status: 200,
         body: null,
+        bodyOptional: false,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -194,6 +201,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         rule: ruleOf(spec),
         status: 200,
         body: null,
+        bodyOptional: false,
         data: Type.Array(spec.item),
         meta: null,
         metaRequired: true,

@@ -17,6 +17,8 @@ export interface Operation {
   readonly rule: AccessRule;
   readonly status: 200 | 201;
   readonly body: TSchema | null;
+  /** The body may be left out (treated as `{}`). */
+  readonly bodyOptional: boolean;
   readonly data: TSchema;
   readonly meta: TSchema | null;
   readonly metaRequired: boolean;
@@ -136,6 +138,8 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     ...(spec.params ? { params: spec.params } : {}),
     ...(querystring ? { querystring } : {}),
     ...(op.body ? { body: op.body } : {}),
+    // The document's requestBody then says `required: false` (see finishDocument).
+    ...(op.body && op.bodyOptional ? { 'x-body-optional': true } : {}),
     ...(op.idempotency !== null ? { headers: idempotencyHeader(op.idempotency) } : {}),
     response: {
       [op.status]: {

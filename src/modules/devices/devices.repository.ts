@@ -1,6 +1,10 @@
-import type { Db, Trx } from '../../db/database.js';
+import { sql } from 'kysely';
+import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DeviceTable, DeviceTokenTable } from '../../db/schema.js';
+import { workspaceTable } from '../../db/tables.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type DeviceRow = DeviceTable;
 export type DeviceTokenRow = DeviceTokenTable;
@@ -21,25 +25,82 @@ const DEVICE_COLUMNS = [
   'updated_at',
 ] as const;
 
-export async function insertDevice(trx: Trx, row: DeviceRow): Promise<void> {
-  await trx.insertInto('devices').values(row).execute();
+/** Devices by id, inserted, updated, listed newest first. */
+export const devices = workspaceTable('devices', DEVICE_COLUMNS);
+
+/** Every column but the secret's hash, which only authentication reads. */
+const TOKEN_COLUMNS = [
+  'id',
+  'workspace_id',
+  'device_id',
+  'name',
+  'prefix',
+  'environment',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+
+export type ListedDeviceToken = Pick<DeviceTokenRow, (typeof TOKEN_COLUMNS)[number]>;
+
+export async function findDeviceById(db: Db, id: string): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').select(DEVICE_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export async function findDevice(
-  db: Db,
-  workspaceId: string,
-  id: string,
-): Promise<DeviceRow | undefined> {
+/** A workspace's devices, oldest first (the CLI's list). */
+export async function listAllDevices(db: Db, workspaceId: string): Promise<DeviceRow[]> {
   return db
     .selectFrom('devices')
     .select(DEVICE_COLUMNS)
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
-export async function findDeviceById(db: Db, id: string): Promise<DeviceRow | undefined> {
-  return db.selectFrom('devices').select(DEVICE_COLUMNS).where('id', '=', id).executeTakeFirst();
+/** The devices among `ids` that belong to the workspace: what an ingest checks. */
+export async function findDevicesIn(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Pick<DeviceRow, 'id' | 'status' | 'room_id'>[]> {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'status', 'room_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * The workspace's plan and device allowance, holding the workspace row until the
+ * transaction ends (PostgreSQL; SQLite has one writer): registrations of one
+ * workspace count its devices one after another.
+ */
+export async function lockDeviceAllowance(
+  trx: Trx,
+  workspaceId: string,
+): Promise<{ plan: string; device_allowance: number | null } | undefined> {
+  const query = trx
+    .selectFrom('workspaces')
+    .select(['plan', 'device_allowance'])
+    .where('id', '=', workspaceId);
+  if (!isPostgres(trx)) return query.executeTakeFirst();
+  // Waits for the lock only so long: a workspace held by a long write (an import)
+  // answers 503 DEVICE_LIMIT_UNAVAILABLE instead of hanging the request.
+  await sql`set local lock_timeout = '2s'`.execute(trx);
+  return query.forNoKeyUpdate().executeTakeFirst();
+}
+
+/** Devices that count against the allowance: all but retired ones. */
+export async function countDevicesInUse(trx: Trx, workspaceId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '!=', 'retired')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function setDeviceStatus(
@@ -49,16 +110,94 @@ export async function setDeviceStatus(
   status: string,
   at: string,
 ): Promise<void> {
-  await trx
-    .updateTable('devices')
-    .set({ status, updated_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .execute();
+  await devices.update(trx, workspaceId, id, { status, updated_at: at });
+}
+
+const stampLastSeen = preparedQuery(
+  (db, p: { workspaceId: string; id: string; at: string; before: string }) =>
+    db
+      .updateTable('devices')
+      .set({ last_seen_at: p.at })
+      .where('workspace_id', '=', p.workspaceId)
+      .where('id', '=', p.id)
+      .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', p.before)])),
+);
+
+/**
+ * Sets `last_seen_at` to `at` unless it already is `before` or later: a device
+ * row written on every batch of a busy sensor would queue concurrent batches
+ * behind its lock, so readings stamp it at most once per interval.
+ */
+export async function touchLastSeen(
+  trx: Trx,
+  workspaceId: string,
+  id: string,
+  at: string,
+  before: string,
+): Promise<void> {
+  await stampLastSeen.run(trx, { workspaceId, id, at, before });
+}
+
+export function listDevicePage(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+): Promise<Page<DeviceRow>> {
+  return devices.newest(db, workspaceId, page);
 }
 
 export async function insertDeviceToken(trx: Trx, row: DeviceTokenRow): Promise<void> {
   await trx.insertInto('device_tokens').values(row).execute();
+}
+
+export async function findDeviceToken(
+  db: Db,
+  workspaceId: string,
+  deviceId: string,
+  id: string,
+): Promise<ListedDeviceToken | undefined> {
+  return db
+    .selectFrom('device_tokens')
+    .select(TOKEN_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('device_id', '=', deviceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A device's tokens, active and revoked, newest first. */
+export function listDeviceTokenPage(
+  db: Db,
+  workspaceId: string,
+  deviceId: string,
+  page: PageRequest,
+): Promise<Page<ListedDeviceToken>> {
+  return fetchPage(
+    db
+      .selectFrom('device_tokens')
+      .select(TOKEN_COLUMNS)
+      .where('device_id', '=', deviceId)
+      .where('workspace_id', '=', workspaceId),
+    NEWEST_FIRST,
+    page,
+  );
+}
+
+/** Revokes one token unless it already is; says whether it did. */
+export async function revokeDeviceToken(
+  trx: Trx,
+  workspaceId: string,
+  id: string,
+  at: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('device_tokens')
+    .set({ revoked_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function revokeDeviceTokens(

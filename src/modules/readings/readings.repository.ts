@@ -1,0 +1,189 @@
+import { CompiledQuery } from 'kysely';
+import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import { fetchPage, preparedPage, type Ordering } from '../../db/pages.js';
+import type { SensorReadingTable } from '../../db/schema.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+
+export type ReadingRow = SensorReadingTable;
+
+const COLUMNS = [
+  'device_id',
+  'recorded_at',
+  'id',
+  'workspace_id',
+  'room_id',
+  'type',
+  'value',
+  'unit',
+  'notes',
+  'external_id',
+  'created_at',
+] as const satisfies readonly (keyof ReadingRow)[];
+
+/** Newest first by when the readings were taken; equal times in a fixed order (the id). */
+export const NEWEST_TAKEN: Ordering = { columns: ['recorded_at', 'id'], direction: 'desc' };
+
+/**
+ * On SQLite, the text of a multi-row insert of `count` readings that skips the ones
+ * already stored (`ON CONFLICT DO NOTHING`) and returns the ids it stored, compiled
+ * once per row count (and prepared once by the connection's statement cache):
+ * building a 500-row insert with the query builder on every request would cost a
+ * good part of what the database needs to run it.
+ */
+const insertTexts = new WeakMap<object, Map<number, string>>();
+
+function insertText(trx: Trx, count: number): string {
+  const adapter = trx.getExecutor().adapter;
+  let byCount = insertTexts.get(adapter);
+  if (byCount === undefined) {
+    byCount = new Map();
+    insertTexts.set(adapter, byCount);
+  }
+  let text = byCount.get(count);
+  if (text === undefined) {
+    const row = Object.fromEntries(COLUMNS.map((column) => [column, ''])) as unknown as ReadingRow;
+    const compiled = trx
+      .insertInto('sensor_readings')
+      .values(Array.from({ length: count }, () => row))
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .compile();
+    if (compiled.parameters.length !== count * COLUMNS.length) {
+      throw new Error('the readings insert did not compile to one parameter per value');
+    }
+    text = compiled.sql;
+    byCount.set(count, text);
+  }
+  return text;
+}
+
+/** The PostgreSQL array type of each column, for the `unnest` insert. */
+const COLUMN_ARRAY_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  device_id: 'text[]',
+  recorded_at: 'text[]',
+  id: 'text[]',
+  workspace_id: 'text[]',
+  room_id: 'text[]',
+  type: 'text[]',
+  value: 'float8[]',
+  unit: 'text[]',
+  notes: 'text[]',
+  external_id: 'text[]',
+  created_at: 'text[]',
+};
+
+/**
+ * On PostgreSQL, one array per column unnested into rows: 11 parameters whatever
+ * the batch size, so the statement is planned once per shape, where a 500-row
+ * VALUES list has 5,500 parameters to bind and a large plan to make on every batch.
+ */
+const PG_INSERT =
+  `insert into "sensor_readings" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
+  `select * from unnest(${COLUMNS.map((c, i) => `$${i + 1}::${COLUMN_ARRAY_TYPES[c]}`).join(', ')}) ` +
+  'on conflict do nothing returning "id"';
+
+/**
+ * Inserts readings in one statement; a reading whose key (workspace, device,
+ * recorded_at, id) is stored already is skipped. Returns the ids of the readings it stored.
+ */
+export async function insertReadings(trx: Trx, rows: readonly ReadingRow[]): Promise<Set<string>> {
+  // better-sqlite3 runs synchronously on the transaction's own connection.
+  const sqlite = sqliteHandleOf(trx);
+  if (sqlite === undefined) {
+    const columns = COLUMNS.map((column) => rows.map((row) => row[column]));
+    const { rows: stored } = await trx.executeQuery<{ id: string }>(
+      CompiledQuery.raw(PG_INSERT, columns),
+    );
+    return new Set(stored.map((row) => row.id));
+  }
+  const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
+  let i = 0;
+  for (const row of rows) {
+    for (const column of COLUMNS) parameters[i++] = row[column];
+  }
+  const stored = sqlite.prepare(insertText(trx, rows.length)).all(parameters) as { id: string }[];
+  return new Set(stored.map((row) => row.id));
+}
+
+/** One reading by its key. */
+export async function findReading(
+  db: Db,
+  workspaceId: string,
+  key: { device_id: string; recorded_at: string; id: string },
+): Promise<ReadingRow | undefined> {
+  return db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('device_id', '=', key.device_id)
+    .where('recorded_at', '=', key.recorded_at)
+    .where('id', '=', key.id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+export interface ReadingFilter {
+  readonly deviceId?: string;
+  readonly roomId?: string;
+  readonly type?: string;
+  /** Inclusive bounds on `recorded_at`, ISO 8601 UTC. */
+  readonly since?: string;
+  readonly until?: string;
+}
+
+/** Bounds that hold every stored `recorded_at`: a device list without since or until. */
+const EARLIEST = '0000-01-01T00:00:00.000Z';
+const LATEST = '9999-12-31T23:59:59.999Z';
+
+/**
+ * A device's readings between two times, newest first: the list devices and
+ * dashboards ask for most (`device_id` with `since`), compiled once (the bench's
+ * readings case); absent bounds are the widest ones, so one shape serves all four.
+ */
+const deviceReadings = preparedPage(
+  (db, p: { workspaceId: string; deviceId: string; since: string; until: string }) =>
+    db
+      .selectFrom('sensor_readings')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('device_id', '=', p.deviceId)
+      .where('recorded_at', '>=', p.since)
+      .where('recorded_at', '<=', p.until),
+  NEWEST_TAKEN,
+);
+
+/**
+ * A page of the workspace's readings, newest first. Each filter has its index:
+ * a device's readings are a range of the primary key (workspace_id, device_id,
+ * recorded_at, id), a room's of (workspace_id, room_id, recorded_at, id), a type's
+ * of (workspace_id, type, recorded_at, id), and all of them of (workspace_id,
+ * recorded_at, id).
+ */
+export function listReadingPage(
+  db: Db,
+  workspaceId: string,
+  filter: ReadingFilter,
+  page: PageRequest,
+): Promise<Page<ReadingRow>> {
+  if (filter.deviceId !== undefined && filter.roomId === undefined && filter.type === undefined) {
+    return deviceReadings.fetch(
+      db,
+      {
+        workspaceId,
+        deviceId: filter.deviceId,
+        since: filter.since ?? EARLIEST,
+        until: filter.until ?? LATEST,
+      },
+      page,
+    );
+  }
+  let query = db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId);
+  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
+  if (filter.roomId !== undefined) query = query.where('room_id', '=', filter.roomId);
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  if (filter.since !== undefined) query = query.where('recorded_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('recorded_at', '<=', filter.until);
+  return fetchPage(query, NEWEST_TAKEN, page);
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.js';
+import { AppError, errors } from '../../kernel/errors.js';
+import { toUtc } from '../../kernel/formats.js';
+import { newId } from '../../kernel/ids.js';
+import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Principal } from '../../kernel/principal.js';
+import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
+import { requireRoom } from '../lab/lab.service.js';
+import {
+  findReading,
+  insertReadings,
+  listReadingPage,
+  type ReadingRow,
+} from './readings.repository.js';
+import type {
+  CreateReadingsBody,
+  CreateReadingsMeta,
+  ReadingInput,
+  ReadingQuery,
+  SensorReading,
+} from './readings.schemas.js';
+
+export type SensorReadingRecord = Static<typeof SensorReading>;
+type CreateReadingsResult = {
+  data: SensorReadingRecord | SensorReadingRecord[];
+  meta?: Static<typeof CreateReadingsMeta>;
+};
+
+export function presentReading(row: ReadingRow): SensorReadingRecord {
+  return {
+    id: row.id,
+    device_id: row.device_id,
+    team_id: row.workspace_id,
+    room_id: row.room_id,
+    type: row.type,
+    value: row.value,
+    unit: row.unit,
+    recorded_at: row.recorded_at,
+    notes: row.notes,
+    created_at: row.created_at,
+    external_id: row.external_id,
+  };
+}
+
+/**
+ * The id of a reading sent with an external id: a UUID (version 8) from a SHA-256
+ * of its device, external id and time. A repeat gets the same id, so it meets the
+ * stored reading on the primary key (workspace_id, device_id, recorded_at, id) and is skipped.
+ */
+export function readingIdOf(deviceId: string, externalId: string, recordedAt: string): string {
+  const bytes = createHash('sha256')
+    .update(`${deviceId}\n${recordedAt}\n${externalId}`)
+    .digest()
+    .subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** How many readings a body carries: what the readings budgets count. */
+export function readingsIn(body: Static<typeof CreateReadingsBody>): number {
+  return 'readings' in body ? body.readings.length : 1;
+}
+
+const distinct = <T>(values: Iterable<T>): T[] => [...new Set(values)];
+
+/** ISO 8601 UTC with milliseconds: what devices send most, and already normalised. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A `recorded_at` that passed validation, as ISO UTC with milliseconds. A value in
+ * that form already (validation checked the date is real) is kept as sent: parsing
+ * 500 timestamps again per batch is a visible part of the ingest's time.
+ */
+const recordedAtOf = (value: string): string => (CANONICAL_UTC.test(value) ? value : toUtc(value));
+
+/**
+ * POST /sensor-readings: one reading or a batch, all or nothing. Every check comes
+ * first (recorded_at with external_id, the devices, their status, the rooms); then
+ * one insert stores the readings not stored before. A reading is a repeat when its
+ * device, external_id and recorded_at are those of a stored one (or of an earlier one
+ * in the batch): a batch answers only the readings it stored; a single repeat answers
+ * the stored reading with `meta.duplicate`.
+ */
+export async function ingestReadings(
+  trx: Trx,
+  principal: Principal,
+  body: Static<typeof CreateReadingsBody>,
+  now: string,
+): Promise<CreateReadingsResult> {
+  const single = !('readings' in body);
+  const inputs: readonly ReadingInput[] = 'readings' in body ? body.readings : [body];
+  inputs.forEach((reading, i) => {
+    if (reading.external_id !== undefined && reading.recorded_at === undefined) {
+      throw errors.validation(
+        `${single ? '' : `readings[${i}].`}recorded_at: is required when external_id is sent`,
+      );
+    }
+  });
+
+  const workspaceId = principal.workspaceId;
+  const devices = await requireDevices(trx, principal, distinct(inputs.map((r) => r.device_id)));
+  for (const device of devices.values()) {
+    if (device.status !== 'active') {
+      throw new AppError(
+        'DEVICE_INGEST_DISABLED',
+        `Device ${device.id} is ${device.status}: its readings are refused; nothing was stored`,
+      );
+    }
+  }
+  for (const roomId of distinct(
+    inputs.flatMap((r) => (r.room_id === undefined ? [] : [r.room_id])),
+  )) {
+    await requireRoom(trx, workspaceId, roomId);
+  }
+
+  const rows: ReadingRow[] = [];
+  const ids = new Set<string>();
+  for (const reading of inputs) {
+    const recordedAt = reading.recorded_at === undefined ? now : recordedAtOf(reading.recorded_at);
+    const externalId = reading.external_id ?? null;
+    const id =
+      externalId === null ? newId() : readingIdOf(reading.device_id, externalId, recordedAt);
+    if (ids.has(id)) continue;
+    ids.add(id);
+    rows.push({
+      device_id: reading.device_id,
+      recorded_at: recordedAt,
+      id,
+      workspace_id: workspaceId,
+      room_id: reading.room_id ?? devices.get(reading.device_id)!.room_id,
+      type: reading.type,
+      value: reading.value,
+      unit: reading.unit,
+      notes: reading.notes ?? null,
+      external_id: externalId,
+      created_at: now,
+    });
+  }
+  const stored = await insertReadings(trx, rows);
+  for (const deviceId of devices.keys()) await markDeviceSeen(trx, workspaceId, deviceId, now);
+
+  if (!single) {
+    return { data: rows.filter((row) => stored.has(row.id)).map(presentReading) };
+  }
+  const row = rows[0]!;
+  if (stored.has(row.id)) return { data: presentReading(row) };
+  const existing = await findReading(trx, workspaceId, row);
+  if (existing === undefined) throw new Error('a skipped reading is not stored');
+  return { data: presentReading(existing), meta: { duplicate: true } };
+}
+
+/** GET /sensor-readings: the workspace's readings, newest first by `recorded_at`. */
+export async function listReadings(
+  db: Db,
+  workspaceId: string,
+  query: Static<typeof ReadingQuery>,
+  page: PageRequest,
+): Promise<Page<SensorReadingRecord>> {
+  const since = query.since === undefined ? undefined : toUtc(query.since);
+  const until = query.until === undefined ? undefined : toUtc(query.until);
+  if (since !== undefined && until !== undefined && until < since) {
+    throw errors.validation('until: must not be earlier than since');
+  }
+  const { items, nextKey } = await listReadingPage(
+    db,
+    workspaceId,
+    {
+      ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
+      ...(query.room_id === undefined ? {} : { roomId: query.room_id }),
+      ...(query.type === undefined ? {} : { type: query.type }),
+      ...(since === undefined ? {} : { since }),
+      ...(until === undefined ? {} : { until }),
+    },
+    page,
+  );
+  return { items: items.map(presentReading), nextKey };
+}
