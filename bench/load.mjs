@@ -32,6 +32,10 @@ export async function loadServer(server, request, { apiKey, connections, duratio
     method: request.method,
     headers: { authorization: `Bearer ${apiKey}`, ...request.headers },
     body: request.body,
+    // A request whose body changes every time (`nextBody`) is built anew for each send.
+    ...(request.nextBody && {
+      requests: [{ setupRequest: (built) => ({ ...built, body: request.nextBody() }) }],
+    }),
     connections,
     duration,
   });

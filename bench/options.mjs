@@ -24,9 +24,10 @@ Options:
 
 Environment:
   BENCH_DATABASE_URL  postgres://… of a database the bench may write to: it migrates it
-                      and adds a workspace with the seeded plants on every run.
+                      and adds a workspace with the seeded records on every run.
 
-Budgets (vitro/baseline req/s): me ≥ 0.75, plant ≥ 0.8, plants ≥ 0.8, create ≥ 0.7.
+Budgets (vitro/baseline req/s): me ≥ 0.75, plant ≥ 0.8, plants ≥ 0.8, create ≥ 0.7,
+transfers ≥ 0.8, transfer-create ≥ 0.7.
 `;
 
 function positive(name, raw) {
