@@ -44,7 +44,7 @@ export async function loadServer(server, request, { apiKey, connections, duratio
   });
   const otherLoad = watchOtherLoad(server.pid);
   const result = await instance;
-  const otherCores = otherLoad.stop();
+  const { otherCores, serverSeconds } = otherLoad.stop();
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
       `${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx answers and ` +
@@ -52,5 +52,17 @@ export async function loadServer(server, request, { apiKey, connections, duratio
     );
   }
   const [p50, p99] = latencies.percentiles([50, 99]);
-  return { rps: result.requests.average, requests: result.requests.total, p50, p99, otherCores };
+  // CPU time the server spent per answer: unlike req/s, barely moved by a busy neighbour.
+  const cpuMs =
+    serverSeconds === null || result.requests.total === 0
+      ? null
+      : (serverSeconds * 1000) / result.requests.total;
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50,
+    p99,
+    cpuMs,
+    otherCores,
+  };
 }

@@ -53,6 +53,7 @@ async function startServers(target, execArgv) {
 
 const describeRun = (m) =>
   `${Math.round(m.rps).toLocaleString('en-US').padStart(7)} req/s  p50 ${ms(m.p50)}  p99 ${ms(m.p99)}` +
+  (m.cpuMs === null ? '' : `  cpu ${ms(m.cpuMs)}/req`) +
   (m.otherCores === null ? '' : `  (other processes: ${m.otherCores.toFixed(2)} cores)`);
 
 const describeSeed = (plants, transfers) =>
