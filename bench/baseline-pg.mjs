@@ -1,7 +1,5 @@
 // Baseline store on PostgreSQL: a pg pool of the size Vitro uses, the same parameterised SQL.
 import pg from 'pg';
-import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
-import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
 import {
   LATEST,
   PG_INSERT_READINGS,
@@ -9,6 +7,20 @@ import {
   readingColumns,
   readingRows,
 } from './readings.mjs';
+import {
+  changeEventRow,
+  createdEventRow,
+  initialStageOf,
+  newPlantRows,
+} from './baseline-records.mjs';
+import { FIELDS, SQL, updateExplantSql, valuesOf } from './baseline-sql.mjs';
+import {
+  countChanges,
+  countsEvent,
+  countsOf,
+  newTransferRow,
+  transferEvent,
+} from './baseline-transfers.mjs';
 
 const INT8_OID = 20;
 
@@ -19,7 +31,9 @@ function numbered(text) {
 }
 
 const PG_SQL = Object.fromEntries(
-  Object.entries(SQL).map(([name, text]) => [name, numbered(text)]),
+  Object.entries({ ...SQL, lockExplant: `${SQL.findExplant} for no key update` }).map(
+    ([name, text]) => [name, numbered(text)],
+  ),
 );
 
 export function openPgStore(url) {
@@ -33,21 +47,15 @@ export function openPgStore(url) {
   });
   const first = async (name, values) => (await pool.query(PG_SQL[name], values)).rows[0];
 
-  const createPlant = async (key, species, now) => {
+  /** Runs `work(run)` in a transaction on one pooled client; `run(name, values)` → rows. */
+  const inTransaction = async (work) => {
     const client = await pool.connect();
-    const run = (name, values) => client.query(PG_SQL[name], values);
+    const run = async (name, values) => (await client.query(PG_SQL[name] ?? name, values)).rows;
     try {
       await client.query('begin');
-      const options = (await run('stageOptions', [key.workspace_id, 'plant'])).rows;
-      const rows = newPlantRows(key, species, initialStageOf(options), now);
-      await run('insertPlant', valuesOf(rows.plant, FIELDS.plant));
-      if (rows.stage !== null) await run('insertStage', valuesOf(rows.stage, FIELDS.stage));
-      const sequence = (await run('nextEventSequence', [1, key.workspace_id])).rows[0];
-      const event = createdEventRow(rows, sequence, now);
-      await run('setLastEventAt', [event.created_at, key.workspace_id]);
-      await run('insertEvent', valuesOf(event, FIELDS.event));
+      const result = await work(run);
       await client.query('commit');
-      return rows.plant;
+      return result;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
@@ -91,6 +99,54 @@ export function openPgStore(url) {
     }
   };
 
+  const recordEvent = async (run, event) => {
+    const [sequence] = await run('nextEventSequence', [1, event.workspace_id]);
+    const row = changeEventRow(event, sequence);
+    await run('setLastEventAt', [row.created_at, event.workspace_id]);
+    await run('insertEvent', valuesOf(row, FIELDS.event));
+  };
+
+  const createPlant = (key, species, now) =>
+    inTransaction(async (run) => {
+      const options = await run('stageOptions', [key.workspace_id, 'plant']);
+      const rows = newPlantRows(key, species, initialStageOf(options), now);
+      await run('insertPlant', valuesOf(rows.plant, FIELDS.plant));
+      if (rows.stage !== null) await run('insertStage', valuesOf(rows.stage, FIELDS.stage));
+      const [sequence] = await run('nextEventSequence', [1, key.workspace_id]);
+      const event = createdEventRow(rows, sequence, now);
+      await run('setLastEventAt', [event.created_at, key.workspace_id]);
+      await run('insertEvent', valuesOf(event, FIELDS.event));
+      return rows.plant;
+    });
+
+  const createExplantTransfer = (key, body, now) =>
+    inTransaction(async (run) => {
+      const workspaceId = key.workspace_id;
+      const [locked] = await run('lockExplant', [workspaceId, body.explant_id]);
+      if (locked === undefined) return undefined;
+      const [highest] = await run('highestCycle', [workspaceId, 'explant', body.explant_id, 1]);
+      const cycle = (highest === undefined ? 0 : highest.transfer_cycle) + 1;
+      const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
+      await run('insertTransfer', valuesOf(row, FIELDS.transfer));
+      await recordEvent(run, transferEvent(row));
+      const counts = countsOf(row);
+      if (Object.keys(counts).length > 0) {
+        const [explant] = await run('findExplant', [workspaceId, body.explant_id]);
+        const changes = countChanges(explant, counts);
+        const fields = Object.keys(changes);
+        if (fields.length > 0) {
+          await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
+            ...fields.map((field) => changes[field].to),
+            now,
+            workspaceId,
+            row.entity_id,
+          ]);
+          await recordEvent(run, countsEvent(row, changes, now));
+        }
+      }
+      return row;
+    });
+
   return {
     ingestReadings,
     listReadings: async (workspaceId, deviceId, since, limit) =>
@@ -112,6 +168,11 @@ export function openPgStore(url) {
     listPlants: async (workspaceId, limit, offset) =>
       (await pool.query(PG_SQL.listPlants, [workspaceId, limit, offset])).rows,
     createPlant,
+    findExplant: (workspaceId, id) => first('findExplant', [workspaceId, id]),
+    listTransfers: async (workspaceId, entityType, entityId, limit, offset) =>
+      (await pool.query(PG_SQL.listTransfers, [workspaceId, entityType, entityId, limit, offset]))
+        .rows,
+    createExplantTransfer,
     close: () => pool.end(),
   };
 }

@@ -68,12 +68,21 @@ export function presentPlant(row) {
   };
 }
 
-/** The signed `next_cursor` of the plants list, byte for byte what Vitro's CursorCodec makes. */
+/** Vitro's filterHash: the list's filters (paging parameters aside) as sorted-key JSON, hashed. */
+export function filterHash(query) {
+  const filters = {};
+  for (const key of Object.keys(query).sort()) {
+    if (query[key] === undefined || ['limit', 'offset', 'cursor'].includes(key)) continue;
+    filters[key] = typeof query[key] === 'string' ? query[key] : JSON.stringify(query[key]);
+  }
+  return createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 22);
+}
+
+/** Signs a list's `next_cursor`, byte for byte what Vitro's CursorCodec makes. */
 export function createCursorSigner(secret) {
   const macKey = Buffer.from(`vitro-cursor:${secret}`);
-  const noFilters = createHash('sha256').update('{}').digest('base64url').slice(0, 22);
-  return (workspaceId, sortKey, list = { list: 'plants', filters: noFilters }) => {
-    const payload = { v: 1, l: list.list, f: list.filters, w: workspaceId, k: sortKey };
+  return (list, filters, workspaceId, sortKey) => {
+    const payload = { v: 1, l: list, f: filters, w: workspaceId, k: sortKey };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     const mac = createHmac('sha256', macKey).update(body).digest().subarray(0, 16);
     return `${body}.${mac.toString('base64url')}`;
@@ -130,22 +139,38 @@ function strictlyAfter(candidate, previous) {
   return new Date(new Date(previous).getTime() + 1).toISOString();
 }
 
-/** The `created` change event, given what the sequence update returned. */
-export function createdEventRow(rows, sequence, now) {
-  const { plant, stage } = rows;
+/** A change-history event row, given what the workspace's sequence update returned. */
+export function changeEventRow(event, sequence) {
   const createdAt = strictlyAfter(new Date().toISOString(), sequence.last_event_at);
-  const payload = { ...presentPlant(plant), initial_stage: stage?.stage ?? null };
   return {
     id: uuidv7(),
-    workspace_id: plant.workspace_id,
+    workspace_id: event.workspace_id,
     seq: Number(sequence.event_seq),
-    entity_type: 'plant',
-    entity_id: plant.id,
-    stage_id: stage?.id ?? null,
-    event_type: 'created',
-    event_time: now,
-    recorded_by: plant.created_by,
-    payload: JSON.stringify(payload),
+    entity_type: event.entity_type,
+    entity_id: event.entity_id,
+    stage_id: event.stage_id ?? null,
+    event_type: event.event_type,
+    event_time: event.event_time ?? createdAt,
+    recorded_by: event.recorded_by,
+    payload: JSON.stringify(event.payload ?? null),
     created_at: createdAt,
   };
+}
+
+/** The `created` change event of a new plant. */
+export function createdEventRow(rows, sequence, now) {
+  const { plant, stage } = rows;
+  return changeEventRow(
+    {
+      workspace_id: plant.workspace_id,
+      entity_type: 'plant',
+      entity_id: plant.id,
+      stage_id: stage?.id ?? null,
+      event_type: 'created',
+      event_time: now,
+      recorded_by: plant.created_by,
+      payload: { ...presentPlant(plant), initial_stage: stage?.stage ?? null },
+    },
+    sequence,
+  );
 }

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import {
   checkKeyRow,
   createCursorSigner,
+  filterHash,
   hashKey,
   needsTouch,
   presentMe,
@@ -13,8 +14,9 @@ import {
 } from './baseline-records.mjs';
 import { openPgStore } from './baseline-pg.mjs';
 import { openSqliteStore } from './baseline-sqlite.mjs';
+import { presentTransfer } from './baseline-transfers.mjs';
 import { announceReady, closeOnSignal } from './child.mjs';
-import { filterHash, LIST_LIMIT, presentReading } from './readings.mjs';
+import { LIST_LIMIT, presentReading } from './readings.mjs';
 
 const PAGE_LIMIT = 50;
 const url = process.env.DATABASE_URL ?? '';
@@ -22,6 +24,7 @@ const store = url.startsWith('sqlite:')
   ? openSqliteStore(url.slice('sqlite:'.length))
   : openPgStore(url);
 const signCursor = createCursorSigner(process.env.VITRO_SECRET ?? '');
+const NO_FILTERS = filterHash({});
 
 const failure = (reply, status, code, error) =>
   reply.code(status).send({ ok: false, data: null, error, code });
@@ -68,7 +71,9 @@ app.get('/api/v1/plants', async (req, reply) => {
   const page = rows.slice(0, PAGE_LIMIT);
   const last = page[page.length - 1];
   const nextCursor =
-    rows.length > PAGE_LIMIT ? signCursor(key.workspace_id, [last.created_at, last.id]) : null;
+    rows.length > PAGE_LIMIT
+      ? signCursor('plants', NO_FILTERS, key.workspace_id, [last.created_at, last.id])
+      : null;
   return { ok: true, data: page.map(presentPlant), meta: { next_cursor: nextCursor } };
 });
 
@@ -109,12 +114,43 @@ app.get('/api/v1/sensor-readings', async (req, reply) => {
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > limit
-      ? signCursor(key.workspace_id, [last.recorded_at, last.id], {
-          list: 'sensor-readings',
-          filters: filterHash({ device_id: deviceId, since }),
-        })
+      ? signCursor(
+          'sensor-readings',
+          filterHash({ device_id: deviceId, since }),
+          key.workspace_id,
+          [last.recorded_at, last.id],
+        )
       : null;
   return { ok: true, data: page.map(presentReading), meta: { next_cursor: nextCursor } };
+});
+
+// Transfers of one explant (the bench's case; plant_id is not served here).
+app.get('/api/v1/transfers', async (req, reply) => {
+  const key = await authenticate(req, reply, 'read:transfers');
+  if (key === null) return reply;
+  const explantId = req.query.explant_id;
+  if ((await store.findExplant(key.workspace_id, explantId)) === undefined) {
+    return failure(reply, 404, 'NOT_FOUND', 'Explant not found');
+  }
+  const rows = await store.listTransfers(key.workspace_id, 'explant', explantId, PAGE_LIMIT + 1, 0);
+  const page = rows.slice(0, PAGE_LIMIT);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > PAGE_LIMIT
+      ? signCursor('transfers', filterHash(req.query), key.workspace_id, [
+          last.transfer_date,
+          last.id,
+        ])
+      : null;
+  return { ok: true, data: page.map(presentTransfer), meta: { next_cursor: nextCursor } };
+});
+
+app.post('/api/v1/transfers', async (req, reply) => {
+  const key = await authenticate(req, reply, 'write:transfers');
+  if (key === null) return reply;
+  const row = await store.createExplantTransfer(key, req.body, new Date().toISOString());
+  if (row === undefined) return failure(reply, 404, 'NOT_FOUND', 'Explant not found');
+  return reply.code(201).send({ ok: true, data: presentTransfer(row) });
 });
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -35,6 +35,44 @@ export const FIELDS = {
     'created_by',
     'created_at',
   ],
+  explant: [
+    'id',
+    'workspace_id',
+    'plant_id',
+    'label',
+    'label_key',
+    'batch_number',
+    'batch_number_key',
+    'notes',
+    'status',
+    'initial_count',
+    'current_count',
+    'plantlet_count',
+    'external_id',
+    'external_id_key',
+    'custom_fields',
+    'created_by',
+    'created_at',
+    'updated_at',
+    'deleted_at',
+  ],
+  transfer: [
+    'id',
+    'workspace_id',
+    'entity_type',
+    'entity_id',
+    'transfer_date',
+    'transfer_cycle',
+    'from_location',
+    'to_location',
+    'status',
+    'notes',
+    'vessel_count',
+    'plantlet_count',
+    'custom_fields',
+    'created_by',
+    'created_at',
+  ],
   event: [
     'id',
     'workspace_id',
@@ -56,6 +94,12 @@ const columns = (fields) => fields.map((field) => `"${field}"`).join(', ');
 const insert = (table, fields) =>
   `insert into "${table}" (${columns(fields)}) values (${fields.map(() => '?').join(', ')})`;
 const PLANT_COLUMNS = columns(FIELDS.plant);
+const OF_RECORD = 'where "workspace_id" = ? and "entity_type" = ? and "entity_id" = ?';
+
+/** The explant counts a transfer applies, as Kysely sets them: only the columns that change. */
+export const updateExplantSql = (fields) =>
+  `update "explants" set ${fields.map((field) => `"${field}" = ?`).join(', ')} ` +
+  'where "workspace_id" = ? and "id" = ?';
 
 /** Written with `?` placeholders; the PostgreSQL store numbers them. */
 export const SQL = {
@@ -80,4 +124,13 @@ export const SQL = {
     'returning "event_seq", "last_event_at"',
   setLastEventAt: 'update "workspaces" set "last_event_at" = ? where "id" = ?',
   insertEvent: insert('events', FIELDS.event),
+  // Transfers. On PostgreSQL the lock adds `for no key update` (baseline-pg.mjs).
+  findExplant:
+    `select ${columns(FIELDS.explant)} from "explants" ` +
+    'where "workspace_id" = ? and "deleted_at" is null and "id" = ?',
+  listTransfers:
+    `select ${columns(FIELDS.transfer)} from "transfers" ${OF_RECORD} ` +
+    'order by "transfer_date" desc, "id" desc limit ? offset ?',
+  highestCycle: `select "transfer_cycle" from "transfers" ${OF_RECORD} order by "transfer_cycle" desc limit ?`,
+  insertTransfer: insert('transfers', FIELDS.transfer),
 };

@@ -1,7 +1,5 @@
 // Baseline store on SQLite: better-sqlite3 statements prepared once, the same pragmas as Vitro.
 import Database from 'better-sqlite3';
-import { createdEventRow, initialStageOf, newPlantRows } from './baseline-records.mjs';
-import { FIELDS, SQL, valuesOf } from './baseline-sql.mjs';
 import {
   insertReadingsSql,
   LATEST,
@@ -9,6 +7,20 @@ import {
   readingRows,
   readingValues,
 } from './readings.mjs';
+import {
+  changeEventRow,
+  createdEventRow,
+  initialStageOf,
+  newPlantRows,
+} from './baseline-records.mjs';
+import { FIELDS, SQL, updateExplantSql, valuesOf } from './baseline-sql.mjs';
+import {
+  countChanges,
+  countsEvent,
+  countsOf,
+  newTransferRow,
+  transferEvent,
+} from './baseline-transfers.mjs';
 
 export function openSqliteStore(path) {
   const db = new Database(path);
@@ -19,6 +31,20 @@ export function openSqliteStore(path) {
   const statements = Object.fromEntries(
     Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)]),
   );
+  const updates = new Map();
+  const updateExplant = (fields) => {
+    const key = fields.join();
+    if (!updates.has(key)) updates.set(key, db.prepare(updateExplantSql(fields)));
+    return updates.get(key);
+  };
+
+  /** Appends a change event: the workspace's sequence, its last event time, the row. */
+  const recordEvent = (event) => {
+    const sequence = statements.nextEventSequence.get(1, event.workspace_id);
+    const row = changeEventRow(event, sequence);
+    statements.setLastEventAt.run(row.created_at, event.workspace_id);
+    statements.insertEvent.run(valuesOf(row, FIELDS.event));
+  };
 
   const createPlant = db.transaction((key, species, now) => {
     const options = statements.stageOptions.all(key.workspace_id, 'plant');
@@ -61,6 +87,29 @@ export function openSqliteStore(path) {
     return { rows: rows.filter((row) => stored.has(row.id)) };
   });
 
+  /** An explant transfer with its event and counts; undefined when the explant is not found. */
+  const createExplantTransfer = db.transaction((key, body, now) => {
+    const workspaceId = key.workspace_id;
+    if (statements.findExplant.get(workspaceId, body.explant_id) === undefined) return undefined;
+    const highest = statements.highestCycle.get(workspaceId, 'explant', body.explant_id, 1);
+    const cycle = (highest === undefined ? 0 : highest.transfer_cycle) + 1;
+    const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
+    statements.insertTransfer.run(valuesOf(row, FIELDS.transfer));
+    recordEvent(transferEvent(row));
+    const counts = countsOf(row);
+    if (Object.keys(counts).length > 0) {
+      const explant = statements.findExplant.get(workspaceId, body.explant_id);
+      const changes = countChanges(explant, counts);
+      const fields = Object.keys(changes);
+      if (fields.length > 0) {
+        const values = fields.map((field) => changes[field].to);
+        updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
+        recordEvent(countsEvent(row, changes, now));
+      }
+    }
+    return row;
+  });
+
   return {
     ingestReadings: async (workspaceId, inputs, deviceIds, now) =>
       ingest.immediate(workspaceId, inputs, deviceIds, now),
@@ -75,6 +124,11 @@ export function openSqliteStore(path) {
       statements.listPlants.all(workspaceId, limit, offset),
     // BEGIN IMMEDIATE, as Vitro's write transactions on SQLite.
     createPlant: async (key, species, now) => createPlant.immediate(key, species, now),
+    findExplant: async (workspaceId, id) => statements.findExplant.get(workspaceId, id),
+    listTransfers: async (workspaceId, entityType, entityId, limit, offset) =>
+      statements.listTransfers.all(workspaceId, entityType, entityId, limit, offset),
+    createExplantTransfer: async (key, body, now) =>
+      createExplantTransfer.immediate(key, body, now),
     close: async () => db.close(),
   };
 }

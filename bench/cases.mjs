@@ -1,8 +1,30 @@
 // The bench cases: one request each, with the throughput goal (vitro/baseline) from the issues.
+import { writesOfCreatedPlant, writesOfTransfer } from './inspect.mjs';
 
 import { ingestBodies, INGEST_BATCH, LIST_LIMIT } from './readings.mjs';
 
 const CREATE_BODY = JSON.stringify({ species: 'Ficus lyrata' });
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Vessel counts of seeded transfers stay below this; the bench's transfers count more. */
+export const SEEDED_VESSELS_BELOW = 30;
+
+/**
+ * Bodies of POST /transfers, one per request: the n-th transfers explant n mod 999 (every
+ * seeded explant but the listed one) and counts more vessels than its last transfer did, so
+ * each request takes the whole path (transfer, its event, the explant's new count and that
+ * change's event), as a lab recording its day's transfers would.
+ */
+const transferCounters = new WeakMap();
+function nextTransferBody(seeded) {
+  const n = transferCounters.get(seeded) ?? 0;
+  transferCounters.set(seeded, n + 1);
+  const explants = seeded.otherExplantIds;
+  return JSON.stringify({
+    explant_id: explants[n % explants.length],
+    vessel_count: SEEDED_VESSELS_BELOW + Math.floor(n / explants.length),
+  });
+}
 
 /** Replaces values that legitimately differ between two servers' answers. */
 export function mask(value, ...paths) {
@@ -70,10 +92,53 @@ export const CASES = [
     request: () => ({
       method: 'POST',
       path: '/api/v1/plants',
-      headers: { 'content-type': 'application/json' },
+      headers: JSON_HEADERS,
       body: CREATE_BODY,
     }),
     comparable: (body) => mask(body, 'data.id', 'data.created_at', 'data.updated_at'),
+    written: writesOfCreatedPlant,
+    checkWritten: (written) =>
+      written.stages.length === 1 && written.events.length === 1
+        ? null
+        : 'expected one stage and one event per created plant',
+  },
+  {
+    name: 'transfers',
+    label: 'GET /api/v1/transfers?explant_id (page of 50)',
+    goal: 0.8,
+    transfers: true,
+    request: (seeded) => ({
+      method: 'GET',
+      path: `/api/v1/transfers?explant_id=${seeded.explantId}`,
+    }),
+    comparable: (body) => body,
+    check: (body) =>
+      body.data.length === 50 && typeof body.meta?.next_cursor === 'string'
+        ? null
+        : 'expected a full page of 50 transfers and a next_cursor',
+  },
+  {
+    name: 'transfer-create',
+    label: 'POST /api/v1/transfers (explant, vessel_count)',
+    goal: 0.7,
+    transfers: true,
+    writes: true,
+    // Each call (each server in the verify step) gets the next explant; under load the
+    // body changes with every request.
+    request: (seeded) => ({
+      method: 'POST',
+      path: '/api/v1/transfers',
+      headers: JSON_HEADERS,
+      body: nextTransferBody(seeded),
+      nextBody: () => nextTransferBody(seeded),
+    }),
+    comparable: (body) =>
+      mask(body, 'data.id', 'data.entity_id', 'data.transfer_date', 'data.created_at'),
+    written: writesOfTransfer,
+    checkWritten: (written) =>
+      written.events.map((e) => e.event_type).join() === 'transfer,updated'
+        ? null
+        : 'expected a transfer event and an updated event (the new vessel count)',
   },
   {
     name: 'ingest',
@@ -102,7 +167,10 @@ export const CASES = [
 
 export const CASE_NAMES = CASES.map((c) => c.name);
 
-/** The cases named in `names`, in bench order (reads first: writes change the newest page). */
+/**
+ * The cases named in `names`, in bench order: reads first (writes change the newest page),
+ * and each write case after the reads of its own records.
+ */
 export function selectCases(names) {
   const unknown = names.filter((name) => !CASE_NAMES.includes(name));
   if (unknown.length > 0) {

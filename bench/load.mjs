@@ -35,7 +35,8 @@ class LatencyRecorder {
 export async function loadServer(server, request, { apiKey, connections, duration, rate }) {
   const latencies = new LatencyRecorder();
   const headers = { authorization: `Bearer ${apiKey}`, ...request.headers };
-  const nextBody = request.bodies?.();
+  // A body that changes on every send: a case's `bodies()` generator, or its request's `nextBody`.
+  const nextBody = request.bodies?.() ?? request.nextBody;
   const instance = autocannon({
     url: `${server.url}${request.path}`,
     method: request.method,
@@ -62,7 +63,7 @@ export async function loadServer(server, request, { apiKey, connections, duratio
   });
   const otherLoad = watchOtherLoad(server.pid);
   const result = await instance;
-  const otherCores = otherLoad.stop();
+  const { otherCores, serverSeconds } = otherLoad.stop();
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
       `${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx answers and ` +
@@ -70,7 +71,19 @@ export async function loadServer(server, request, { apiKey, connections, duratio
     );
   }
   const [p50, p99] = latencies.percentiles([50, 99]);
-  return { rps: result.requests.average, requests: result.requests.total, p50, p99, otherCores };
+  // CPU time the server spent per answer: unlike req/s, barely moved by a busy neighbour.
+  const cpuMs =
+    serverSeconds === null || result.requests.total === 0
+      ? null
+      : (serverSeconds * 1000) / result.requests.total;
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50,
+    p99,
+    cpuMs,
+    otherCores,
+  };
 }
 
 /**
@@ -103,9 +116,10 @@ export async function pacedLoad(server, request, { apiKey, connections, duration
   };
   await Promise.all(Array.from({ length: total }, (_, i) => one(i)));
   const elapsed = (performance.now() - start) / 1000;
-  const otherCores = otherLoad.stop();
+  const { otherCores, serverSeconds } = otherLoad.stop();
   await pool.close();
   if (failures > 0) throw new Error(`${server.name} ${request.path}: ${failures} failed requests`);
   const [p50, p99] = latencies.percentiles([50, 99]);
-  return { rps: total / elapsed, requests: total, p50, p99, otherCores };
+  const cpuMs = serverSeconds === null || total === 0 ? null : (serverSeconds * 1000) / total;
+  return { rps: total / elapsed, requests: total, p50, p99, cpuMs, otherCores };
 }

@@ -23,7 +23,8 @@ function ownTicks() {
 }
 
 /** Starts measuring; `stop()` gives the CPU cores used on average by everything except
- * this process and `serverPid`, or null where /proc is not available. */
+ * this process and `serverPid` (`otherCores`), and the CPU seconds the server used
+ * (`serverSeconds`); nulls where /proc is not available. */
 export function watchOtherLoad(serverPid) {
   let start;
   try {
@@ -34,17 +35,24 @@ export function watchOtherLoad(serverPid) {
       own: ownTicks(),
     };
   } catch {
-    return { stop: () => null };
+    return { stop: () => ({ otherCores: null, serverSeconds: null }) };
   }
   return {
     stop() {
       try {
         const seconds = (Date.now() - start.at) / 1000;
         const machine = machineBusyTicks() - start.machine;
-        const ours = processTicks(serverPid) - start.server + (ownTicks() - start.own);
-        return Math.max(0, Math.round(((machine - ours) / TICKS_PER_SECOND / seconds) * 100) / 100);
+        const server = processTicks(serverPid) - start.server;
+        const ours = server + (ownTicks() - start.own);
+        return {
+          otherCores: Math.max(
+            0,
+            Math.round(((machine - ours) / TICKS_PER_SECOND / seconds) * 100) / 100,
+          ),
+          serverSeconds: server / TICKS_PER_SECOND,
+        };
       } catch {
-        return null;
+        return { otherCores: null, serverSeconds: null };
       }
     },
   };

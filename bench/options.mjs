@@ -26,11 +26,11 @@ Options:
 
 Environment:
   BENCH_DATABASE_URL  postgres://… of a database the bench may write to: it migrates it
-                      and adds a workspace with the seeded plants on every run.
+                      and adds a workspace with the seeded records on every run.
 
 Budgets (vitro/baseline req/s): me ≥ 0.75, plant ≥ 0.8, plants ≥ 0.8, create ≥ 0.7,
-readings ≥ 0.8 (and p99 < 50 ms at half capacity), ingest ≥ 0.8 (and ≥ 40,000 readings/s
-on SQLite, 80,000 on PostgreSQL).
+transfers ≥ 0.8, transfer-create ≥ 0.7, readings ≥ 0.8 (and p99 < 50 ms at half capacity),
+ingest ≥ 0.8 (and ≥ 40,000 readings/s on SQLite, 80,000 on PostgreSQL).
 `;
 
 function positive(name, raw) {

@@ -123,16 +123,6 @@ export function presentReading(row) {
   };
 }
 
-/** Vitro's filter hash of a list's query (filterHash in kernel/paging.ts). */
-export function filterHash(filters) {
-  const sorted = Object.fromEntries(
-    Object.keys(filters)
-      .sort()
-      .map((k) => [k, filters[k]]),
-  );
-  return createHash('sha256').update(JSON.stringify(sorted)).digest('base64url').slice(0, 22);
-}
-
 /**
  * A new body of 500 readings on every call: one device per batch (the devices in turn), one
  * reading a millisecond from a whole second that moves on by a second per batch, fresh

@@ -13,6 +13,7 @@ function summarise(rounds) {
     rps: median(rounds.map((r) => r.rps)),
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
+    cpuMs: rounds.some((r) => r.cpuMs === null) ? null : median(rounds.map((r) => r.cpuMs)),
     rounds,
   };
 }
@@ -22,11 +23,14 @@ export function caseResult(benchCase, rounds) {
   const baseline = summarise(rounds.baseline);
   const vitro = summarise(rounds.vitro);
   const ratio = vitro.rps / baseline.rps;
+  const cpuRatio =
+    vitro.cpuMs === null || baseline.cpuMs === null ? null : baseline.cpuMs / vitro.cpuMs;
   return {
     name: benchCase.name,
     label: benchCase.label,
     goal: benchCase.goal,
     ratio: Math.round(ratio * 1000) / 1000,
+    cpuRatio: cpuRatio === null ? null : Math.round(cpuRatio * 1000) / 1000,
     meetsGoal: ratio >= benchCase.goal,
     ...(benchCase.itemsPerRequest === undefined
       ? {}
@@ -46,8 +50,9 @@ const HEADERS = [
   'p99',
   'ratio',
   'goal',
+  'cpu ratio',
 ];
-const RIGHT_ALIGNED = new Set([1, 2, 3, 4, 5, 6, 7]);
+const RIGHT_ALIGNED = new Set([1, 2, 3, 4, 5, 6, 7, 9]);
 
 const rate = (value) => Math.round(value).toLocaleString('en-US');
 export const ms = (value) => (value === null ? '-' : `${value.toFixed(2)} ms`);
@@ -63,6 +68,7 @@ export function formatTable(title, results) {
     ms(r.vitro.p99),
     r.ratio.toFixed(2),
     `≥ ${r.goal} ${r.meetsGoal ? 'ok' : 'MISSED'}`,
+    r.cpuRatio === null ? '-' : r.cpuRatio.toFixed(2),
   ]);
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) =>

@@ -55,10 +55,16 @@ async function startServers(target, execArgv) {
 
 const describeRun = (m) =>
   `${Math.round(m.rps).toLocaleString('en-US').padStart(7)} req/s  p50 ${ms(m.p50)}  p99 ${ms(m.p99)}` +
+  (m.cpuMs === null ? '' : `  cpu ${ms(m.cpuMs)}/req`) +
   (m.otherCores === null ? '' : `  (other processes: ${m.otherCores.toFixed(2)} cores)`);
 
+const describeSeed = (plants, transfers, readings) =>
+  `${plants.toLocaleString('en-US')} plants` +
+  (transfers ? ', 1,000 explants with 100,000 transfers' : '') +
+  (readings > 0 ? `, ${readings.toLocaleString('en-US')} readings` : '');
+
 /** Warm-up, then rounds alternating which server goes first (ABBA), so drift hits both alike. */
-async function measureCase(benchCase, servers, seeded, options) {
+async function measureCase(benchCase, servers, seeded, options, nameWidth) {
   const request = benchCase.request(seeded);
   const load = async (name, duration) => {
     const measured = await loadServer(servers[name], request, {
@@ -80,7 +86,7 @@ async function measureCase(benchCase, servers, seeded, options) {
       const measured = await load(name, options.duration);
       rounds[name].push(measured);
       console.log(
-        `  ${benchCase.name.padEnd(7)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}`,
+        `  ${benchCase.name.padEnd(nameWidth)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}`,
       );
     }
   }
@@ -125,12 +131,10 @@ async function benchDatabase(dialect, cases, options, execArgv) {
       ? { dialect, path: join(OUT, 'bench.db') }
       : { dialect, url: options.postgresUrl };
   const readings = cases.some((c) => c.needsReadings) ? options.readings : 0;
-  console.log(
-    `[${dialect}] seeding ${options.plants.toLocaleString('en-US')} plants` +
-      (readings > 0 ? ` and ${readings.toLocaleString('en-US')} readings…` : '…'),
-  );
+  const transfers = cases.some((c) => c.transfers);
+  console.log(`[${dialect}] seeding ${describeSeed(options.plants, transfers, readings)}…`);
   const seededAt = Date.now();
-  const seeded = await seed(target, { plants: options.plants, readings });
+  const seeded = await seed(target, { plants: options.plants, readings, transfers });
   console.log(`[${dialect}] seeded in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 
   const servers = await startServers(target, execArgv);
@@ -138,14 +142,15 @@ async function benchDatabase(dialect, cases, options, execArgv) {
   try {
     await verifyCases(cases, [servers.baseline, servers.vitro], seeded, target);
     console.log(`[${dialect}] both servers answer every case alike; loading…`);
-    for (const c of cases) results.push(await measureCase(c, servers, seeded, options));
+    const nameWidth = Math.max(...cases.map((c) => c.name.length));
+    for (const c of cases) {
+      results.push(await measureCase(c, servers, seeded, options, nameWidth));
+    }
   } finally {
     await Promise.all([servers.baseline.stop(), servers.vitro.stop()]);
   }
   const title =
-    `\n${dialect}: ${options.plants.toLocaleString('en-US')} plants` +
-    (readings > 0 ? `, ${readings.toLocaleString('en-US')} readings` : '') +
-    `, ${options.connections} connections, ` +
+    `\n${dialect}: ${describeSeed(options.plants, transfers, readings)}, ${options.connections} connections, ` +
     `median of ${options.rounds} × ${options.duration} s per server`;
   console.log(
     `${formatTable(title, results)}\n${formatExtras(results)}${describeNoise(dialect, results)}`,

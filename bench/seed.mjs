@@ -1,6 +1,7 @@
 // Seeds the bench database: schema and identity through Vitro's built services, then
-// 100,000 plants in one workspace inserted directly in one transaction, and, for the
-// readings cases, devices and their readings (bench/readings.mjs).
+// 100,000 plants in one workspace inserted directly in one transaction; for the transfer
+// cases 1,000 explants with 100 transfers each in the same transaction; for the readings
+// cases, devices and their readings (bench/readings.mjs).
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -16,6 +17,7 @@ import {
 } from '../dist/modules/identity/identity.service.js';
 import { FIELDS, valuesOf } from './baseline-sql.mjs';
 import { seedReadings } from './readings.mjs';
+import { SEEDED_VESSELS_BELOW } from './cases.mjs';
 
 const SPECIES = [
   ['Ficus lyrata', 'Fiddle-leaf fig', 'Ficus', 'Moraceae'],
@@ -30,7 +32,10 @@ const SPECIES = [
   ['Nepenthes alata', null, 'Nepenthes', 'Nepenthaceae'],
 ];
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 const PG_BATCH = 1000;
+const EXPLANTS = 1000;
+const TRANSFERS_PER_EXPLANT = 100;
 
 /** The i-th of `count` plants, one a minute, the last one a minute ago. */
 function plantRow(i, count, workspaceId, memberId, nowMs) {
@@ -64,39 +69,120 @@ function plantRows(count, workspaceId, memberId) {
   return Array.from({ length: count }, (_, i) => plantRow(i, count, workspaceId, memberId, nowMs));
 }
 
-const insertPlantsSql = (rowCount, placeholder) => {
-  const columns = FIELDS.plant.map((field) => `"${field}"`).join(', ');
+/** The i-th of `count` explants, one every 10 minutes, each from one of the plants. */
+function explantRow(i, count, plants, memberId, nowMs) {
+  const createdMs = nowMs - TRANSFERS_PER_EXPLANT * 7 * DAY_MS - (count - i) * 10 * MINUTE_MS;
+  const createdAt = new Date(createdMs).toISOString();
+  const label = `EX-${String(i).padStart(5, '0')}`;
+  const batch = `B-${String(Math.floor(i / 50)).padStart(3, '0')}`;
+  return {
+    id: uuidv7({ msecs: createdMs }),
+    workspace_id: plants[0].workspace_id,
+    plant_id: plants[i % plants.length].id,
+    label,
+    label_key: label.toLowerCase(),
+    batch_number: batch,
+    batch_number_key: batch.toLowerCase(),
+    notes: null,
+    status: 'active',
+    initial_count: 4,
+    current_count: null,
+    plantlet_count: null,
+    external_id: label,
+    external_id_key: label.toLowerCase(),
+    custom_fields: '{}',
+    created_by: memberId,
+    created_at: createdAt,
+    updated_at: createdAt,
+    deleted_at: null,
+  };
+}
+
+/**
+ * Each explant's transfers, cycle 1 to 100, a week apart from a week after it was made; its
+ * current count is the last transfer's vessel count, as the API would have left it.
+ */
+function explantAndTransferRows(plants, memberId) {
+  const nowMs = Date.now();
+  const explants = [];
+  const transfers = [];
+  for (let i = 0; i < EXPLANTS; i++) {
+    const explant = explantRow(i, EXPLANTS, plants, memberId, nowMs);
+    const madeMs = Date.parse(explant.created_at);
+    for (let cycle = 1; cycle <= TRANSFERS_PER_EXPLANT; cycle++) {
+      const dateMs = madeMs + cycle * 7 * DAY_MS;
+      const date = new Date(dateMs).toISOString();
+      const vessels = 4 + ((cycle * 7) % (SEEDED_VESSELS_BELOW - 4));
+      transfers.push({
+        id: uuidv7({ msecs: dateMs }),
+        workspace_id: explant.workspace_id,
+        entity_type: 'explant',
+        entity_id: explant.id,
+        transfer_date: date,
+        transfer_cycle: cycle,
+        from_location: cycle === 1 ? null : `Shelf ${(cycle - 1) % 6}`,
+        to_location: `Shelf ${cycle % 6}`,
+        status: 'completed',
+        notes: null,
+        vessel_count: vessels,
+        plantlet_count: null,
+        custom_fields: '{}',
+        created_by: memberId,
+        created_at: date,
+      });
+      explant.current_count = vessels;
+    }
+    explants.push(explant);
+  }
+  return { explants, transfers };
+}
+
+/** The tables to fill, in foreign-key order: `[table, fields, rows]`. */
+function tablesOf(seeded) {
+  return [
+    ['plants', FIELDS.plant, seeded.plants],
+    ['explants', FIELDS.explant, seeded.explants],
+    ['transfers', FIELDS.transfer, seeded.transfers],
+  ].filter(([, , rows]) => rows.length > 0);
+}
+
+const insertSql = (table, fields, rowCount, placeholder) => {
+  const columns = fields.map((field) => `"${field}"`).join(', ');
   let n = 0;
-  const tuple = () => `(${FIELDS.plant.map(() => placeholder(++n)).join(', ')})`;
-  return `insert into "plants" (${columns}) values ${Array.from({ length: rowCount }, tuple).join(', ')}`;
+  const tuple = () => `(${fields.map(() => placeholder(++n)).join(', ')})`;
+  return `insert into "${table}" (${columns}) values ${Array.from({ length: rowCount }, tuple).join(', ')}`;
 };
 
-function insertSqlitePlants(path, rows) {
+function insertSqliteRows(path, tables) {
   const db = new Database(path);
-  const insert = db.prepare(insertPlantsSql(1, () => '?'));
   db.transaction(() => {
-    for (const row of rows) insert.run(valuesOf(row, FIELDS.plant));
+    for (const [table, fields, rows] of tables) {
+      const insert = db.prepare(insertSql(table, fields, 1, () => '?'));
+      for (const row of rows) insert.run(valuesOf(row, fields));
+    }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
 
-async function insertPgPlants(url, rows) {
+async function insertPgRows(url, tables) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('begin');
-    for (let start = 0; start < rows.length; start += PG_BATCH) {
-      const batch = rows.slice(start, start + PG_BATCH);
-      const sql = insertPlantsSql(batch.length, (n) => `$${n}`);
-      await client.query(
-        sql,
-        batch.flatMap((row) => valuesOf(row, FIELDS.plant)),
-      );
+    for (const [table, fields, rows] of tables) {
+      for (let start = 0; start < rows.length; start += PG_BATCH) {
+        const batch = rows.slice(start, start + PG_BATCH);
+        const sql = insertSql(table, fields, batch.length, (n) => `$${n}`);
+        await client.query(
+          sql,
+          batch.flatMap((row) => valuesOf(row, fields)),
+        );
+      }
     }
     await client.query('commit');
     // What autovacuum would soon do on a live server; without it the planner guesses.
-    await client.query('analyze plants');
+    for (const [table] of tables) await client.query(`analyze ${table}`);
   } finally {
     await client.end();
   }
@@ -111,7 +197,7 @@ export function removeSqliteFiles(path) {
  * Seeds `target` ({ dialect: 'sqlite', path } or { dialect: 'postgres', url }). SQLite starts
  * from a new file; PostgreSQL gets a new workspace next to whatever the database holds.
  */
-export async function seed(target, { plants, readings = 0 }) {
+export async function seed(target, { plants, readings = 0, transfers = false }) {
   const config =
     target.dialect === 'sqlite'
       ? { dialect: 'sqlite', path: target.path, url: `sqlite:${target.path}` }
@@ -140,8 +226,12 @@ export async function seed(target, { plants, readings = 0 }) {
   }
 
   const rows = plantRows(plants, workspace.id, member.id);
-  if (target.dialect === 'sqlite') insertSqlitePlants(target.path, rows);
-  else await insertPgPlants(target.url, rows);
+  const records = transfers
+    ? { plants: rows, ...explantAndTransferRows(rows, member.id) }
+    : { plants: rows, explants: [], transfers: [] };
+  if (target.dialect === 'sqlite') insertSqliteRows(target.path, tablesOf(records));
+  else await insertPgRows(target.url, tablesOf(records));
+  const listed = records.explants[Math.floor(records.explants.length / 2)];
   return {
     workspaceId: workspace.id,
     memberId: member.id,
@@ -151,5 +241,8 @@ export async function seed(target, { plants, readings = 0 }) {
       readings > 0
         ? await seedReadings(target, { workspaceId: workspace.id, memberId: member.id }, readings)
         : null,
+    // The transfer cases: one explant's transfers are listed, the others get new ones.
+    explantId: listed?.id ?? null,
+    otherExplantIds: records.explants.filter((e) => e !== listed).map((e) => e.id),
   };
 }
