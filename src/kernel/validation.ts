@@ -52,25 +52,30 @@ const problem = (keyword: string, instancePath: string, message: string): ErrorO
  * document exhaust the call stack.
  */
 function unstorable(value: unknown): ErrorObject | null {
-  const stack: [unknown, string][] = [[value, '']];
+  // Each entry: a value, its container's path and its key there. A path is built
+  // only for containers and for the value found wrong, never for every leaf: this
+  // runs on every part of every request.
+  const stack: [unknown, string, string | number | null][] = [[value, '', null]];
   while (stack.length > 0) {
-    const [item, path] = stack.pop()!;
+    const [item, parent, key] = stack.pop()!;
+    const at = () => (key === null ? parent : pointer(parent, String(key)));
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return problem('nul', path, NUL_PROBLEM);
+      if (item.includes('\u0000')) return problem('nul', at(), NUL_PROBLEM);
     } else if (typeof item === 'number') {
-      if (!Number.isFinite(item)) return problem('finite', path, 'must be a finite number');
+      if (!Number.isFinite(item)) return problem('finite', at(), 'must be a finite number');
     } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${path}/${i}`]);
+      const path = at();
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path, i]);
     } else if (typeof item === 'object' && item !== null) {
-      const entries: [string, unknown][] = Object.entries(item);
-      for (const [key] of entries) {
-        if (key.includes('\u0000'))
-          return problem('nul', path, 'must not have a field name containing a NUL character');
+      const keys = Object.keys(item);
+      for (const name of keys) {
+        if (name.includes('\u0000')) {
+          return problem('nul', at(), 'must not have a field name containing a NUL character');
+        }
       }
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
-        stack.push([child, pointer(path, key)]);
-      }
+      const path = at();
+      const record = item as Record<string, unknown>;
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([record[keys[i]!], path, keys[i]!]);
     }
   }
   return null;
