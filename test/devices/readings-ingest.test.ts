@@ -336,6 +336,34 @@ describe.each(databaseTargets())('POST /sensor-readings on $name', (target) => {
         expect((await owner.post(URL, reading(stopped.id))).statusCode).toBe(201);
       },
     );
+
+    it.runIf(target.name === 'postgres')(
+      'refuses a batch whose device is paused while the batch is checked (409, nothing stored)',
+      async () => {
+        let paused!: () => void;
+        const pauseWritten = new Promise<void>((resolve) => (paused = resolve));
+        let commit!: () => void;
+        const committing = new Promise<void>((resolve) => (commit = resolve));
+        // The CLI pauses the device in another transaction, not yet committed.
+        const pause = inTransaction(t.database.db, async (trx) => {
+          await changeDeviceStatus(trx, device.id, 'paused');
+          paused();
+          await committing;
+        });
+        await pauseWritten;
+        let settled = false;
+        const ingest = owner.post(URL, { readings: batchOf(device.id, 3) }).finally(() => {
+          settled = true;
+        });
+        // The batch waits for the pause instead of reading the status from before it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(settled).toBe(false);
+        commit();
+        await pause;
+        expectError(await ingest, 409, 'DEVICE_INGEST_DISABLED', /paused/);
+        expect(await stored()).toEqual([]);
+      },
+    );
   });
 
   describe('who may', () => {

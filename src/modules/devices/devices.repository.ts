@@ -73,6 +73,31 @@ export async function findDevicesIn(
 }
 
 /**
+ * The same devices, on PostgreSQL each row held until the transaction ends, so
+ * their status cannot change under a write that relies on it: a pause or retire
+ * committed by another process (the CLI) either waits for this write to commit or
+ * is the status this write reads. The rows are taken in id order, so two writes
+ * naming the same devices queue instead of deadlocking; `for no key update`, the
+ * lock the write's own `last_seen_at` stamp needs, so it never has to upgrade a
+ * weaker one. SQLite has one writer: its transaction is enough.
+ */
+export async function lockDevicesIn(
+  trx: Trx,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Pick<DeviceRow, 'id' | 'status' | 'room_id'>[]> {
+  if (!isPostgres(trx)) return findDevicesIn(trx, workspaceId, ids);
+  return trx
+    .selectFrom('devices')
+    .select(['id', 'status', 'room_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/**
  * The workspace's plan and device allowance, holding the workspace row until the
  * transaction ends (PostgreSQL; SQLite has one writer): registrations of one
  * workspace count its devices one after another.

@@ -15,6 +15,7 @@ import {
   devices,
   findDeviceById,
   findDevicesIn,
+  lockDevicesIn,
   findDeviceToken,
   findDeviceTokenForAuth as findDeviceTokenRow,
   insertDeviceToken,
@@ -329,15 +330,22 @@ export type IngestDevice = Pick<DeviceRow, 'id' | 'status' | 'room_id'>;
 
 /**
  * The devices a write names, checked: a device token only for its own (403), every
- * one in the workspace (404, as for an id that exists nowhere).
+ * one in the workspace (404, as for an id that exists nowhere). With `holdStatus`
+ * (a write refused for a paused or retired device), their rows stay locked until
+ * the transaction ends, so the status read is still theirs when it commits.
  */
 export async function requireDevices(
-  db: Db,
+  trx: Trx,
   principal: Principal,
   ids: readonly string[],
+  options: { holdStatus?: boolean } = {},
 ): Promise<Map<string, IngestDevice>> {
   for (const id of ids) requireOwnDevice(principal, id);
-  const found = await findDevicesIn(db, principal.workspaceId, ids);
+  const found = await (options.holdStatus === true ? lockDevicesIn : findDevicesIn)(
+    trx,
+    principal.workspaceId,
+    ids,
+  );
   if (found.length !== ids.length) throw errors.notFound('Device');
   return new Map(found.map((device) => [device.id, device]));
 }

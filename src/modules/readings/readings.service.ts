@@ -102,7 +102,9 @@ export async function ingestReadings(
   });
 
   const workspaceId = principal.workspaceId;
-  const devices = await requireDevices(trx, principal, distinct(inputs.map((r) => r.device_id)));
+  const devices = await requireDevices(trx, principal, distinct(inputs.map((r) => r.device_id)), {
+    holdStatus: true,
+  });
   for (const device of devices.values()) {
     if (device.status !== 'active') {
       throw new AppError(
