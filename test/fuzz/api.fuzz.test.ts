@@ -23,6 +23,7 @@ import { createLab, databaseTargets, startTestApp, type TestApp } from '../suppo
 import { rawExchange } from '../support/raw-http.js';
 import { operationsOf, type OpenApiDocument, type OperationSpec } from './operations.js';
 import { expand, requestFor, type Fixtures, type FuzzRequest } from './requests.js';
+import { ResponseShapes } from './responses.js';
 
 /**
  * Property-based fuzzing of every operation in the served OpenAPI document, on
@@ -31,7 +32,8 @@ import { expand, requestFor, type Fixtures, type FuzzRequest } from './requests.
  * huge strings, unknown and missing fields, malformed ids and dates, bad
  * percent-encoding, odd headers and request lines over a real socket, bodies that
  * are not objects). Every answer must be the envelope with a catalogue code and an
- * X-Request-Id, never a 5xx; afterwards every record must still read back.
+ * X-Request-Id, never a 5xx; a success exactly its documented shape (no undocumented
+ * field, every required one with its type); afterwards every record must still read back.
  *
  * VITRO_FUZZ_RUNS (requests per database, default 6000) sets the budget; VITRO_FUZZ_SEED
  * (default fixed) replays a run, with VITRO_FUZZ_PATH to replay fast-check's
@@ -55,7 +57,7 @@ interface Answer {
   body: string;
 }
 
-function problemsOf(answer: Answer | null): string[] {
+function problemsOf(answer: Answer | null, shapeOf: (body: unknown) => string[]): string[] {
   if (answer === null) return ['no response'];
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`status ${answer.status}`);
@@ -81,6 +83,8 @@ function problemsOf(answer: Answer | null): string[] {
     }
   } else if (envelope.ok !== true || !('data' in envelope)) {
     problems.push('not the success envelope');
+  } else {
+    problems.push(...shapeOf(envelope));
   }
   return problems;
 }
@@ -89,6 +93,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
   let t: TestApp;
   let port: number;
   let operations: OperationSpec[];
+  let shapes: ResponseShapes;
   let fixtures: Fixtures;
   let owner: ReturnType<typeof client>;
 
@@ -98,6 +103,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     port = (t.app.server.address() as AddressInfo).port;
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     operations = operationsOf(doc as OpenApiDocument);
+    shapes = new ResponseShapes(doc as OpenApiDocument);
 
     const lab = await createLab(t.database);
     owner = client(t, lab.owner);
@@ -388,7 +394,10 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       await fc.assert(
         fc.asyncProperty(requests, async (req) => {
           const answer = await send(req);
-          const problems = problemsOf(answer);
+          const op = operations.find((o) => o.operationId === req.operationId)!;
+          const problems = problemsOf(answer, (envelope) =>
+            shapes.problemsOf(req.method, op.path, answer!.status, envelope),
+          );
           if (problems.length > 0) {
             throw new Error(
               `${req.method} ${req.url.slice(0, 200)} (${req.operationId}, ${req.mutation}, ${req.transport}): ` +
