@@ -123,6 +123,9 @@ export function presentReading(row) {
   };
 }
 
+/** Where the ingest bodies' timeline has got to: the next factory starts after it. */
+let timelineEndMs = 0;
+
 /**
  * A new body of 500 readings on every call: one device per batch (the devices in turn), one
  * reading a millisecond from a whole second that moves on by a second per batch, fresh
@@ -130,12 +133,17 @@ export function presentReading(row) {
  */
 export function ingestBodies(deviceIds) {
   const prefix = randomBytes(6).toString('base64url');
-  const startMs = Math.ceil(Date.now() / 1000) * 1000;
+  // Every factory of a bench run continues one timeline, as a fleet of sensors does: a
+  // new run starting again at the present would write into the minutes the previous
+  // runs already filled (a batch moves on a second, much faster than the clock), which
+  // no real device does, and which splits pages all over the readings indexes.
+  const startMs = Math.max(Math.ceil(Date.now() / 1000) * 1000, timelineEndMs);
   const millis = Array.from({ length: INGEST_BATCH }, (_, i) => String(i).padStart(3, '0'));
   const values = Array.from({ length: INGEST_BATCH }, (_, i) => (20 + (i % 50) / 10).toFixed(1));
   let batch = 0;
   return () => {
     const n = batch++;
+    timelineEndMs = Math.max(timelineEndMs, startMs + (n + 1) * 1000);
     const head = `{"device_id":"${deviceIds[n % deviceIds.length]}","type":"temperature","value":`;
     const second = new Date(startMs + n * 1000).toISOString().slice(0, 20);
     const tail = `","external_id":"${prefix}-${n}-`;
