@@ -98,7 +98,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setSerializerCompiler(() => serializeJson);
 
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? openDatabase(config.database);
+  const database =
+    options.database ?? openDatabase(config.database, { backgroundCheckpoints: true });
   const ownsRedis = options.redis === undefined && config.redisUrl !== null;
   const redis =
     options.redis !== undefined

@@ -30,7 +30,8 @@ export async function startServer(
   config: Config,
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const database = options.database ?? openDatabase(config.database);
+  const database =
+    options.database ?? openDatabase(config.database, { backgroundCheckpoints: true });
   let app: FastifyInstance | undefined;
   try {
     await migrateToLatest(database.db);

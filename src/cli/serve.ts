@@ -64,7 +64,7 @@ export async function startServe(
   options: ServeOptions,
 ): Promise<{ server: RunningServer; summary: object }> {
   const config = loadConfig(io.env);
-  const database = await openCheckedDatabase(config);
+  const database = await openCheckedDatabase(config, { backgroundCheckpoints: true });
   let lab: { workspace_id: string; key: string } | null = null;
   try {
     await migrateToLatest(database.db);

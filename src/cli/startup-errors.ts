@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 import { sql } from 'kysely';
 import { ConfigError, dataDirError, displayDatabaseUrl, type Config } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { openDatabase, type Database, type OpenOptions } from '../db/database.js';
 
 /** What was being done when start-up failed: it decides which setting the message names. */
 export type StartupStep = 'database' | 'listen' | 'files';
@@ -141,7 +141,7 @@ export function explainStartupError(error: unknown, config: Config, step: Startu
  */
 export async function openCheckedDatabase(
   config: Config,
-  options: { poolSize?: number } = {},
+  options: OpenOptions = {},
 ): Promise<Database> {
   let database: Database;
   try {

@@ -1,9 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import {
+  BACKGROUND_AUTOCHECKPOINT_PAGES,
+  INLINE_AUTOCHECKPOINT_PAGES,
+  startCheckpointer,
+  type Checkpointer,
+} from './checkpointer.js';
 import type { DB } from './schema.js';
 import { ImmediateSqliteDialect, sqliteHandle, type SqliteHandle } from './sqlite.js';
 
@@ -46,10 +52,18 @@ export function sqliteHandleOf(db: Db): SqliteHandle | undefined {
   return sqliteHandles.get(db.getExecutor().adapter);
 }
 
-export function openDatabase(
-  config: DatabaseConfig,
-  options: { poolSize?: number } = {},
-): Database {
+export interface OpenOptions {
+  /** PostgreSQL connections (default 10). */
+  poolSize?: number;
+  /**
+   * SQLite file: copy the write-ahead log into the database on a worker thread
+   * (see checkpointer.ts) instead of inside the request that fills it. For the
+   * long-running server; short commands keep SQLite's inline checkpoints.
+   */
+  backgroundCheckpoints?: boolean;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   if (config.dialect === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
     const sqlite = new SqliteDatabase(config.path);
@@ -57,6 +71,18 @@ export function openDatabase(
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    let checkpointer: Checkpointer | null = null;
+    if (options.backgroundCheckpoints === true && config.path !== ':memory:') {
+      sqlite.pragma(`wal_autocheckpoint = ${BACKGROUND_AUTOCHECKPOINT_PAGES}`);
+      checkpointer = startCheckpointer(resolve(config.path), (error) => {
+        // Checkpoints go back to the writer: the log never grows unchecked.
+        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${INLINE_AUTOCHECKPOINT_PAGES}`);
+        process.emitWarning(
+          `SQLite background checkpoints stopped (${error instanceof Error ? error.message : String(error)}); ` +
+            'the server checkpoints inline again',
+        );
+      });
+    }
     const handle = sqliteHandle(sqlite);
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: handle }) });
     sqliteHandles.set(db.getExecutor().adapter, handle);
@@ -64,7 +90,10 @@ export function openDatabase(
       db,
       dialect: 'sqlite',
       changeGeneration: () => handle.changeGeneration(),
-      close: () => db.destroy(),
+      close: async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      },
     };
   }
   const pool = new pg.Pool({

@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { startCheckpointer } from '../../src/db/checkpointer.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { databaseTargets } from '../support/harness.js';
@@ -43,5 +44,80 @@ describe('SQLite file database', () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('SQLite background checkpoints (the server)', () => {
+  const pageSize = 4096;
+  const fileOf = (name: string) => join(mkdtempSync(join(tmpdir(), 'vitro-ckpt-')), name);
+  const open = (path: string, backgroundCheckpoints: boolean) =>
+    openDatabase({ dialect: 'sqlite', path, url: `sqlite:${path}` }, { backgroundCheckpoints });
+  const pragma = async (database: Database, name: string) =>
+    Object.values((await sql.raw(`pragma ${name}`).execute(database.db)).rows[0] as object)[0];
+
+  /** Writes about `pages` pages in 50 transactions; returns the rows written. */
+  const fill = async (database: Database, pages: number) => {
+    await sql`create table filler (id integer primary key, body blob not null)`.execute(
+      database.db,
+    );
+    const perTransaction = Math.ceil((pages * pageSize) / 50 / 1000);
+    for (let t = 0; t < 50; t++) {
+      await database.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < perTransaction; i++) {
+          await sql`insert into filler (body) values (randomblob(1000))`.execute(trx);
+        }
+      });
+    }
+    return 50 * perTransaction;
+  };
+
+  const waitFor = async (check: () => boolean, ms: number) => {
+    const until = Date.now() + ms;
+    while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    return check();
+  };
+
+  it('copies the write-ahead log into the database file on another thread', async () => {
+    const path = fileOf('server.db');
+    const database = open(path, true);
+    try {
+      // The server's own connection would only checkpoint past 4,000 pages.
+      expect(await pragma(database, 'wal_autocheckpoint')).toBe(4000);
+      const rows = await fill(database, 2000);
+      // Nothing but the worker copies pages below that mark: the file grows to hold them.
+      expect(await waitFor(() => statSync(path).size >= 2000 * pageSize, 3000)).toBe(true);
+      expect(await pragma(database, 'wal_autocheckpoint')).toBe(4000);
+      const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(database.db);
+      expect(count.rows[0]!.n).toBe(rows);
+    } finally {
+      await database.close();
+    }
+    const again = open(path, false);
+    try {
+      expect(await pragma(again, 'integrity_check')).toBe('ok');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('leaves short commands to SQLite: without it, pages below the mark stay in the log', async () => {
+    const path = fileOf('command.db');
+    const database = open(path, false);
+    try {
+      expect(await pragma(database, 'wal_autocheckpoint')).toBe(1000);
+      await sql`pragma wal_autocheckpoint = 4000`.execute(database.db);
+      await fill(database, 2000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(statSync(path).size).toBeLessThan(100 * pageSize);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('tells its owner when the worker cannot work, so checkpoints go back inline', async () => {
+    const failure = await new Promise<unknown>((resolve) => {
+      startCheckpointer(join(tmpdir(), `vitro-missing-${Date.now()}`, 'none.db'), resolve, 10);
+    });
+    expect(String(failure)).toMatch(/does not exist|unable to open|exited/i);
   });
 });
