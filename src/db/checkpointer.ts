@@ -77,6 +77,9 @@ export function startCheckpointer(
   return {
     async stop() {
       stopping = true;
+      // Held again until it has closed its connection, or a process that waits for
+      // nothing else would end (unsettled) before the worker's exit is seen.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
@@ -46,6 +48,8 @@ describe('SQLite file database', () => {
     }
   });
 });
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('SQLite background checkpoints (the server)', () => {
   const pageSize = 4096;
@@ -112,6 +116,29 @@ describe('SQLite background checkpoints (the server)', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('closes in a process that waits for nothing else (the worker is held while it stops)', async () => {
+    const path = fileOf('alone.db');
+    const script =
+      `import { openDatabase } from './src/db/database.ts';\n` +
+      `const database = openDatabase({ dialect: 'sqlite', path: ${JSON.stringify(path)}, url: 'sqlite:x' }, { backgroundCheckpoints: true });\n` +
+      `await database.close();\nconsole.log('closed');\n`;
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
+      (resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script],
+          { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (exitCode) => resolve({ code: exitCode, stdout: out }));
+      },
+    );
+    // Without it, Node ends the process with 13 (an unsettled top-level await).
+    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: 'closed' });
   });
 
   it('tells its owner when the worker cannot work, so checkpoints go back inline', async () => {
