@@ -20,7 +20,7 @@ export function parseDateOnly(value: string): Date | null {
 }
 
 /** UTC with milliseconds: the form the API writes, and what most clients (devices) send. */
-const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An ISO 8601 timestamp that carries a time zone (Z or an offset), else null. */
 export function parseZonedTimestamp(value: string): Date | null {

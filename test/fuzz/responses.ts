@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { OpenApiDocument, Schema } from './operations.js';
+import { resolver, type OpenApiDocument, type Schema } from './operations.js';
 
 /**
  * Checks answers against the documented response schemas, strictly: an object
@@ -12,8 +12,10 @@ import type { OpenApiDocument, Schema } from './operations.js';
 export class ResponseShapes {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false });
+  private readonly resolve: (schema: Schema) => Schema;
 
   constructor(private readonly doc: OpenApiDocument) {
+    this.resolve = resolver(doc);
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
   }
 
@@ -40,11 +42,8 @@ export class ResponseShapes {
     if (schema === null || typeof schema !== 'object') return schema;
     const node = schema as Schema;
     if (typeof node.$ref === 'string') {
-      const name = node.$ref.replace(/^#\/components\/schemas\//, '');
-      if (seen.has(name)) throw new Error(`recursive schema ${name}`);
-      const target = this.doc.components?.schemas?.[name];
-      if (target === undefined) throw new Error(`unresolved $ref ${node.$ref}`);
-      return this.closed(target, new Set([...seen, name]));
+      if (seen.has(node.$ref)) throw new Error(`recursive schema ${node.$ref}`);
+      return this.closed(this.resolve(node), new Set([...seen, node.$ref]));
     }
     const out: Schema = {};
     for (const [k, v] of Object.entries(node)) {

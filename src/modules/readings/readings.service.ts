@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
+import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../kernel/paging.js';
 import type { Principal } from '../../kernel/principal.js';
@@ -66,9 +67,6 @@ export function readingsIn(body: Static<typeof CreateReadingsBody>): number {
 }
 
 const distinct = <T>(values: Iterable<T>): T[] => [...new Set(values)];
-
-/** ISO 8601 UTC with milliseconds: what devices send most, and already normalised. */
-const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * A `recorded_at` that passed validation, as ISO UTC with milliseconds. A value in
