@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import { startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -26,6 +27,35 @@ describe.each(databaseTargets())('database on $name', (target) => {
       await database.close();
     }
   });
+
+  // pg's promise form kept each answer alive through young-generation collections
+  // (database.ts); the callback form does not. This pins the form, and that answers
+  // and failures still reach Kysely as before.
+  it.runIf(target.name === 'postgres')(
+    "runs every query in pg's callback form; rows and server errors arrive as before",
+    async () => {
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      const database = await target.open();
+      try {
+        const answer = await sql<{ n: number }>`select n from generate_series(1, 3) as n`.execute(
+          database.db,
+        );
+        expect(answer.rows).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+        await expect(sql`select * from no_such_table`.execute(database.db)).rejects.toMatchObject({
+          code: '42P01',
+        });
+        await database.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+        });
+        const forms = query.mock.calls.map((args) => typeof args[2]);
+        expect(forms.length).toBeGreaterThanOrEqual(5);
+        expect(forms.every((form) => form === 'function')).toBe(true);
+      } finally {
+        query.mockRestore();
+        await database.close();
+      }
+    },
+  );
 });
 
 describe('SQLite file database', () => {
