@@ -36,6 +36,16 @@ const PG_SQL = Object.fromEntries(
   ),
 );
 
+/**
+ * `client.query(text, values)` through pg's callback form, as `pool.query` does and as
+ * Vitro's pool client does (its promise form keeps answers alive through young-generation
+ * collections; see README).
+ */
+const ask = (client, text, values) =>
+  new Promise((resolve, reject) =>
+    client.query(text, values, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+
 export function openPgStore(url) {
   const pool = new pg.Pool({
     connectionString: url,
@@ -50,14 +60,14 @@ export function openPgStore(url) {
   /** Runs `work(run)` in a transaction on one pooled client; `run(name, values)` → rows. */
   const inTransaction = async (work) => {
     const client = await pool.connect();
-    const run = async (name, values) => (await client.query(PG_SQL[name] ?? name, values)).rows;
+    const run = async (name, values) => (await ask(client, PG_SQL[name] ?? name, values)).rows;
     try {
-      await client.query('begin');
+      await ask(client, 'begin');
       const result = await work(run);
-      await client.query('commit');
+      await ask(client, 'commit');
       return result;
     } catch (error) {
-      await client.query('rollback').catch(() => undefined);
+      await ask(client, 'rollback').catch(() => undefined);
       throw error;
     } finally {
       client.release();
@@ -67,9 +77,9 @@ export function openPgStore(url) {
   const ingestReadings = async (workspaceId, inputs, deviceIds, now) => {
     const client = await pool.connect();
     try {
-      await client.query('begin');
+      await ask(client, 'begin');
       const found = (
-        await client.query(numbered(READINGS_SQL.devicesIn(deviceIds.length)), [
+        await ask(client, numbered(READINGS_SQL.devicesIn(deviceIds.length)), [
           workspaceId,
           ...deviceIds,
         ])
@@ -81,18 +91,18 @@ export function openPgStore(url) {
       else {
         const devices = new Map(found.map((d) => [d.id, d]));
         const rows = readingRows(inputs, devices, workspaceId, now);
-        const inserted = await client.query(PG_INSERT_READINGS, readingColumns(rows));
+        const inserted = await ask(client, PG_INSERT_READINGS, readingColumns(rows));
         const stored = new Set(inserted.rows.map((r) => r.id));
         const before = new Date(Date.parse(now) - 1000).toISOString();
         for (const id of deviceIds) {
-          await client.query(numbered(READINGS_SQL.stampLastSeen), [now, workspaceId, id, before]);
+          await ask(client, numbered(READINGS_SQL.stampLastSeen), [now, workspaceId, id, before]);
         }
         result = { rows: rows.filter((row) => stored.has(row.id)) };
       }
-      await client.query('commit');
+      await ask(client, 'commit');
       return result;
     } catch (error) {
-      await client.query('rollback').catch(() => undefined);
+      await ask(client, 'rollback').catch(() => undefined);
       throw error;
     } finally {
       client.release();
