@@ -126,7 +126,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
-  const blobs = createBlobStore(config);
+  const blobs = await createBlobStore(config);
   // Local files are served at signed /files/… links; S3 hands out presigned links itself.
   if (config.storage.kind === 'file') {
     registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });

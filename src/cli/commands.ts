@@ -108,7 +108,7 @@ export function registerAdminCommands(
       const { demoPhotos, discardDemoPhotos } = await import('../modules/demo/demo.photos.js');
       // In the command's transaction: a key file that cannot be written leaves no lab
       // behind, and the photos stored for it are removed.
-      const store = createBlobStore(config);
+      const store = await createBlobStore(config);
       const photos = demoPhotos(store);
       try {
         const lab = await createDemoLab(trx, createRecordLookup(), new Date(), photos);

@@ -69,7 +69,7 @@ export async function startServe(
   try {
     await migrateToLatest(database.db);
     if (options.demo && !(await hasAnyWorkspace(database.db))) {
-      const store = createBlobStore(config);
+      const store = await createBlobStore(config);
       const photos = demoPhotos(store);
       try {
         lab = await transact(database, (trx) =>

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { FileLinkSigner } from './file-links.js';
 import { LocalBlobStore } from './local-store.js';
-import { S3BlobStore } from './s3-store.js';
 
 /** A stored blob as it is read back: a stream of its bytes, its length and type. */
 export interface StoredBlob {
@@ -43,13 +42,19 @@ export function createFileLinkSigner(config: Config): FileLinkSigner {
   return new FileLinkSigner(config.secret, config.publicUrl);
 }
 
-/** The store the configuration names: local directory (default) or an S3-compatible bucket. */
-export function createBlobStore(config: Config): BlobStore {
+/**
+ * The store the configuration names: local directory (default) or an S3-compatible
+ * bucket. The S3 SDK is loaded only for the latter: it is most of the server's module
+ * heap, and an embedded lab server never uses it.
+ */
+export async function createBlobStore(config: Config): Promise<BlobStore> {
   const storage = config.storage;
   switch (storage.kind) {
     case 'file':
       return new LocalBlobStore(storage.root, createFileLinkSigner(config));
-    case 's3':
+    case 's3': {
+      const { S3BlobStore } = await import('./s3-store.js');
       return new S3BlobStore(storage);
+    }
   }
 }

@@ -14,7 +14,7 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
   let store: BlobStore;
   beforeAll(async () => {
     t = await startTestApp(target);
-    store = createBlobStore(t.config);
+    store = await createBlobStore(t.config);
     lab = await inTransaction(t.database.db, (trx) =>
       createDemoLab(trx, createRecordLookup(), new Date(), demoPhotos(store)),
     );

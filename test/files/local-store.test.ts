@@ -12,6 +12,7 @@ import { LocalBlobStore } from '../../src/files/local-store.js';
 import { installHttpConventions } from '../../src/kernel/http.js';
 import { installOpenApi } from '../../src/kernel/openapi.js';
 import { testConfig } from '../support/harness.js';
+import { runNodeScript } from '../support/node-script.js';
 import { fixture } from './fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -92,8 +93,34 @@ describe('LocalBlobStore', () => {
     expect(existsSync(join(root, 'k.jpg'))).toBe(false);
   });
 
-  it('is the store the default configuration builds', () => {
-    expect(createBlobStore(testConfig())).toBeInstanceOf(LocalBlobStore);
+  it('is the store the default configuration builds', async () => {
+    expect(await createBlobStore(testConfig())).toBeInstanceOf(LocalBlobStore);
+  });
+
+  it('leaves the S3 SDK unloaded unless the configuration names a bucket', async () => {
+    // A fresh process: the S3 SDK is CommonJS, so what it loaded is in require's cache.
+    const dir = mkdtempSync(join(tmpdir(), 'vitro-s3-unloaded-'));
+    const script = `
+      import { createRequire } from 'node:module';
+      import { buildApp } from './src/app.ts';
+      import { loadConfig } from './src/config.ts';
+      import { createBlobStore } from './src/files/blob-store.ts';
+      const sdkModules = () => Object.keys(createRequire(process.cwd() + '/').cache)
+        .filter((path) => path.includes('/@aws-sdk/')).length;
+      const app = await buildApp(loadConfig({ VITRO_DATA_DIR: ${JSON.stringify(dir)}, LOG_LEVEL: 'silent' }));
+      await app.ready();
+      const local = sdkModules();
+      await app.close();
+      const store = await createBlobStore(loadConfig({ VITRO_DATA_DIR: ${JSON.stringify(dir)},
+        STORAGE_URL: 's3://bucket?endpoint=http://127.0.0.1:9&region=us-east-1' }));
+      store.close();
+      console.log(JSON.stringify({ local, s3: sdkModules() }));`;
+    const { code, stdout } = await runNodeScript(script);
+    expect(code).toBe(0);
+    const counts = JSON.parse(stdout) as { local: number; s3: number };
+    expect(counts.local).toBe(0);
+    // The count sees the SDK once it is loaded, so the zero above means something.
+    expect(counts.s3).toBeGreaterThan(0);
   });
 });
 

@@ -40,7 +40,7 @@ describe('S3BlobStore against a real S3-compatible server (s3rver)', () => {
     config = testConfig({
       STORAGE_URL: `s3://${BUCKET}?endpoint=http://127.0.0.1:${port}&region=us-east-1&force_path_style=true`,
     });
-    const built = createBlobStore(config);
+    const built = await createBlobStore(config);
     if (!(built instanceof S3BlobStore)) throw new Error('expected the S3 store');
     store = built;
   });

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
@@ -11,6 +9,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { databaseTargets } from '../support/harness.js';
+import { runNodeScript } from '../support/node-script.js';
 
 describe.each(databaseTargets())('database on $name', (target) => {
   it('runs migrations once; running them again is a no-op', async () => {
@@ -78,8 +77,6 @@ describe('SQLite file database', () => {
     }
   });
 });
-
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('SQLite background checkpoints (the server)', () => {
   const pageSize = 4096;
@@ -154,19 +151,7 @@ describe('SQLite background checkpoints (the server)', () => {
       `import { openDatabase } from './src/db/database.ts';\n` +
       `const database = openDatabase({ dialect: 'sqlite', path: ${JSON.stringify(path)}, url: 'sqlite:x' }, { backgroundCheckpoints: true });\n` +
       `await database.close();\nconsole.log('closed');\n`;
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
-      (resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', '--input-type=module', '-e', script],
-          { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-        );
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.on('error', reject);
-        child.on('close', (exitCode) => resolve({ code: exitCode, stdout: out }));
-      },
-    );
+    const { code, stdout } = await runNodeScript(script);
     // Without it, Node ends the process with 13 (an unsettled top-level await).
     expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: 'closed' });
   });

@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Runs an ES module script in a fresh Node process at the repository root, with tsx
+ * so it can import `./src/….ts`: for what only a new process shows (what it loaded,
+ * how it exits). Its stderr goes to the test's.
+ */
+export function runNodeScript(script: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+}
