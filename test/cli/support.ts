@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { TEST_SECRET } from '../support/harness.js';
+import { REPO_ROOT } from '../support/node-script.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { REPO_ROOT };
 
 export interface CliTarget {
   readonly name: 'sqlite' | 'postgres';

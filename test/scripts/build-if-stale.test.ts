@@ -11,10 +11,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { REPO_ROOT } from '../support/node-script.js';
 
 /** A tiny project laid out like this one: src/, the two tsconfig files, the script. */
 function project(): string {

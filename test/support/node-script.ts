@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository's root folder. */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Runs an ES module script in a fresh Node process at the repository root, with tsx
