@@ -21,10 +21,11 @@ import {
   newExplant,
   newPlant,
   randomId,
+  tick,
   type Client,
 } from './helpers.js';
 import { importSops, subcultureSop } from './sop-helpers.js';
-import { newTask, removeMemberNow, tick } from './task-helpers.js';
+import { newTask, removeMemberNow } from './task-helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
 type Json = any;

@@ -25,6 +25,7 @@ import {
   newPlant,
   randomId,
   refuseEventInserts,
+  tick,
   type Client,
 } from './helpers.js';
 
@@ -636,6 +637,8 @@ describe.each(databaseTargets())('Contaminations on $name', (target) => {
       const plant = await newPlant(owner);
       const explant = await newExplant(owner);
       const a = await newContamination(owner, { plant_id: plant.id, status: 'active' });
+      // b, the since= edge below, must be created in a later millisecond than a.
+      await tick();
       const b = await newContamination(owner, { explant_id: explant.id, status: 'resolved' });
       const c = await newContamination(owner, { plant_id: plant.id, status: 'resolved' });
       const d = await newContamination(owner, {

@@ -7,8 +7,17 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { client, dataOf, expectError, ISO_MS, keysOf, listAll, type Client } from './helpers.js';
-import { DEMAND_KEYS, newDemand, tick } from './task-helpers.js';
+import {
+  client,
+  dataOf,
+  expectError,
+  ISO_MS,
+  keysOf,
+  listAll,
+  tick,
+  type Client,
+} from './helpers.js';
+import { DEMAND_KEYS, newDemand } from './task-helpers.js';
 
 type Item = { id: string };
 const ids = (items: Item[]) => items.map((i) => i.id);

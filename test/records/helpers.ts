@@ -215,3 +215,6 @@ export async function refuseEventInserts(
 
 /** Sorted keys of an object, to compare a record's shape with resources.md. */
 export const keysOf = (value: object) => Object.keys(value).sort();
+
+/** Lets a little time pass, so that a later write has a later timestamp. */
+export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

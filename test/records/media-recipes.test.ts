@@ -18,6 +18,7 @@ import {
   keysOf,
   listAll,
   randomId,
+  tick,
   type Client,
 } from './helpers.js';
 
@@ -47,8 +48,6 @@ const MS_SALTS = [
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe.each(databaseTargets())('Media recipes on $name', (target) => {
   let t: TestApp;

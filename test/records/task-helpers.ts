@@ -81,6 +81,3 @@ export function placeByHand(
 export async function removeMemberNow(database: Database, memberId: string): Promise<void> {
   await inTransaction(database.db, (trx) => removeMember(trx, memberId));
 }
-
-/** Lets a little time pass, so that a later write has a later timestamp. */
-export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

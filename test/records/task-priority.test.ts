@@ -7,8 +7,8 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { client, dataOf, keysOf, type Client } from './helpers.js';
-import { newTask, placeByHand, TASK_KEYS, tick } from './task-helpers.js';
+import { client, dataOf, keysOf, tick, type Client } from './helpers.js';
+import { newTask, placeByHand, TASK_KEYS } from './task-helpers.js';
 
 /**
  * The order of a task (`priority`, `priority_rank`) and who set it

@@ -7,8 +7,17 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { client, dataOf, expectError, ISO_MS, keysOf, randomId, type Client } from './helpers.js';
-import { listed, newTask, TASK_KEYS, TASK_LIST_KEYS, tasksOf, tick } from './task-helpers.js';
+import {
+  client,
+  dataOf,
+  expectError,
+  ISO_MS,
+  keysOf,
+  randomId,
+  tick,
+  type Client,
+} from './helpers.js';
+import { listed, newTask, TASK_KEYS, TASK_LIST_KEYS, tasksOf } from './task-helpers.js';
 
 describe.each(databaseTargets())('Tasks on $name', (target) => {
   let t: TestApp;
