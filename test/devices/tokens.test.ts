@@ -249,6 +249,34 @@ describe.each(databaseTargets())('Device tokens on $name', (target) => {
       expect(again.headers['idempotent-replay']).toBe('true');
       expect(body(again)).toEqual(body(first));
     });
+
+    it('ignores a body sent anyway, also with an Idempotency-Key: any JSON, however deep', async () => {
+      const [a, b] = [await newToken(owner, device.id), await newToken(owner, device.id)];
+      const json = { 'content-type': 'application/json' };
+      const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+      const plain = dataOf(
+        await send(t, lab.owner, 'DELETE', `${tokensUrl()}/${a.id}`, {
+          payload: deep,
+          headers: json,
+        }),
+        200,
+      );
+      expect(plain).toMatchObject({ id: a.id, status: 'revoked' });
+      const headers = { ...json, 'idempotency-key': 'revoke-gw-000002' };
+      const first = await send(t, lab.owner, 'DELETE', `${tokensUrl()}/${b.id}`, {
+        payload: deep,
+        headers,
+      });
+      expect(dataOf(first, 200)).toMatchObject({ id: b.id, status: 'revoked' });
+      // The body is no part of the request: another one with the same key is a replay.
+      const again = await send(t, lab.owner, 'DELETE', `${tokensUrl()}/${b.id}`, {
+        payload: { reason: 'lost' },
+        headers,
+      });
+      expect(again.headers['idempotent-replay']).toBe('true');
+      expect(body(again)).toEqual(body(first));
+      expectError(await heartbeat(b.headers), 401, 'UNAUTHORIZED');
+    });
   });
 
   describe('who may', () => {

@@ -103,7 +103,9 @@ export function idempotencyHook(
       credentialId: req.principal!.credentialId,
       operation,
       key,
-      fingerprint: requestFingerprint(req.method, pathOf(req), req.body),
+      // An operation that takes no body ignores one sent anyway: it is not part of the
+      // request (and, never validated, it could be nested deeper than the stack).
+      fingerprint: requestFingerprint(req.method, pathOf(req), op.body === null ? null : req.body),
     });
     if (outcome.kind === 'claimed') {
       req.idempotencyClaim = outcome.claim;

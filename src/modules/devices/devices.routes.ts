@@ -138,7 +138,8 @@ export function registerDeviceRoutes(routes: Routes): void {
     summary: 'Revoke a device token',
     description:
       'The token answers 401 from the next request on and stays listed as revoked. Revoking it ' +
-      'again answers the same record with the first `revokedAt`.',
+      'again answers the same record with the first `revokedAt`. Takes no body; one sent anyway ' +
+      'is ignored, also by Idempotency-Key matching.',
     scope: 'write:devices',
     plan: 'devices',
     failureCode: 'DEVICE_TOKEN_REVOKE_FAILED',
