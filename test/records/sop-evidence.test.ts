@@ -126,6 +126,7 @@ describe.each(databaseTargets())('SOP run evidence on $name', (target) => {
         'nope',
         'step-1 ',
         'x'.repeat(64),
+        'x'.repeat(65),
         'x'.repeat(201),
       ]) {
         expectError(

@@ -7,6 +7,7 @@ import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/labels.servic
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/custom-fields.js';
 import { CURRENCY_PATTERN, DECIMAL_PATTERN } from '../pricing/money.js';
 import { PRICE_SOURCES } from '../pricing/pricing.service.js';
+import { StepId } from '../sops/sops.schemas.js';
 import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES } from '../sops/sops.service.js';
 
 /*
@@ -78,10 +79,7 @@ const CustomField = Closed({
 const Room = Closed({ id: Id(), name: Text(200) });
 
 const SopStep = Closed({
-  id: Type.String({
-    pattern: '^[A-Za-z0-9._:-]{1,64}$',
-    description: 'a step id of 1 to 64 letters, digits, ".", "_", ":" or "-" (e.g. step-1)',
-  }),
+  id: StepId('a step id of 1 to 64 letters, digits, ".", "_", ":" or "-" (e.g. step-1)'),
   instruction: Text(5000),
   notes: OptionalText(5000),
   safety_warning: OptionalText(2000),

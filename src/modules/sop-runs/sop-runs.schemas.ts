@@ -1,5 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { FINITE_NUMBER_BOUNDS, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { StepId } from '../sops/sops.schemas.js';
 
 /** Statuses of a run that has ended: it accepts no more evidence and cannot be closed again. */
 export const CLOSED_RUN_STATUSES = ['completed', 'failed', 'cancelled', 'archived'] as const;
@@ -175,9 +176,5 @@ export const SopRunParams = Type.Object({ id: Uuid() });
 
 export const SopRunStepParams = Type.Object({
   id: Uuid(),
-  stepId: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: 'id of a step of the version the run follows (e.g. step-1)',
-  }),
+  stepId: StepId('id of a step of the version the run follows (e.g. step-1); 404 for any other'),
 });

@@ -1,6 +1,10 @@
 import Type from 'typebox';
 import { Nullable, Uuid } from '../../kernel/schemas.js';
 
+/** A step id as imported, and so as a run's evidence names it in its path. */
+export const StepId = (description: string) =>
+  Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', minLength: 1, maxLength: 64, description });
+
 /** A step of a version, as stored and shown (camelCase); its `id` is what runs post evidence to. */
 export const SopStep = Type.Object({
   id: Type.String({ description: 'Post step evidence of a run against it (stepId)' }),
