@@ -43,10 +43,28 @@ export function resolver(doc: OpenApiDocument): (schema: Schema) => Schema {
   };
 }
 
+/** `schema` with every local `$ref` inside it replaced by its target, at any depth. */
+function inliner(doc: OpenApiDocument): (schema: Schema) => Schema {
+  const resolve = resolver(doc);
+  const inline = (value: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => inline(item, seen));
+    if (typeof value !== 'object' || value === null) return value;
+    const ref = (value as Schema).$ref;
+    if (typeof ref === 'string') {
+      if (seen.includes(ref)) throw new Error(`recursive schema ${ref}`);
+      return inline(resolve(value as Schema), [...seen, ref]);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v, seen)]));
+  };
+  return (schema) => inline(schema, []) as Schema;
+}
+
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** The operations, their parameter and body schemas inlined (no `$ref` left in them). */
 export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
   const resolve = resolver(doc);
+  const inline = inliner(doc);
   const operations: OperationSpec[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -57,7 +75,7 @@ export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
           name: p.name,
           in: p.in as ParameterSpec['in'],
           required: p.required === true || p.in === 'path',
-          schema: resolve(p.schema ?? {}),
+          schema: inline(p.schema ?? {}),
         }));
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'));
@@ -71,7 +89,7 @@ export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
         method: method.toUpperCase(),
         path,
         parameters,
-        body: bodySchema ? resolve(bodySchema) : null,
+        body: bodySchema ? inline(bodySchema) : null,
         isList:
           method === 'get' &&
           !parameters.some((p) => p.in === 'path') &&

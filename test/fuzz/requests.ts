@@ -14,8 +14,14 @@ export interface Fixtures {
   readonly ids: Map<string, string[]>;
   /** Values known to be meaningful for a field or map key of this name (stage keys, …). */
   readonly hints: Readonly<Record<string, readonly unknown[]>>;
+  /** The record a record belongs to (a device token's device); grows during the run. */
+  readonly parentOf: Map<string, string>;
   /** Keys for maps (custom fields defined in the lab). */
   readonly mapKeys: readonly string[];
+  /** Body fields of which a request sends exactly one (`plant_id` or `explant_id`). */
+  readonly exclusive: readonly (readonly string[])[];
+  /** The pool an id names when a sibling field gives its type, where not the type itself (`sop_log` -> `sop-run`). */
+  readonly kindOfType: Readonly<Record<string, string>>;
   /** Authorization header values: the owner's key first, then other credentials. */
   readonly credentials: { readonly owner: string; readonly others: readonly string[] };
 }
@@ -65,11 +71,14 @@ export function expand(text: string): string {
 
 const pick = <T>(list: readonly T[]) => fc.nat().map((i) => list[i % list.length]!);
 
-/** The kind of record a uuid field names: `plant_id` -> plant, path `/plants/{id}` -> plant. */
-function kindOf(name: string, path: string): string {
+/**
+ * The kind of record a uuid field names: `plant_id` -> plant; a path's `{id}` names
+ * the collection before it (`/sop-runs/{id}/complete` -> sop-run).
+ */
+export function kindOf(name: string, path: string): string {
   if (name === 'id') {
-    const segments = path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
-    const resource = segments[segments.length - 1] ?? '';
+    const segments = path.split('/');
+    const resource = segments[segments.indexOf('{id}') - 1] ?? '';
     return resource.replace(/ies$/, 'y').replace(/s$/, '');
   }
   return name
@@ -128,6 +137,11 @@ function stringArbitrary(schema: Schema, name: string, ctx: Context): fc.Arbitra
       return fc
         .date({ min: new Date('1990-01-01'), max: new Date('2090-01-01'), noInvalidDate: true })
         .map((d) => d.toISOString().slice(0, 10));
+    case 'date-or-date-time':
+      return fc.oneof(
+        stringArbitrary({ ...schema, format: 'date' }, name, ctx),
+        stringArbitrary({ ...schema, format: 'date-time' }, name, ctx),
+      );
     case 'email':
       return fc.emailAddress().filter(fits);
     case 'uri':
@@ -135,24 +149,33 @@ function stringArbitrary(schema: Schema, name: string, ctx: Context): fc.Arbitra
     default:
       break;
   }
+  const hints = (ctx.fixtures.hints[name] ?? []).filter(
+    (h): h is string =>
+      typeof h === 'string' &&
+      fits(h) &&
+      (typeof schema.pattern !== 'string' || new RegExp(schema.pattern).test(h)),
+  );
+  let generic: fc.Arbitrary<string>;
+  const choices: fc.WeightedArbitrary<string>[] = [];
   if (typeof schema.pattern === 'string') {
     const chars = charClassOf(schema.pattern);
-    if (chars !== null) {
-      return fc.string({
-        unit: fc.constantFrom(...chars),
-        minLength: Math.max(1, minLength),
-        maxLength: Math.min(maxLength, 64),
-      });
+    generic =
+      chars !== null
+        ? fc.string({
+            unit: fc.constantFrom(...chars),
+            minLength: Math.max(1, minLength),
+            maxLength: Math.min(maxLength, 64),
+          })
+        : fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
+  } else {
+    generic = fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, 40)) });
+    if (maxLength <= 10_000) {
+      choices.push({ weight: 1, arbitrary: fc.constant('é'.repeat(maxLength)) });
     }
-    return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
   }
-  const generic = fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, 40)) });
-  const choices: fc.Arbitrary<string>[] = [generic];
-  const hints = (ctx.fixtures.hints[name] ?? []).filter(
-    (h): h is string => typeof h === 'string' && fits(h),
-  );
-  if (hints.length > 0) choices.push(fc.constantFrom(...hints));
-  if (maxLength <= 10_000) choices.push(fc.constant('é'.repeat(maxLength)));
+  choices.push({ weight: 1, arbitrary: generic });
+  // A known meaningful value (a stage key, a step id) mostly, so valid requests get through.
+  if (hints.length > 0) choices.push({ weight: 3, arbitrary: fc.constantFrom(...hints) });
   return fc.oneof(...choices);
 }
 
@@ -205,10 +228,13 @@ export function valueFor(schema: Schema, name: string, ctx: Context): fc.Arbitra
       const items = (schema.items as Schema | undefined) ?? {};
       const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : 4;
-      return fc.array(valueFor(items, name, ctx), {
-        minLength: minItems,
-        maxLength: Math.max(minItems, Math.min(maxItems, 4)),
-      });
+      const lengths = { minLength: minItems, maxLength: Math.max(minItems, Math.min(maxItems, 4)) };
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(valueFor(items, name, ctx), {
+            ...lengths,
+            selector: (v) => JSON.stringify(v),
+          })
+        : fc.array(valueFor(items, name, ctx), lengths);
     }
     case 'object':
       return objectFor(schema, ctx);
@@ -224,7 +250,13 @@ function objectFor(schema: Schema, ctx: Context): fc.Arbitrary<Record<string, un
   for (const [key, property] of Object.entries(properties)) {
     model[key] = valueFor(property, key, ctx);
   }
-  const fixed = fc.record(model, { requiredKeys: required.filter((k) => k in model) });
+  const fixed = fc
+    .tuple(
+      fc.record(model, { requiredKeys: required.filter((k) => k in model) }),
+      fc.nat(),
+      fc.nat(),
+    )
+    .map(([record, keep, draw]) => related(record, keep, draw, ctx.fixtures));
   const extra = schema.additionalProperties;
   if (typeof extra !== 'object' || extra === null) return fixed;
   const anyEntries = fc.dictionary(fc.string(), valueFor(extra as Schema, '', ctx), { maxKeys: 3 });
@@ -248,6 +280,54 @@ function objectFor(schema: Schema, ctx: Context): fc.Arbitrary<Record<string, un
   const entries =
     known.length === 0 ? anyEntries : fc.oneof({ weight: 3, arbitrary: knownEntries }, anyEntries);
   return fc.tuple(fixed, entries).map(([a, b]) => ({ ...b, ...a }));
+}
+
+/**
+ * What a schema cannot say: of exclusive fields only one is kept, and an id whose type
+ * a sibling names (`entity_type` + `entity_id`, `target` + `target_id`) is mostly one
+ * of that kind. `keep` and `draw` choose.
+ */
+function related(
+  record: Record<string, unknown>,
+  keep: number,
+  draw: number,
+  fixtures: Fixtures,
+): Record<string, unknown> {
+  const out = { ...record };
+  for (const group of fixtures.exclusive) {
+    const present = group.filter((key) => out[key] !== undefined);
+    if (present.length < 2) continue;
+    const kept = present[keep % present.length];
+    for (const key of present) if (key !== kept) delete out[key];
+  }
+  for (const key of Object.keys(out).filter((k) => k.endsWith('_id') && out[k] !== undefined)) {
+    const base = key.slice(0, -3);
+    const type = out[`${base}_type`] ?? out[base];
+    if (typeof type !== 'string' || draw % 8 === 7) continue;
+    const pool = fixtures.ids.get(fixtures.kindOfType[type] ?? type.replace(/_/g, '-')) ?? [];
+    if (pool.length > 0) out[key] = pool[Math.floor(draw / 8) % pool.length];
+  }
+  return out;
+}
+
+/**
+ * A nested path names a record and its parent (`/devices/{deviceId}/tokens/{tokenId}`):
+ * mostly the parent the child belongs to.
+ */
+function withParents(
+  params: Record<string, unknown>,
+  draw: number,
+  path: string,
+  fixtures: Fixtures,
+): Record<string, unknown> {
+  if (draw % 8 === 7) return params;
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const out = { ...params };
+  for (let i = names.length - 1; i > 0; i--) {
+    const parent = fixtures.parentOf.get(String(out[names[i]!]));
+    if (parent !== undefined) out[names[i - 1]!] = parent;
+  }
+  return out;
 }
 
 /** Values that break types, bounds and encodings, for body fields. */
@@ -544,8 +624,12 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
     );
   return fc
     .record({
-      path: params('path'),
-      query: params('query'),
+      path: fc
+        .tuple(params('path'), fc.nat())
+        .map(([path, draw]) => withParents(path, draw, op.path, fixtures)),
+      query: fc
+        .tuple(params('query'), fc.nat(), fc.nat())
+        .map(([query, keep, draw]) => related(query, keep, draw, fixtures)),
       headers: params('header'),
       body: op.body === null ? fc.constant(undefined) : valueFor(op.body, '', ctx),
     })
