@@ -30,6 +30,14 @@ function makeAjv(coerceTypes: boolean): Ajv {
 
 const NUL_PROBLEM = 'must not contain a NUL character';
 
+/**
+ * How deep arrays and objects may nest in any part of a request. Free-form JSON
+ * (device metadata, event payloads) is bounded here: deeper documents would exhaust
+ * the call stack of what reads them recursively (JSON.stringify, the Idempotency-Key
+ * fingerprint).
+ */
+export const MAX_JSON_DEPTH = 64;
+
 const pointer = (path: string, key: string) =>
   `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -47,7 +55,8 @@ const problem = (keyword: string, instancePath: string, message: string): ErrorO
  * - a NUL character in any string or field name (PostgreSQL text cannot hold it,
  *   SQLite can: both must accept the same inputs);
  * - a number that is not finite (text such as `Infinity` or `1e400` coerced from
- *   a query; Ajv skips the bounds of non-finite numbers).
+ *   a query; Ajv skips the bounds of non-finite numbers);
+ * - arrays and objects nested more than `MAX_JSON_DEPTH` levels.
  * Walks the value with a stack: a schema admitting any JSON must not let a deep
  * document exhaust the call stack.
  */
@@ -55,9 +64,17 @@ function unstorable(value: unknown): ErrorObject | null {
   // Each entry: a value, its container's path and its key there. A path is built
   // only for containers and for the value found wrong, never for every leaf: this
   // runs on every part of every request.
-  const stack: [unknown, string, string | number | null][] = [[value, '', null]];
+  // Each entry also carries how many containers hold it (the request part itself: 0).
+  const stack: [unknown, string, string | number | null, number][] = [[value, '', null, 0]];
+  // Named by its top-level field: the full path would be a 64-step list of indexes.
+  const tooDeep = (path: string) =>
+    problem(
+      'depth',
+      path.split('/').slice(0, 2).join('/'),
+      `must not nest arrays and objects more than ${MAX_JSON_DEPTH} deep`,
+    );
   while (stack.length > 0) {
-    const [item, parent, key] = stack.pop()!;
+    const [item, parent, key, depth] = stack.pop()!;
     const at = () => (key === null ? parent : pointer(parent, String(key)));
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return problem('nul', at(), NUL_PROBLEM);
@@ -65,7 +82,8 @@ function unstorable(value: unknown): ErrorObject | null {
       if (!Number.isFinite(item)) return problem('finite', at(), 'must be a finite number');
     } else if (Array.isArray(item)) {
       const path = at();
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path, i]);
+      if (depth > MAX_JSON_DEPTH) return tooDeep(path);
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path, i, depth + 1]);
     } else if (typeof item === 'object' && item !== null) {
       const keys = Object.keys(item);
       for (const name of keys) {
@@ -74,8 +92,11 @@ function unstorable(value: unknown): ErrorObject | null {
         }
       }
       const path = at();
+      if (depth > MAX_JSON_DEPTH) return tooDeep(path);
       const record = item as Record<string, unknown>;
-      for (let i = keys.length - 1; i >= 0; i--) stack.push([record[keys[i]!], path, keys[i]!]);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push([record[keys[i]!], path, keys[i]!, depth + 1]);
+      }
     }
   }
   return null;

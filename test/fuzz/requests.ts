@@ -47,22 +47,28 @@ export interface FuzzRequest {
 
 const RAW = '\u0001raw:';
 const HUGE = '\u0001huge:';
+const DEEP = '\u0001deep:';
 const END = '\u0001';
 
 /** A number written into JSON text as is (`1e400`, which JSON.stringify cannot write). */
 export const rawJson = (text: string) => `${RAW}${text}${END}`;
 /** A string of `length` characters, expanded only when the request is sent. */
 export const huge = (length: number) => `${HUGE}${length}${END}`;
+/** `depth` arrays one inside the other (a JSON value), expanded only when the request is sent. */
+export const deep = (depth: number) => rawJson(`${DEEP}${depth}${END}`);
 
 /** JSON text of a value holding markers. */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(/"\\u0001raw:(.*?)\\u0001"/g, (_m, text: string) => text);
 }
 
-/** Expands huge-string markers, written as JSON (escaped) or as plain text. */
+/** Expands huge-string markers, written as JSON (escaped) or as plain text, and deep-value ones. */
 export function expand(text: string): string {
   return (
     text
+      .replace(/\\u0001deep:(\d+)\\u0001/g, (_m, n: string) =>
+        '['.repeat(Number(n)).concat(']'.repeat(Number(n))),
+      )
       .replace(/\\u0001huge:(\d+)\\u0001/g, (_m, n: string) => 'x'.repeat(Number(n)))
       // eslint-disable-next-line no-control-regex -- the markers are control characters on purpose
       .replace(/\u0001huge:(\d+)\u0001/g, (_m, n: string) => 'x'.repeat(Number(n)))
@@ -339,6 +345,8 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
     rawJson('123456789012345678901234567890'),
     rawJson('-0'),
     rawJson('0.1e-400'),
+    deep(65),
+    deep(5_000),
     2 ** 53,
     2 ** 53 + 2,
     2 ** 31,
@@ -713,7 +721,15 @@ function mutations(op: OperationSpec, fixtures: Fixtures): [number, Mutation][] 
         if (nested.length === 0) return fc.constant(d);
         const keys = fixtures.mapKeys.length > 0 ? fixtures.mapKeys : ['x'];
         return fc
-          .tuple(pick(nested), fc.oneof(pick(keys), fc.constantFrom('a\u0000', '')), nastyValue)
+          .tuple(
+            pick(nested),
+            fc.oneof(pick(keys), fc.constantFrom('a\u0000', '')),
+            // Free-form fields (metadata, payloads) are where only a depth bound holds.
+            fc.oneof(
+              { weight: 3, arbitrary: nastyValue },
+              { weight: 1, arbitrary: fc.constantFrom(deep(65), deep(5_000)) },
+            ),
+          )
           .map(([[key, inner], innerKey, value]) =>
             withMutation(d, `body.${key}.*=nasty`, {
               body: {

@@ -1,11 +1,15 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { MAX_JSON_DEPTH } from '../../kernel/validation.js';
 
 export const DEVICE_TYPES = ['sensor', 'controller', 'gateway'] as const;
 export const DEVICE_STATUSES = ['active', 'paused', 'retired'] as const;
 export const TOKEN_ENVIRONMENTS = ['production', 'development'] as const;
 
-/** Free-form JSON (device metadata, event payloads); its size is checked by the service. */
+/**
+ * Free-form JSON (device metadata, event payloads); its size is checked by the service,
+ * its depth by validation (`MAX_JSON_DEPTH`).
+ */
 export const JsonObject = (description: string) =>
   Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { description });
 
@@ -33,7 +37,11 @@ export const RegisterDeviceBody = Type.Object(
     hardware: Type.Optional(Type.String({ maxLength: 100 })),
     firmware_version: Type.Optional(Type.String({ maxLength: 50 })),
     room_id: Type.Optional(Uuid({ description: 'a room of the workspace' })),
-    metadata: Type.Optional(JsonObject('Any JSON object, up to 10,000 bytes; default {}')),
+    metadata: Type.Optional(
+      JsonObject(
+        `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
+      ),
+    ),
   },
   { additionalProperties: false },
 );
