@@ -80,6 +80,9 @@ export function send(
 export const del = (t: TestApp, actor: Pick<Actor, 'headers'>, url: string) =>
   send(t, actor, 'DELETE', url);
 
+/** `n` arrays, one inside the other, as JSON text. */
+export const nestedArrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+
 /** A reading body with sensible values; `fields` override. */
 export const reading = (deviceId: string, fields: Record<string, unknown> = {}): Json => ({
   device_id: deviceId,

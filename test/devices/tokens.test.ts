@@ -31,7 +31,16 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { del, expectNoStore, newDevice, newToken, reading, send, TOKEN_KEYS } from './helpers.js';
+import {
+  del,
+  expectNoStore,
+  nestedArrays,
+  newDevice,
+  newToken,
+  reading,
+  send,
+  TOKEN_KEYS,
+} from './helpers.js';
 
 describe.each(databaseTargets())('Device tokens on $name', (target) => {
   let t: TestApp;
@@ -253,7 +262,7 @@ describe.each(databaseTargets())('Device tokens on $name', (target) => {
     it('ignores a body sent anyway, also with an Idempotency-Key: any JSON, however deep', async () => {
       const [a, b] = [await newToken(owner, device.id), await newToken(owner, device.id)];
       const json = { 'content-type': 'application/json' };
-      const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+      const deep = nestedArrays(20_000);
       const plain = dataOf(
         await send(t, lab.owner, 'DELETE', `${tokensUrl()}/${a.id}`, {
           payload: deep,

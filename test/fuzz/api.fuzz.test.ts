@@ -23,7 +23,14 @@ import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
 import { operationsOf, type OpenApiDocument, type OperationSpec } from './operations.js';
-import { expand, kindOf, requestFor, type Fixtures, type FuzzRequest } from './requests.js';
+import {
+  expand,
+  kindOf,
+  kindOfCollection,
+  requestFor,
+  type Fixtures,
+  type FuzzRequest,
+} from './requests.js';
 import { ResponseShapes } from './responses.js';
 
 /**
@@ -414,8 +421,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     if (req.method !== 'POST' || answer.status !== 201) return;
     const id = (JSON.parse(answer.body) as { data?: { id?: unknown } }).data?.id;
     const segments = req.url.split('?')[0]!.split('/').filter(Boolean);
-    const resource = segments[segments.length - 1] ?? '';
-    const kind = resource.replace(/ies$/, 'y').replace(/s$/, '');
+    const kind = kindOfCollection(segments[segments.length - 1] ?? '');
     if (typeof id !== 'string' || !fixtures.ids.has(kind)) return;
     fixtures.ids.get(kind)!.push(id);
     const parent = segments[segments.length - 2] ?? '';

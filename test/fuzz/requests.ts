@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { nestedArrays } from '../devices/helpers.js';
 import type { OperationSpec, ParameterSpec, Schema } from './operations.js';
 
 /**
@@ -66,9 +67,7 @@ export function jsonText(value: unknown): string {
 export function expand(text: string): string {
   return (
     text
-      .replace(/\\u0001deep:(\d+)\\u0001/g, (_m, n: string) =>
-        '['.repeat(Number(n)).concat(']'.repeat(Number(n))),
-      )
+      .replace(/\\u0001deep:(\d+)\\u0001/g, (_m, n: string) => nestedArrays(Number(n)))
       .replace(/\\u0001huge:(\d+)\\u0001/g, (_m, n: string) => 'x'.repeat(Number(n)))
       // eslint-disable-next-line no-control-regex -- the markers are control characters on purpose
       .replace(/\u0001huge:(\d+)\u0001/g, (_m, n: string) => 'x'.repeat(Number(n)))
@@ -77,6 +76,9 @@ export function expand(text: string): string {
 
 const pick = <T>(list: readonly T[]) => fc.nat().map((i) => list[i % list.length]!);
 
+/** The kind of record a collection holds: `sop-runs` -> sop-run, `assemblies` -> assembly. */
+export const kindOfCollection = (segment: string) => segment.replace(/ies$/, 'y').replace(/s$/, '');
+
 /**
  * The kind of record a uuid field names: `plant_id` -> plant; a path's `{id}` names
  * the collection before it (`/sop-runs/{id}/complete` -> sop-run).
@@ -84,8 +86,7 @@ const pick = <T>(list: readonly T[]) => fc.nat().map((i) => list[i % list.length
 export function kindOf(name: string, path: string): string {
   if (name === 'id') {
     const segments = path.split('/');
-    const resource = segments[segments.indexOf('{id}') - 1] ?? '';
-    return resource.replace(/ies$/, 'y').replace(/s$/, '');
+    return kindOfCollection(segments[segments.indexOf('{id}') - 1] ?? '');
   }
   return name
     .replace(/(_id|Id)$/, '')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/kernel/validation.js';
-import { newDevice } from '../devices/helpers.js';
+import { nestedArrays, newDevice, send } from '../devices/helpers.js';
 import { client, dataOf, expectError, GENEROUS_LIMITS, type Client } from '../records/helpers.js';
 import {
   createLab,
@@ -9,9 +9,6 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-
-/** `n` arrays, one inside the other, as JSON text. */
-const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
 describe.each(databaseTargets())('Nesting depth of request JSON on $name', (target) => {
   let t: TestApp;
@@ -29,12 +26,9 @@ describe.each(databaseTargets())('Nesting depth of request JSON on $name', (targ
   });
 
   const post = (url: string, text: string, key?: string) =>
-    t.request({
-      method: 'POST',
-      url,
+    send(t, lab.owner, 'POST', url, {
       payload: text,
       headers: {
-        ...lab.owner.headers,
         'content-type': 'application/json',
         ...(key === undefined ? {} : { 'idempotency-key': key }),
       },
@@ -70,7 +64,7 @@ describe.each(databaseTargets())('Nesting depth of request JSON on $name', (targ
 
   for (const c of cases) {
     it(`${c.url}: keeps ${c.field} nested to the limit and reads it back`, async () => {
-      const inner = nested(MAX_JSON_DEPTH - 1);
+      const inner = nestedArrays(MAX_JSON_DEPTH - 1);
       const data = dataOf(await post(c.url, c.text(inner)), 201);
       expect(JSON.stringify((data[c.field] as { a: unknown }).a)).toBe(inner);
     });
@@ -80,7 +74,7 @@ describe.each(databaseTargets())('Nesting depth of request JSON on $name', (targ
       for (const depth of [MAX_JSON_DEPTH, 5_000, 100_000]) {
         for (const key of [undefined, `deep-${depth}-${c.table}`]) {
           expectError(
-            await post(c.url, c.text(nested(depth)), key),
+            await post(c.url, c.text(nestedArrays(depth)), key),
             422,
             'VALIDATION_ERROR',
             new RegExp(

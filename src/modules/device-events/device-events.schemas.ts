@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { MAX_JSON_DEPTH } from '../../kernel/validation.js';
 import { JsonObject } from '../devices/devices.schemas.js';
 
 export const DEVICE_EVENT_TYPES = [
@@ -30,11 +29,7 @@ export const CreateDeviceEventBody = Type.Object(
   {
     device_id: Uuid(),
     event_type: StringEnum(DEVICE_EVENT_TYPES),
-    payload: Type.Optional(
-      JsonObject(
-        `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
-      ),
-    ),
+    payload: Type.Optional(JsonObject()),
     occurred_at: Type.Optional(
       Type.String({
         format: 'date-time',

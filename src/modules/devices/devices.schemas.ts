@@ -10,8 +10,10 @@ export const TOKEN_ENVIRONMENTS = ['production', 'development'] as const;
  * Free-form JSON (device metadata, event payloads); its size is checked by the service,
  * its depth by validation (`MAX_JSON_DEPTH`).
  */
-export const JsonObject = (description: string) =>
-  Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { description });
+export const JsonObject = () =>
+  Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), {
+    description: `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
+  });
 
 export const Device = Type.Object(
   {
@@ -37,11 +39,7 @@ export const RegisterDeviceBody = Type.Object(
     hardware: Type.Optional(Type.String({ maxLength: 100 })),
     firmware_version: Type.Optional(Type.String({ maxLength: 50 })),
     room_id: Type.Optional(Uuid({ description: 'a room of the workspace' })),
-    metadata: Type.Optional(
-      JsonObject(
-        `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
-      ),
-    ),
+    metadata: Type.Optional(JsonObject()),
   },
   { additionalProperties: false },
 );
