@@ -1,50 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 
 /**
  * The error codes the wire format lists per operation (status and code), as
  * `test/fixtures/operation-errors.json` records them for the 58 operations of the
- * API's catalogue, plus the two operations Vitro adds for current clients.
+ * API's catalogue; operations Vitro adds are listed the same way, one file per
+ * area, in `test/fixtures/operations/`.
  */
 type Listed = Record<string, { method: string; path: string; errors: string[] }>;
-const LISTED: Listed = {
-  ...(JSON.parse(
-    readFileSync(new URL('../fixtures/operation-errors.json', import.meta.url), 'utf8'),
-  ) as Listed),
-  completeSopRun: {
-    method: 'POST',
-    path: '/api/v1/sop-runs/{id}/complete',
-    errors: [
-      '400 VALIDATION_ERROR',
-      '401 UNAUTHORIZED',
-      '402 PAID_PLAN_REQUIRED',
-      '403 FORBIDDEN',
-      '403 DEVICE_TOKEN_NOT_ACCEPTED',
-      '404 NOT_FOUND',
-      '409 IDEMPOTENCY_IN_FLIGHT',
-      '409 SOP_RUN_CLOSED',
-      '422 VALIDATION_ERROR',
-      '429 RATE_LIMIT_EXCEEDED',
-      '500 SOP_RUN_CREATE_FAILED',
-    ],
-  },
-  listSopRunEvents: {
-    method: 'GET',
-    path: '/api/v1/sop-runs/{id}/events',
-    errors: [
-      '401 UNAUTHORIZED',
-      '402 PAID_PLAN_REQUIRED',
-      '403 FORBIDDEN',
-      '403 DEVICE_TOKEN_NOT_ACCEPTED',
-      '404 NOT_FOUND',
-      '422 VALIDATION_ERROR',
-      '422 INVALID_CURSOR',
-      '429 RATE_LIMIT_EXCEEDED',
-      '500 SOP_RUN_QUERY_FAILED',
-    ],
-  },
-};
+const readListed = (url: URL) => JSON.parse(readFileSync(url, 'utf8')) as Listed;
+const ADDED = new URL('../fixtures/operations/', import.meta.url);
+const LISTED: Listed = Object.assign(
+  readListed(new URL('../fixtures/operation-errors.json', import.meta.url)),
+  ...readdirSync(ADDED)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => readListed(new URL(file, ADDED))),
+);
 
 /**
  * What Vitro documents beyond the list, by rule rather than by operation: every
