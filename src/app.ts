@@ -23,6 +23,11 @@ import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
 import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import {
+  DeliveryWorker,
+  targetPolicy,
+  type DeliveryWorkerOptions,
+} from './modules/webhooks/index.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 export interface AppOptions {
@@ -40,6 +45,8 @@ export interface AppOptions {
   imageFetch?: Pick<FetchImageOptions, 'ca' | 'resolver' | 'deadlineMs'>;
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
+  /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
+  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'>;
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -132,7 +139,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });
   }
   const routes = createRoutes(app, kernel);
+  const webhookPolicy = targetPolicy(config.webhooks);
   registerApiRoutes(routes, {
+    webhooks: { policy: webhookPolicy },
     records: createRecordLookup(),
     files: {
       store: blobs,
@@ -156,8 +165,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
 
+  // Background work (webhook deliveries), in any number of processes; off where
+  // VITRO_WORKER=off (and in the tests, unless one turns it on).
+  const worker = config.worker
+    ? new DeliveryWorker({
+        database,
+        policy: webhookPolicy,
+        timeoutMs: config.webhooks.timeoutMs,
+        log: app.log,
+        ...options.webhooks,
+      })
+    : null;
+  app.addHook('onReady', async () => worker?.start());
+
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
+    await worker?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

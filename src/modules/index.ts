@@ -32,6 +32,7 @@ import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { tasks } from './tasks/tasks.repository.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
+import { registerWebhookRoutes, type TargetPolicy } from './webhooks/index.js';
 
 /*
  * The one place that wires the modules: it builds what they share and hands each
@@ -62,6 +63,8 @@ export interface ModuleDeps {
   readonly records: RecordLookup;
   /** Where asset bytes are stored and how image_url is fetched. */
   readonly files: AssetFiles;
+  /** Where webhook endpoints may point. */
+  readonly webhooks: { readonly policy: TargetPolicy };
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -88,4 +91,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerDeviceRoutes(routes);
   registerDeviceEventRoutes(routes);
   registerReadingRoutes(routes);
+  registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
 }
