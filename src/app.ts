@@ -23,6 +23,7 @@ import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
 import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import { startSilenceTimer } from './modules/alerts/index.js';
 import {
   DeliveryWorker,
   targetPolicy,
@@ -165,7 +166,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
 
-  // Background work (webhook deliveries), in any number of processes; off where
+  // Background work (webhook deliveries, the alert timer), in any number of processes; off where
   // VITRO_WORKER=off (and in the tests, unless one turns it on).
   const worker = config.worker
     ? new DeliveryWorker({
@@ -176,11 +177,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ...options.webhooks,
       })
     : null;
-  app.addHook('onReady', async () => worker?.start());
+  let silenceTimer: { stop(): Promise<void> } | null = null;
+  app.addHook('onReady', async () => {
+    worker?.start();
+    if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
+  });
 
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
     await worker?.stop();
+    await silenceTimer?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

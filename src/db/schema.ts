@@ -635,6 +635,7 @@ export interface AlertTable {
   opened_value: number | null;
   resolved_at: string | null;
   resolved_value: number | null;
+  resolution: string | null;
   created_at: string;
   updated_at: string;
 }

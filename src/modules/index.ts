@@ -33,6 +33,7 @@ import { tasks } from './tasks/tasks.repository.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 import { registerWebhookRoutes, type TargetPolicy } from './webhooks/index.js';
+import { checkReadings, registerAlertRoutes } from './alerts/index.js';
 
 /*
  * The one place that wires the modules: it builds what they share and hands each
@@ -90,6 +91,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerCommentRoutes(routes, { records: deps.records });
   registerDeviceRoutes(routes);
   registerDeviceEventRoutes(routes);
-  registerReadingRoutes(routes);
+  registerReadingRoutes(routes, { afterStore: checkReadings });
+  registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
 }

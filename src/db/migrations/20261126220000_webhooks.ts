@@ -148,6 +148,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('opened_value', 'double precision')
     .addColumn('resolved_at', 'text')
     .addColumn('resolved_value', 'double precision')
+    .addColumn('resolution', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();

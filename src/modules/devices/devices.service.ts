@@ -85,7 +85,8 @@ export function requireOwnDevice(principal: Principal, deviceId: string): void {
   }
 }
 
-async function requireDevice(db: Db, workspaceId: string, id: string): Promise<DeviceRow> {
+/** A device of the workspace, or 404. */
+export async function requireDevice(db: Db, workspaceId: string, id: string): Promise<DeviceRow> {
   const device = await devices.find(db, workspaceId, id);
   if (device === undefined) throw errors.notFound('Device');
   return device;
