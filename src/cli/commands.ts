@@ -31,6 +31,7 @@ import { transact, withDatabase } from './database.js';
 import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
 import { scopesHelp } from './scopes-help.js';
+import { registerPushCommands } from './webhook-commands.js';
 import { explainStartupError } from './startup-errors.js';
 
 type Work<O extends OptionValues> = (options: O, trx: Trx, config: Config) => Promise<object>;
@@ -303,6 +304,8 @@ export function registerAdminCommands(
     )
     .addOption(required('--workspace <id>', 'workspace id'))
     .addOption(required('--file <path>', 'import file (JSON; the format: docs/import.md)'));
+  registerPushCommands(program, { action, read, required });
+
   importCommand.action(async () => {
     const o = importCommand.opts<{ workspace: string; file: string }>();
     const data = await readJsonFile(o.file);

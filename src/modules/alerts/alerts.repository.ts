@@ -123,3 +123,13 @@ export function listAlertPage(
   if (filter.ruleId !== undefined) query = query.where('rule_id', '=', filter.ruleId);
   return fetchPage(query, NEWEST_OPENED, page);
 }
+
+/** The workspace a rule belongs to (the CLI names rules by id alone). */
+export async function ruleWorkspace(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('alert_rules')
+    .select('workspace_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.workspace_id;
+}

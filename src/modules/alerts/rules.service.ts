@@ -5,7 +5,13 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../kernel/paging.js';
 import { requireDevice } from '../devices/devices.service.js';
 import { requireRoom } from '../lab/lab.service.js';
-import { alertRules, countRules, deleteRuleRow, type AlertRuleRow } from './alerts.repository.js';
+import {
+  alertRules,
+  countRules,
+  deleteRuleRow,
+  ruleWorkspace,
+  type AlertRuleRow,
+} from './alerts.repository.js';
 import type {
   AlertRuleRecord,
   CreateAlertRuleBody,
@@ -176,4 +182,11 @@ export async function deleteRule(
   await deleteRuleRow(trx, workspaceId, id);
   forgetRules(workspaceId);
   return presentRule({ ...row, open_alert_id: null, breach_started_at: null, updated_at: now });
+}
+
+/** The workspace of a rule named by id alone (the CLI), or 404. */
+export async function workspaceOfRule(db: Db, id: string): Promise<string> {
+  const workspaceId = await ruleWorkspace(db, id);
+  if (workspaceId === undefined) throw errors.notFound('Alert rule');
+  return workspaceId;
 }

@@ -185,3 +185,13 @@ export async function disableEndpointRow(
     .where('status', '=', 'enabled')
     .execute();
 }
+
+/** The workspace an endpoint belongs to (the CLI names endpoints by id alone). */
+export async function endpointWorkspace(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select('workspace_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.workspace_id;
+}

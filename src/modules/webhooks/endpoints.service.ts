@@ -11,6 +11,7 @@ import {
   deleteEndpointRow,
   disableEndpointRow,
   endpoints,
+  endpointWorkspace,
   type EndpointRow,
 } from './endpoints.repository.js';
 import { newSigningSecret } from './signing.js';
@@ -215,4 +216,11 @@ export async function rotateSecret(
     updated_at: now,
   });
   return { ...(await getEndpoint(trx, workspaceId, id)), secret };
+}
+
+/** The workspace of an endpoint named by id alone (the CLI), or 404. */
+export async function workspaceOfEndpoint(db: Db, id: string): Promise<string> {
+  const workspaceId = await endpointWorkspace(db, id);
+  if (workspaceId === undefined) throw errors.notFound('Webhook endpoint');
+  return workspaceId;
 }

@@ -13,5 +13,7 @@ export {
   listEndpoints,
   rotateSecret,
   updateEndpoint,
+  workspaceOfEndpoint,
 } from './endpoints.service.js';
+export { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './webhooks.schemas.js';
 export { getDelivery, listDeliveries, redeliver, redeliverById } from './deliveries.service.js';
