@@ -3,7 +3,7 @@ import { eventTypeOf, presentEvent, type EventRow } from '../events/events.servi
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { signingSecrets } from './endpoints.service.js';
 import type { EndpointRow } from './endpoints.repository.js';
-import { retryDelay } from './schedule.js';
+import { FAILING_DISABLES_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
 
@@ -49,11 +49,17 @@ export async function attempt(
   return { event, at, result: await sender.send(endpoint, headers, body, abort) };
 }
 
-/** What a delivery becomes after an attempt: delivered, due again later, or failed for good. */
+/**
+ * What a delivery becomes after an attempt: delivered, due again later, or failed for
+ * good. The last retry of the schedule comes no sooner than three days after the
+ * delivery's first attempt, whatever the jitter: an endpoint that fails it has failed
+ * for three days and is disabled.
+ */
 export function outcomeOf(
   made: MadeAttempt,
   scheduleStep: number,
   random: number,
+  firstAttemptAt: string = made.at,
 ): Pick<DeliveryRow, 'status' | 'schedule_step' | 'next_attempt_at'> {
   const { result } = made;
   if (result.outcome === 'delivered') {
@@ -64,10 +70,14 @@ export function outcomeOf(
   if (delay === null) {
     return { status: 'failed', schedule_step: scheduleStep + 1, next_attempt_at: null };
   }
+  let next = Date.parse(made.at) + delay;
+  if (scheduleStep + 1 === RETRY_DELAYS_MS.length) {
+    next = Math.max(next, Date.parse(firstAttemptAt) + FAILING_DISABLES_AFTER_MS);
+  }
   return {
     status: 'pending',
     schedule_step: scheduleStep + 1,
-    next_attempt_at: new Date(Date.parse(made.at) + delay).toISOString(),
+    next_attempt_at: new Date(next).toISOString(),
   };
 }
 

@@ -92,7 +92,7 @@ export async function sendDueRetries(ctx: DeliveryContext): Promise<number> {
         });
         continue;
       }
-      const outcome = outcomeOf(made, delivery.schedule_step, ctx.random());
+      const outcome = outcomeOf(made, delivery.schedule_step, ctx.random(), delivery.created_at);
       const held = await completeDelivery(trx, delivery.id, ctx.owner, {
         ...outcome,
         ...lastAttemptColumns(made),

@@ -2,7 +2,8 @@
  * When a failed delivery is tried again: after each failed attempt, the next delay
  * of this list, with ±20 % jitter so that many deliveries failing together (an
  * endpoint that was down) do not all come back at one instant. Twelve attempts over
- * about three days; then the delivery has failed (it can still be sent again by hand).
+ * three days (the last no sooner than three days after the first: see outcomeOf);
+ * then the delivery has failed (it can still be sent again by hand).
  */
 export const RETRY_DELAYS_MS: readonly number[] = [
   5_000,
