@@ -45,6 +45,8 @@ export class DeliveryWorker {
   readonly #stop = new AbortController();
   readonly #pollMs: number;
   #running: Promise<void> | null = null;
+  /** Passes in progress: stopping waits for them to commit what they sent. */
+  readonly #passes = new Set<Promise<number>>();
   #wake: (() => void) | null = null;
   #lastPurge = 0;
 
@@ -69,7 +71,15 @@ export class DeliveryWorker {
   }
 
   /** One pass: every endpoint with new events, and the due retries. Answers the attempts made. */
-  async tick(): Promise<number> {
+  tick(): Promise<number> {
+    const pass = this.#pass();
+    this.#passes.add(pass);
+    const forget = () => this.#passes.delete(pass);
+    pass.then(forget, forget);
+    return pass;
+  }
+
+  async #pass(): Promise<number> {
     const ctx = this.#ctx;
     const behind = await endpointsBehind(ctx.database.db, isoAt(ctx.now()), STREAMS_AT_ONCE);
     const [streamed, retried] = await Promise.all([
@@ -131,6 +141,7 @@ export class DeliveryWorker {
     this.#wake?.();
     await this.#running;
     this.#running = null;
+    await Promise.allSettled([...this.#passes]);
     const { database, owner, now } = this.#ctx;
     await Promise.all([
       releaseStreams(database.db, owner),
