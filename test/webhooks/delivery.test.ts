@@ -1,14 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.js';
 import { client, dataOf, expectError, listAll, newPlant, type Client } from '../records/helpers.js';
+import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
 import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
+  isolatedTargets,
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
@@ -32,7 +27,7 @@ async function deliveries(c: Client, endpointId: string): Promise<Json[]> {
   return listAll(c, `/api/v1/webhook-endpoints/${endpointId}/deliveries`);
 }
 
-describe.each(databaseTargets())('webhook delivery ($name)', (target) => {
+describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
   let t: TestApp;
   let receiver: Receiver;
   let lab: Lab;
@@ -353,5 +348,30 @@ describe.each(databaseTargets())('webhook delivery ($name)', (target) => {
     const [alertEvent] = await listAll(owner, '/api/v1/events?entity=sensor_alert');
     expect(bodies[1].data).toEqual(alertEvent);
     expect(bodies[1].data.payload).toMatchObject({ status: 'open', opened_value: 31 });
+  });
+
+  it('keeps the delivery log 30 days', async () => {
+    const endpoint = await newEndpoint(owner, receiver.url);
+    await newPlant(owner);
+    const clock = testClock();
+    const worker = deliveryWorker(t, { now: clock.now });
+    try {
+      await drain(worker);
+      const [delivery] = await deliveries(owner, endpoint.id);
+      clock.advance(30 * 24 * 3_600_000 - 60_000);
+      await worker.purge();
+      expect(await deliveries(owner, endpoint.id)).toHaveLength(1);
+      clock.advance(120_000);
+      await worker.purge();
+      expect(await deliveries(owner, endpoint.id)).toEqual([]);
+      const attempts = await t.database.db
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('delivery_id', '=', delivery.id as string)
+        .execute();
+      expect(attempts).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -1,20 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
 import { client, dataOf, listAll, newPlant, type Client } from '../records/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
+import { isolatedTargets, deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
 
 /**
  * The outbound guard at delivery time: a host name is resolved for every delivery,
  * and a refused answer refuses the attempt before any connection is made.
  */
-describe.each(databaseTargets())('webhook address guard ($name)', (target) => {
+describe.each(isolatedTargets())('webhook address guard ($name)', (target) => {
   let t: TestApp;
   let lab: Lab;
   let owner: Client;

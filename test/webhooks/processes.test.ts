@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { cliTargets, runInProcess, spawnVitro, type CliTarget } from '../cli/support.js';
-import { startReceiver, verified, type Receiver } from './support.js';
+import { isolatedPostgres, startReceiver, verified, type Receiver } from './support.js';
 
 /**
  * Real server processes, as deployed: `vitro serve` with its delivery worker on, a
@@ -35,9 +35,12 @@ async function until(what: string, done: () => boolean, limitMs = 60_000): Promi
   }
 }
 
-async function labOn(target: CliTarget, receiver: Receiver) {
+async function labOn(target: CliTarget, receiver: Receiver, databaseUrl: string | null) {
   const env: Record<string, string> = {
     ...target.env(),
+    // On PostgreSQL, a database of this test's own: the servers' workers serve every
+    // workspace of theirs, and must not take (or be taken) other test files' work.
+    ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     // Attempts time out after 1 s; a dead process's leases run out 3 s after.
     WEBHOOK_TIMEOUT_SECONDS: '1',
@@ -77,12 +80,18 @@ async function createPlants(bases: string[], key: string, count: number): Promis
 const ids = (receiver: Receiver) => receiver.requests.map((r) => String(r.headers['webhook-id']));
 
 describe.each(cliTargets())('webhook deliveries across processes ($name)', (target) => {
+  let own: Awaited<ReturnType<typeof isolatedPostgres>> = null;
+  beforeAll(async () => {
+    if (target.name === 'postgres') own = await isolatedPostgres();
+  });
+  afterAll(() => own?.drop());
+
   it('loses nothing when the delivering process is killed (kill -9) mid-delivery', async () => {
     let answering = false;
     const receiver = await startReceiver((_req, res) => {
       if (answering) res.writeHead(200).end();
     });
-    const { env, key, endpoint } = await labOn(target, receiver);
+    const { env, key, endpoint } = await labOn(target, receiver, own?.url ?? null);
     const first = spawnVitro(env, 'serve');
     let second: ChildProcess | null = null;
     try {
@@ -140,7 +149,7 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
     'three processes deliver 1,000 events with none missing and no webhook-id twice',
     async () => {
       const receiver = await startReceiver();
-      const { env, key, endpoint } = await labOn(target, receiver);
+      const { env, key, endpoint } = await labOn(target, receiver, own?.url ?? null);
       const servers = [
         spawnVitro(env, 'serve'),
         spawnVitro(env, 'serve'),

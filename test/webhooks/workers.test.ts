@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOPPED } from '../../src/modules/webhooks/sender.js';
 import { client, dataOf, listAll, newPlant } from '../records/helpers.js';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
-import { deliveryWorker, drain, LOOPBACK_ALLOWED, startReceiver } from './support.js';
+import { createLab, startTestApp, type TestApp } from '../support/harness.js';
+import {
+  isolatedTargets,
+  deliveryWorker,
+  drain,
+  LOOPBACK_ALLOWED,
+  startReceiver,
+} from './support.js';
 
 /** Several workers on one database (as several processes are): each event once, nothing lost. */
-describe.each(databaseTargets())('webhook workers together ($name)', (target) => {
+describe.each(isolatedTargets())('webhook workers together ($name)', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, { env: LOOPBACK_ALLOWED });

@@ -77,19 +77,24 @@ export async function claimDueDeliveries(
   leaseUntil: string,
   limit: number,
 ): Promise<DeliveryRow[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (isPostgres(db)) due = due.forUpdate().skipLocked();
+  const due = (query: typeof db) =>
+    query
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit);
+  // Looked for first with a read: an idle worker polling must not take the write lock
+  // (on SQLite, every process's writers would queue behind its polls).
+  if ((await due(db).executeTakeFirst()) === undefined) return [];
+  const taking = isPostgres(db) ? due(db).forUpdate().skipLocked() : due(db);
   return db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: leaseUntil, lease_owner: owner })
-    .where('id', 'in', due)
+    .where('id', 'in', taking)
     .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
     .returning(COLUMNS)
     .execute();
 }
