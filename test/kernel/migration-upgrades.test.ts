@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, type Migration } from 'kysely';
 import pg from 'pg';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -51,8 +51,11 @@ function upgradeTargets(): UpgradeTarget[] {
     {
       name: 'sqlite',
       create: async () => {
-        const path = join(mkdtempSync(join(tmpdir(), 'vitro-upgrade-')), 'vitro.db');
-        return { url: `sqlite:${path}`, drop: async () => undefined };
+        const dir = mkdtempSync(join(tmpdir(), 'vitro-upgrade-'));
+        return {
+          url: `sqlite:${join(dir, 'vitro.db')}`,
+          drop: async () => rmSync(dir, { recursive: true, force: true }),
+        };
       },
     },
   ];
@@ -152,8 +155,10 @@ describe.each(upgradeTargets())('upgrading an earlier schema of main on $name', 
           await old.close();
         }
 
+        const dataDir = mkdtempSync(join(tmpdir(), 'vitro-upgrade-data-'));
+        onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
         const env = {
-          VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-upgrade-data-')),
+          VITRO_DATA_DIR: dataDir,
           DATABASE_URL: url,
           VITRO_SECRET: TEST_SECRET,
           LOG_LEVEL: 'silent',
