@@ -16,7 +16,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
-import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
+import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';

@@ -3,7 +3,7 @@ import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
 import type { Database, Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createBlobStore } from '../files/blob-store.js';
+import { createBlobStore } from '../files/create-blob-store.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
 import {

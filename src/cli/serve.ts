@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createBlobStore } from '../files/blob-store.js';
+import { createBlobStore } from '../files/create-blob-store.js';
 import { demoPhotos, discardDemoPhotos } from '../modules/demo/demo.photos.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
 import { createAuthenticator } from '../modules/identity/authenticate.js';

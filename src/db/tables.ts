@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isPostgres, type Db, type Trx } from './database.js';
-import { diffFields, type FieldChanges } from '../kernel/changes.js';
-import type { Page, PageRequest } from '../kernel/paging.js';
-import { NEWEST_FIRST, preparedPage } from './pages.js';
+import { diffFields, type FieldChanges } from '../lib/changes.js';
+import { NEWEST_FIRST, type Page, type PageRequest, preparedPage } from './pages.js';
 import { pick, preparedQuery } from './prepared.js';
 import type { DB } from './schema.js';
 

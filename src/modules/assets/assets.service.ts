@@ -5,7 +5,7 @@ import { IMAGE_MAX_BYTES } from '../../files/image-fetch.js';
 import { sniffImage, type ImageType } from '../../files/sniff.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/records.js';
 import { assets, listAssetsOf, type AssetRow } from './assets.repository.js';

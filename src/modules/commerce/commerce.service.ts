@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { RecordLookup } from '../../kernel/records.js';
 import type { TimeWindow } from '../../kernel/window.js';
 import { DecimalSum, moneyOf, type Money } from '../pricing/money.js';

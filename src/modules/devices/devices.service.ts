@@ -5,7 +5,7 @@ import { generateCredential, type Environment } from '../../kernel/credentials.j
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseJsonObject } from '../../kernel/json.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { nowIso } from '../../kernel/time.js';
 import { getWorkspace } from '../identity/identity.service.js';

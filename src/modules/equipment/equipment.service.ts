@@ -1,52 +1,19 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { equipment, listEquipmentRows, type EquipmentRow } from './equipment.repository.js';
-import type { Equipment } from './equipment.schemas.js';
+import type { Equipment, EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from './equipment.schemas.js';
 
-export const EQUIPMENT_CATEGORIES = [
-  'balance_scale',
-  'autoclave_pressure_cooker',
-  'laminar_flow_hood',
-  'still_air_box',
-  'incubator',
-  'light_rack',
-  'fridge_freezer',
-  'ph_ec_meter',
-  'microscope',
-  'label_printer',
-  'other',
-] as const;
-export const EQUIPMENT_STATUSES = ['active', 'archived'] as const;
-
-/** Event kinds: the wire format's three, and `service` and `fault` (resources.md decision 6). */
-export const EQUIPMENT_EVENT_KINDS = [
-  'used',
-  'calibration',
-  'preventive_maintenance',
-  'service',
-  'fault',
-] as const;
-export type EquipmentEventKind = (typeof EQUIPMENT_EVENT_KINDS)[number];
-
-export const EQUIPMENT_OUTCOMES = [
-  'pass',
-  'pass_after_adjustment',
-  'out_of_tolerance',
-  'fail',
-  'not_performed',
-] as const;
-
-/** What a `used` event names: the record the equipment was used for. */
-export const SUBJECT_TYPES = [
-  'sop_log',
-  'media_batch',
-  'plant_transfer',
-  'explant_transfer',
-  'contamination_log',
-] as const;
-export type SubjectType = (typeof SUBJECT_TYPES)[number];
+export {
+  EQUIPMENT_CATEGORIES,
+  EQUIPMENT_EVENT_KINDS,
+  EQUIPMENT_OUTCOMES,
+  EQUIPMENT_STATUSES,
+  SUBJECT_TYPES,
+  type EquipmentEventKind,
+  type SubjectType,
+} from './equipment.schemas.js';
 
 export type EquipmentRecord = Static<typeof Equipment>;
 

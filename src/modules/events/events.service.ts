@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { strictlyAfter } from '../../kernel/time.js';
 import {
   insertEvent,

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.js';
 import type { RecordLookup } from '../../kernel/records.js';
-import { diffFields } from '../../kernel/changes.js';
+import { diffFields } from '../../lib/changes.js';
 import { nowIso } from '../../kernel/time.js';
 import { saveOrderLine } from '../commerce/commerce.service.js';
 import { saveEquipment } from '../equipment/equipment.service.js';

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { PageRequest } from '../../kernel/paging.js';
+import type { PageRequest } from '../../db/pages.js';
 import { getExplant, listExplants } from '../explants/explants.service.js';
 import { getPlant, listPlants } from '../plants/plants.service.js';
 import {

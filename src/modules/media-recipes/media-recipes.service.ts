@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordRef, RecordSource } from '../../kernel/records.js';
 import {

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/events.service.js';
 import { customFieldsOf } from '../lab/custom-fields.js';

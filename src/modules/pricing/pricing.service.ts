@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { RecordLookup } from '../../kernel/records.js';
 import type { TimeWindow } from '../../kernel/window.js';
 import { moneyOf, type Money } from './money.js';
@@ -13,10 +13,9 @@ import {
   type CultureLinePriceRow,
   type PriceEventRow,
 } from './pricing.repository.js';
-import type { CultureLinePrice, PriceEvent } from './pricing.schemas.js';
+import type { CultureLinePrice, PriceEvent, PriceSource } from './pricing.schemas.js';
 
-export const PRICE_SOURCES = ['manual', 'store_adopted', 'store_follow'] as const;
-export type PriceSource = (typeof PRICE_SOURCES)[number];
+export { PRICE_SOURCES, type PriceSource } from './pricing.schemas.js';
 
 export interface CultureLinePriceInput {
   id: string;

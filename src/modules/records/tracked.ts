@@ -1,7 +1,7 @@
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent, type EntityType } from '../events/events.service.js';
 import type { CustomFieldEntity, CustomFieldValue } from '../lab/custom-fields.js';

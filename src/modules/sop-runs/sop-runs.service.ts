@@ -4,7 +4,7 @@ import { mayChangeRecordOf } from '../../kernel/access.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest, SortKey } from '../../kernel/paging.js';
+import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/records.js';
 import { findVersionInForce } from '../sops/sops.service.js';

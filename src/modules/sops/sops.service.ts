@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { diffFields } from '../../kernel/changes.js';
+import { diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { RecordRef, RecordSource } from '../../kernel/records.js';
 import {
   findEffectiveVersions,

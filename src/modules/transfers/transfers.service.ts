@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/records.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
