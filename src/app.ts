@@ -21,7 +21,7 @@ import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
-import { createAuthenticator } from './modules/identity/authenticate.js';
+import { createAuthenticator } from './modules/auth/index.js';
 import { createRecordLookup, registerApiRoutes } from './modules/index.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 

@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
 import type { Database, Trx } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createBlobStore } from '../files/create-blob-store.js';
 import { PLANS, ROLES } from '../kernel/access.js';
-import { errors } from '../kernel/errors.js';
 import {
   changeDeviceStatus,
   DEVICE_STATUSES,
   listWorkspaceDevices,
-} from '../modules/devices/devices.service.js';
+} from '../modules/devices/index.js';
 import { createRecordLookup } from '../modules/index.js';
 import {
   addMember,
@@ -18,45 +16,23 @@ import {
   createWorkspace,
   listApiKeys,
   listMembers,
-  listWorkspaceSummaries,
-  parseScopes,
+  listWorkspaces,
   removeMember,
   revokeApiKey,
   setMemberRole,
   setWorkspaceFeatures,
   setWorkspacePlan,
   WORKSPACE_TYPES,
-} from '../modules/identity/identity.service.js';
+} from '../modules/identity/index.js';
 import { transact, withDatabase } from './database.js';
 import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { commaList, parseScopes, readJsonFile } from './parse.js';
+import { keySummary, memberSummary, workspaceSummary } from './present.js';
 import { scopesHelp } from './scopes-help.js';
 import { explainStartupError } from './startup-errors.js';
 
 type Work<O extends OptionValues> = (options: O, trx: Trx, config: Config) => Promise<object>;
-
-/** Comma-separated values; '' (or only commas) is the empty list. */
-function commaList(text: string): string[] {
-  return text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-}
-
-async function readJsonFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw errors.validation(`--file: cannot read ${path} (${String(code ?? error)})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw errors.validation(`--file: ${path} is not valid JSON (${(error as Error).message})`);
-  }
-}
 
 /**
  * Registers every admin command (docs/cli.md) except `serve`; `done` receives the
@@ -147,7 +123,9 @@ export function registerAdminCommands(
   );
   read(
     workspace.command('list').description('List the workspaces -> {workspaces: [...]}'),
-    async (_o: object, { db }) => ({ workspaces: await listWorkspaceSummaries(db) }),
+    async (_o: object, { db }) => ({
+      workspaces: (await listWorkspaces(db)).map(workspaceSummary),
+    }),
   );
   action(
     workspace
@@ -201,7 +179,9 @@ export function registerAdminCommands(
       .command('list')
       .description("List a workspace's members, removed ones too -> {members: [...]}")
       .addOption(required('--workspace <id>', 'workspace id')),
-    async (o: { workspace: string }, { db }) => ({ members: await listMembers(db, o.workspace) }),
+    async (o: { workspace: string }, { db }) => ({
+      members: (await listMembers(db, o.workspace)).map(memberSummary),
+    }),
   );
   action(
     member
@@ -262,7 +242,9 @@ export function registerAdminCommands(
         "List a workspace's keys: prefix, scopes, last use, revocation; never the secret -> {keys: [...]}",
       )
       .addOption(required('--workspace <id>', 'workspace id')),
-    async (o: { workspace: string }, { db }) => ({ keys: await listApiKeys(db, o.workspace) }),
+    async (o: { workspace: string }, { db }) => ({
+      keys: (await listApiKeys(db, o.workspace)).map(keySummary),
+    }),
   );
   action(
     key

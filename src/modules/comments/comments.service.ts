@@ -5,7 +5,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordVisibleTo, type RecordKind, type RecordLookup } from '../../kernel/records.js';
-import { listMembers } from '../identity/identity.service.js';
+import { listMembers } from '../identity/index.js';
 import { comments, listCommentRows, type CommentRow } from './comments.repository.js';
 import type {
   Comment,

@@ -5,7 +5,7 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/records.js';
 import { createContamination } from '../contaminations/contaminations.service.js';
 import { createExplant } from '../explants/explants.service.js';
-import { addMember, createApiKey, createWorkspace } from '../identity/identity.service.js';
+import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';

@@ -5,7 +5,8 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import { parseJsonObject } from '../../kernel/json.js';
 import type { Principal } from '../../kernel/principal.js';
-import { boundedJson, requireDevices } from '../devices/devices.service.js';
+import { boundedJson } from '../../kernel/json.js';
+import { requireDevices } from '../devices/index.js';
 import {
   findDeviceEventByExternalId,
   insertDeviceEvent,

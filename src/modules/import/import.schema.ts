@@ -2,7 +2,7 @@ import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
 import { Count, Int, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/equipment.service.js';
-import { WORKSPACE_TYPES } from '../identity/identity.service.js';
+import { WORKSPACE_TYPES } from '../identity/index.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/labels.service.js';
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/custom-fields.js';
 import { CURRENCY_PATTERN, DECIMAL_PATTERN } from '../pricing/money.js';

@@ -9,7 +9,7 @@ import {
   setWorkspaceFeatures,
   updateWorkspaceSettings,
   type WorkspaceRow,
-} from '../identity/identity.service.js';
+} from '../identity/index.js';
 import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/lab.service.js';
 import { saveLabel } from '../labels/labels.service.js';
 import { saveCultureLinePrice, savePriceEvent } from '../pricing/pricing.service.js';

@@ -7,7 +7,7 @@ import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
+import { markDeviceSeen, requireDevices } from '../devices/index.js';
 import { requireRoom } from '../lab/lab.service.js';
 import {
   findReading,

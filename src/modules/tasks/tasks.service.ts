@@ -7,7 +7,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/records.js';
-import { isActiveMember } from '../identity/identity.service.js';
+import { isActiveMember } from '../identity/index.js';
 import { listTaskRows, tasks, type TaskRow } from './tasks.repository.js';
 import type {
   CreateTaskBody,
