@@ -22,8 +22,7 @@ import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/auth/index.js';
-import { createRecordLookup, registerApiRoutes } from './modules/index.js';
-import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */

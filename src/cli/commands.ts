@@ -80,8 +80,8 @@ export function registerAdminCommands(
           '(replacing the one there) -> {workspace_id, key, base_url, key_file}',
       ),
     async (_options: object, trx, config) => {
-      const { createDemoLab } = await import('../modules/demo/demo.service.js');
-      const { demoPhotos, discardDemoPhotos } = await import('../modules/demo/demo.photos.js');
+      const { createDemoLab, demoPhotos, discardDemoPhotos } =
+        await import('../modules/demo/index.js');
       // In the command's transaction: a key file that cannot be written leaves no lab
       // behind, and the photos stored for it are removed.
       const store = await createBlobStore(config);
@@ -288,7 +288,7 @@ export function registerAdminCommands(
   importCommand.action(async () => {
     const o = importCommand.opts<{ workspace: string; file: string }>();
     const data = await readJsonFile(o.file);
-    const { importLabData } = await import('../modules/import/import.service.js');
+    const { importLabData } = await import('../modules/import/index.js');
     done(
       await withDatabase(io, (database) =>
         transact(database, async (trx) => ({

@@ -2,10 +2,9 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { TimeWindow } from '../../kernel/window.js';
-import { DecimalSum, moneyOf, type Money } from '../pricing/money.js';
-import { plantFilter } from '../pricing/pricing.service.js';
+import { DecimalSum, type Money, moneyOf, plantFilter } from '../pricing/index.js';
 import {
   listOrderLineRows,
   orderLines,

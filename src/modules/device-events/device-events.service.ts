@@ -3,9 +3,8 @@ import type { Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import { parseJsonObject } from '../../kernel/json.js';
+import { boundedJson, parseJsonObject } from '../../kernel/json.js';
 import type { Principal } from '../../kernel/principal.js';
-import { boundedJson } from '../../kernel/json.js';
 import { requireDevices } from '../devices/index.js';
 import {
   findDeviceEventByExternalId,

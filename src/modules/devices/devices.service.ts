@@ -7,7 +7,7 @@ import { boundedJson, parseJsonObject } from '../../kernel/json.js';
 import type { Principal } from '../../kernel/principal.js';
 import { nowIso } from '../../kernel/time.js';
 import { getWorkspace } from '../identity/index.js';
-import { requireRoom } from '../lab/lab.service.js';
+import { requireRoom } from '../lab/index.js';
 import { requireDeviceRoom } from './device-allowance.js';
 import { requireOwnDevice } from './device-guards.js';
 import {

@@ -5,11 +5,16 @@ import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { recordChangeEvent } from '../events/events.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
-import { getTracked, listTracked, updateTracked, type TrackedKind } from '../records/tracked.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { recordChangeEvent } from '../events/index.js';
+import {
+  applyCustomFields,
+  customFieldsOf,
+  getTracked,
+  listTracked,
+  type TrackedKind,
+  updateTracked,
+} from '../records/index.js';
 import {
   explantExternalIds,
   explants,

@@ -12,7 +12,7 @@ import { generateCredential, type Environment } from '../../kernel/credentials.j
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { nowIso } from '../../kernel/time.js';
-import { installDefaultStageLists } from '../lab/lab.service.js';
+import { installDefaultStageLists } from '../records/index.js';
 import {
   findActiveMemberByEmail,
   findApiKey,

@@ -1,14 +1,11 @@
 import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import { orderLineIdsUsedElsewhere } from '../commerce/commerce.service.js';
-import { equipmentIdsUsedElsewhere } from '../equipment/equipment.service.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { roomIdsHeldElsewhere } from '../lab/lab.service.js';
-import {
-  cultureLinePriceIdsUsedElsewhere,
-  priceEventIdsUsedElsewhere,
-} from '../pricing/pricing.service.js';
-import { findSopVersionConflict, sopIdsUsedElsewhere } from '../sops/sops.service.js';
+import { orderLineIdsUsedElsewhere } from '../commerce/index.js';
+import { equipmentIdsUsedElsewhere } from '../equipment/index.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { roomIdsHeldElsewhere } from '../lab/index.js';
+import { cultureLinePriceIdsUsedElsewhere, priceEventIdsUsedElsewhere } from '../pricing/index.js';
+import { findSopVersionConflict, sopIdsUsedElsewhere } from '../sops/index.js';
 import type { ImportPlan } from './import.plan.js';
 
 type IdLookup = (db: Db, workspaceId: string, ids: readonly string[]) => Promise<Set<string>>;

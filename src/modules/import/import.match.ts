@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import { canonicalJson } from '../../kernel/json.js';
-import { orderLineIdentities } from '../commerce/commerce.service.js';
-import { equipmentIdentities } from '../equipment/equipment.service.js';
-import { roomIdentities } from '../lab/lab.service.js';
-import { cultureLinePriceIdentities, priceEventIdentities } from '../pricing/pricing.service.js';
-import { sopIdentities, sopVersionIdentities } from '../sops/sops.service.js';
+import { orderLineIdentities } from '../commerce/index.js';
+import { equipmentIdentities } from '../equipment/index.js';
+import { roomIdentities } from '../lab/index.js';
+import { cultureLinePriceIdentities, priceEventIdentities } from '../pricing/index.js';
+import { sopIdentities, sopVersionIdentities } from '../sops/index.js';
 import type { ImportFile } from './import.schema.js';
 
 /**

@@ -1,11 +1,10 @@
 import type { Feature } from '../../kernel/access.js';
-import type { OrderLineInput } from '../commerce/commerce.service.js';
-import type { EquipmentInput } from '../equipment/equipment.service.js';
-import type { CustomFieldEntity } from '../lab/custom-fields.js';
-import type { StageEntity, StageOption } from '../lab/stage-lists.js';
-import type { LabelInput } from '../labels/labels.service.js';
-import type { CultureLinePriceInput, PriceEventInput } from '../pricing/pricing.service.js';
-import type { SopInput } from '../sops/sops.service.js';
+import type { OrderLineInput } from '../commerce/index.js';
+import type { EquipmentInput } from '../equipment/index.js';
+import type { CustomFieldEntity, StageEntity, StageOption } from '../lab/index.js';
+import type { LabelInput } from '../labels/index.js';
+import type { CultureLinePriceInput, PriceEventInput } from '../pricing/index.js';
+import type { SopInput } from '../sops/index.js';
 import { naturalKey, type IdSource } from './import.match.js';
 import type { ImportFile } from './import.schema.js';
 

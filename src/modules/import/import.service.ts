@@ -1,19 +1,19 @@
 import type { Trx } from '../../db/database.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { diffFields } from '../../lib/changes.js';
 import { nowIso } from '../../kernel/time.js';
-import { saveOrderLine } from '../commerce/commerce.service.js';
-import { saveEquipment } from '../equipment/equipment.service.js';
+import { saveOrderLine } from '../commerce/index.js';
+import { saveEquipment } from '../equipment/index.js';
 import {
   getWorkspace,
   setWorkspaceFeatures,
   updateWorkspaceSettings,
   type WorkspaceRow,
 } from '../identity/index.js';
-import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/lab.service.js';
-import { saveLabel } from '../labels/labels.service.js';
-import { saveCultureLinePrice, savePriceEvent } from '../pricing/pricing.service.js';
-import { saveSop } from '../sops/sops.service.js';
+import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/index.js';
+import { saveLabel } from '../labels/index.js';
+import { saveCultureLinePrice, savePriceEvent } from '../pricing/index.js';
+import { saveSop } from '../sops/index.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
 import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';

@@ -3,8 +3,8 @@ import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { PageRequest } from '../../db/pages.js';
-import { getExplant, listExplants } from '../explants/explants.service.js';
-import { getPlant, listPlants } from '../plants/plants.service.js';
+import { getExplant, listExplants } from '../explants/index.js';
+import { getPlant, listPlants } from '../plants/index.js';
 import {
   findLabelByBarcode,
   labels,

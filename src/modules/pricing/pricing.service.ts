@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { TimeWindow } from '../../kernel/window.js';
 import { moneyOf, type Money } from './money.js';
 import {

@@ -8,7 +8,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { markDeviceSeen, requireDevices } from '../devices/index.js';
-import { requireRoom } from '../lab/lab.service.js';
+import { requireRoom } from '../lab/index.js';
 import {
   findReading,
   insertReadings,

@@ -3,9 +3,9 @@ import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import type { CustomFieldEntity, CustomFieldValue } from '../lab/custom-fields.js';
-import { customFieldsChange } from '../lab/lab.service.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { type CustomFieldEntity } from '../lab/index.js';
+import { customFieldsChange, type CustomFieldValue } from './custom-fields.js';
 import type { ExternalIds } from './external-ids.js';
 import { requireMayChange, type OwnershipRefusal } from './ownership.js';
 

@@ -6,8 +6,8 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/records.js';
-import { findVersionInForce } from '../sops/sops.service.js';
+import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-lookup.js';
+import { findVersionInForce } from '../sops/index.js';
 import {
   listEvidence,
   nextEvidenceSequence,

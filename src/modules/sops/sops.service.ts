@@ -3,7 +3,7 @@ import type { Db, Trx } from '../../db/database.js';
 import { diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
-import type { RecordRef, RecordSource } from '../../kernel/records.js';
+import type { RecordRef, RecordSource } from '../../kernel/record-lookup.js';
 import {
   findEffectiveVersions,
   findSopVersionOwners,

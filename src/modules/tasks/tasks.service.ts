@@ -6,7 +6,7 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { isActiveMember } from '../identity/index.js';
 import { listTaskRows, tasks, type TaskRow } from './tasks.repository.js';
 import type {

@@ -3,7 +3,7 @@ import { type Ordering, type Page, type PageRequest, preparedPage } from '../../
 import { preparedQuery } from '../../db/prepared.js';
 import type { TransferTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { RecordSource } from '../../kernel/records.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
 
 export type TransferRow = TransferTable;
 

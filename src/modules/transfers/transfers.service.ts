@@ -6,14 +6,12 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import { applyTransferCounts } from '../explants/explants.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
-import { targetOf } from '../stages/stages.service.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { applyTransferCounts } from '../explants/index.js';
+import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   CYCLE_INDEX,
   findHighestCycle,

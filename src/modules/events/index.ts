@@ -1,0 +1,7 @@
+/* The events module's face: the change history other modules append to. */
+export {
+  recordChangeEvent,
+  type ChangeEventType,
+  type EntityType,
+  type NewChangeEvent,
+} from './events.service.js';
