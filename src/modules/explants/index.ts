@@ -2,6 +2,7 @@
 export { explantRecords } from './explants.repository.js';
 export {
   applyTransferCounts,
+  type ExplantCounts,
   createExplant,
   getExplant,
   listExplants,
