@@ -1,12 +1,13 @@
-/* The lab module's face: the lab's setup (rooms, stage lists, custom field definitions). */
-export type { CustomFieldDefinitionRow } from './lab.repository.js';
+/*
+ * The lab module's face: the lab's setup (rooms, stage lists, custom field
+ * definitions). The import matches rooms through their table gateway (`rooms`).
+ */
+export { rooms, type CustomFieldDefinitionRow } from './lab.repository.js';
 export {
   CUSTOM_FIELD_ENTITIES,
   CUSTOM_FIELD_TYPES,
   customFieldDefinitions,
   requireRoom,
-  roomIdentities,
-  roomIdsHeldElsewhere,
   saveRoom,
   setCustomFieldDefinitions,
   setStageList,
