@@ -4,7 +4,7 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import { DEFAULT_STAGE_LISTS } from '../../src/modules/lab/stage-lists.js';
+import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/stage-lists.js';
 import { fixture } from '../files/fixtures.js';
 import { operationsOf, type OpenApiDocument, type Schema } from '../fuzz/operations.js';
 import {

@@ -7,7 +7,8 @@ import type {
 } from 'fastify';
 import { authorize } from '../authorize.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '../idempotency.js';
-import { filterHash, readPageQuery, type PageRequest } from '../paging.js';
+import type { PageRequest } from '../../db/pages.js';
+import { filterHash, readPageQuery } from '../paging.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ReplayPayload } from './spec.js';
