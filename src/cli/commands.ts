@@ -30,6 +30,7 @@ import {
 import { transact, withDatabase } from './database.js';
 import { writeDemoKeyFile } from './demo-key.js';
 import type { CliIo } from './io.js';
+import { registerOperationsCommands } from './ops-commands.js';
 import { scopesHelp } from './scopes-help.js';
 import { explainStartupError } from './startup-errors.js';
 
@@ -315,4 +316,6 @@ export function registerAdminCommands(
       ),
     );
   });
+
+  registerOperationsCommands(program, io, done);
 }
