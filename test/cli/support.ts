@@ -58,8 +58,10 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The JSON of the last line (on stderr, progress lines of a long run may come before it). */
 function parsed(text: string): unknown {
-  return text.trim() === '' ? null : JSON.parse(text);
+  const lines = text.trim().split('\n');
+  return text.trim() === '' ? null : JSON.parse(lines.at(-1)!);
 }
 
 /** Runs the CLI in this process (fast): what it would print and its exit code. */
