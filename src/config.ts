@@ -244,7 +244,7 @@ function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
         throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
       return stored;
     }
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = randomBytes(32).toString('base64url');
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(file, 0o600);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createBlobStore } from '../files/blob-store.js';
+import { tightenPrivateDirectory } from '../files/private-dirs.js';
 import { demoPhotos, discardDemoPhotos } from '../modules/demo/demo.photos.js';
 import { createDemoLab } from '../modules/demo/demo.service.js';
 import { createAuthenticator } from '../modules/identity/authenticate.js';
@@ -64,6 +65,8 @@ export async function startServe(
   options: ServeOptions,
 ): Promise<{ server: RunningServer; summary: object }> {
   const config = loadConfig(io.env);
+  await tightenPrivateDirectory(config.dataDir);
+  if (config.storage.kind === 'file') await tightenPrivateDirectory(config.storage.root);
   const database = await openCheckedDatabase(config, { backgroundCheckpoints: true });
   let lab: { workspace_id: string; key: string } | null = null;
   try {
