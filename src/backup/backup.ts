@@ -24,7 +24,7 @@ import {
   PRIVATE_FILE,
 } from './parts.js';
 import { pgDump } from './postgres-tools.js';
-import { snapshotSqlite } from './sqlite-snapshot.js';
+import { snapshotSqlite } from '../db/sqlite-snapshot.js';
 
 /** Where each kind of part goes in the archive. */
 export const DATABASE_PARTS = {

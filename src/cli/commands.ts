@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Option, type Command, type OptionValues } from 'commander';
 import type { Config } from '../config.js';
 import type { Database, Trx } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { upgradeDatabase } from '../db/upgrade.js';
 import { createBlobStore } from '../files/blob-store.js';
 import { PLANS, ROLES } from '../kernel/access.js';
 import { errors } from '../kernel/errors.js';
@@ -94,7 +94,11 @@ export function registerAdminCommands(
     .command('migrate')
     .description('Bring the database schema up to date -> {applied: [...]}')
     .action(async () => {
-      done(await withDatabase(io, (database) => migrateToLatest(database.db), { migrate: false }));
+      done(
+        await withDatabase(io, (database, config) => upgradeDatabase(database, config.database), {
+          migrate: false,
+        }),
+      );
     });
 
   action(

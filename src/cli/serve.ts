@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { upgradeDatabase } from '../db/upgrade.js';
 import { createBlobStore } from '../files/blob-store.js';
 import { tightenPrivateDirectory } from '../files/private-dirs.js';
 import { demoPhotos, discardDemoPhotos } from '../modules/demo/demo.photos.js';
@@ -70,7 +70,7 @@ export async function startServe(
   const database = await openCheckedDatabase(config, { backgroundCheckpoints: true });
   let lab: { workspace_id: string; key: string } | null = null;
   try {
-    await migrateToLatest(database.db);
+    await upgradeDatabase(database, config.database);
     if (options.demo && !(await hasAnyWorkspace(database.db))) {
       const store = await createBlobStore(config);
       const photos = demoPhotos(store);

@@ -51,6 +51,10 @@ source.pragma('busy_timeout = 5000');
         return 256;
       },
     });
+    // A file that stands alone: no -wal or -shm appears beside it when it is opened.
+    const copy = new Database(workerData.destination, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
     parentPort.postMessage({ kind: 'done', migrations, records, pages: result.totalPages });
   } finally {
     source.exec('commit');
