@@ -122,7 +122,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installHttpConventions(app);
   installProtocolErrors(app);
-  installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
@@ -156,8 +156,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
 
+  // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
+  let backups: { stop(): Promise<void> } | null = null;
+  if (config.backup !== null) {
+    const { startBackupSchedule } = await import('./backup/schedule.js');
+    const schedule = { ...config, backup: config.backup };
+    app.addHook('onReady', async () => {
+      backups = startBackupSchedule(schedule, database, app.log, metrics);
+    });
+  }
+
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
+    await backups?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();
