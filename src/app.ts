@@ -166,9 +166,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
 
+  // Several processes on PostgreSQL, each with photos on its own disk, share no photos: say so.
+  let presence: { stop(): Promise<void> } | null = null;
+  const storage = config.storage;
+  if (config.database.dialect === 'postgres' && storage.kind === 'file') {
+    const url = config.database.url;
+    const { startStorePresence } = await import('./files/store-presence.js');
+    app.addHook('onReady', async () => {
+      presence = await startStorePresence(url, database, storage.root, (message, others) =>
+        app.log.warn({ other_processes: others }, message),
+      );
+    });
+  }
+
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
     await backups?.stop();
+    await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

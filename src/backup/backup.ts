@@ -171,7 +171,8 @@ async function backupPostgres(
 }
 
 /** The local file store's own folders at its top level that are not stored files. */
-const storeInternal = (name: string) => name === '.tmp' || name.startsWith('.backup-');
+const storeInternal = (name: string) =>
+  name === '.tmp' || name === '.store-id' || name.startsWith('.backup-');
 
 /** Creates the staging folder: inside the local file store (so files can be hard-linked), else beside the archive. */
 async function stagingFolder(config: Config, archive: string): Promise<string> {

@@ -40,4 +40,17 @@ export function registerOperationsCommands(
     const { runRestore } = await import('./restore.js');
     done(await runRestore(io, path, restore.opts<{ force?: boolean }>()));
   });
+
+  const doctor = program
+    .command('doctor')
+    .description(
+      'Check the setup: configuration, database and schema, Redis, file store or bucket, ' +
+        'PUBLIC_URL, disk space, clock, backups, permissions; one line per check with what to do ' +
+        '(exit 1 when one fails)',
+    )
+    .option('--json', 'print one JSON object {ok, checks: [{check, status, detail, fix}]}');
+  doctor.action(async () => {
+    const { runDoctor } = await import('./doctor.js');
+    await runDoctor(io, doctor.opts<{ json?: boolean }>());
+  });
 }
