@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
+import { writesSettled } from './kernel/writes-in-flight.js';
 import { serializeRequest } from './kernel/log-redaction.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
@@ -180,6 +181,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
 
   app.addHook('onClose', async () => {
+    // Writes still running (their client may have gone) finish before anything closes.
+    await writesSettled(database);
     clearInterval(purgeTimer);
     await backups?.stop();
     await presence?.stop();

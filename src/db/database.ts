@@ -149,6 +149,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     types: pgTypes(),
     Client: CallbackQueryClient,
   });
+  // An idle connection that PostgreSQL closes (a restart, a failover) is an 'error' of
+  // the pool: unheard, it would end the process. The next query connects again.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', changeGeneration: () => null, close: () => db.destroy() };
 }
