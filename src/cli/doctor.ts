@@ -141,7 +141,8 @@ async function checkStore(config: Config): Promise<Check> {
   const where =
     config.storage.kind === 'file' ? config.storage.root : `s3://${config.storage.bucket}`;
   const store = await createBlobStore(config);
-  const key = `doctor-check/${randomUUID()}.txt`;
+  // At the top level: deleting it leaves no folder behind in a local store.
+  const key = `vitro-doctor-${randomUUID()}.txt`;
   const bytes = Buffer.from(`vitro doctor ${new Date().toISOString()}\n`);
   let step = 'write';
   try {
