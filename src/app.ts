@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
+import { writesSettled } from './kernel/writes-in-flight.js';
 import { serializeRequest } from './kernel/log-redaction.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
@@ -16,20 +17,19 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
-import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
+import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
-import { createAuthenticator } from './modules/identity/authenticate.js';
-import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import { createAuthenticator } from './modules/auth/index.js';
+import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
 import {
   DeliveryWorker,
   targetPolicy,
   type DeliveryWorkerOptions,
 } from './modules/webhooks/index.js';
-import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -130,7 +130,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installHttpConventions(app);
   installProtocolErrors(app);
-  installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
@@ -183,10 +183,37 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
   });
 
+  // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
+  let backups: { stop(): Promise<void> } | null = null;
+  if (config.backup !== null) {
+    const { startBackupSchedule } = await import('./backup/schedule.js');
+    const schedule = { ...config, backup: config.backup };
+    app.addHook('onReady', async () => {
+      backups = startBackupSchedule(schedule, database, app.log, metrics);
+    });
+  }
+
+  // Several processes on PostgreSQL, each with photos on its own disk, share no photos: say so.
+  let presence: { stop(): Promise<void> } | null = null;
+  const storage = config.storage;
+  if (config.database.dialect === 'postgres' && storage.kind === 'file') {
+    const url = config.database.url;
+    const { startStorePresence } = await import('./files/store-presence.js');
+    app.addHook('onReady', async () => {
+      presence = await startStorePresence(url, database, storage.root, (message, others) =>
+        app.log.warn({ other_processes: others }, message),
+      );
+    });
+  }
+
   app.addHook('onClose', async () => {
+    // Writes still running (their client may have gone) finish before anything closes.
+    await writesSettled(database);
     clearInterval(purgeTimer);
     await worker?.stop();
     await silenceTimer?.stop();
+    await backups?.stop();
+    await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

@@ -3,7 +3,7 @@ import { isPostgres } from '../../db/database.js';
 import { fetchPage, type Ordering } from '../../db/pages.js';
 import type { AlertRuleTable, AlertTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 
 export type AlertRuleRow = AlertRuleTable;
 export type AlertRow = AlertTable;

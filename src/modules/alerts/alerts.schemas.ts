@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Count, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { READING_TYPES } from '../readings/readings.service.js';
+import { READING_TYPES } from '../readings/index.js';
 
 export const CONDITIONS = ['above', 'below', 'no_readings'] as const;
 export const RULE_STATES = ['ok', 'breaching', 'alerting'] as const;

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { alerts, listAlertPage } from './alerts.repository.js';
 import type { AlertQuery, AlertRecord } from './alerts.schemas.js';
 import { presentAlert } from './episodes.js';

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
-import { recordChangeEvent } from '../events/events.service.js';
+import { recordChangeEvent } from '../events/index.js';
 import { alertRules, alerts, type AlertRow, type AlertRuleRow } from './alerts.repository.js';
 import type { AlertRecord } from './alerts.schemas.js';
 

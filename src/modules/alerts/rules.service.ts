@@ -2,9 +2,9 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
-import { requireDevice } from '../devices/devices.service.js';
-import { requireRoom } from '../lab/lab.service.js';
+import type { Page, PageRequest } from '../../db/pages.js';
+import { requireDevice } from '../devices/index.js';
+import { requireRoom } from '../lab/index.js';
 import {
   alertRules,
   countRules,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
-import { newestReadingAt } from '../readings/readings.service.js';
+import { newestReadingAt } from '../readings/index.js';
 import { quietRuleCandidates, rulesByIds } from './alerts.repository.js';
 import { openAlert } from './episodes.js';
 

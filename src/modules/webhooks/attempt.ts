@@ -1,5 +1,5 @@
 import { newId } from '../../kernel/ids.js';
-import { eventTypeOf, presentEvent, type EventRow } from '../events/events.service.js';
+import { eventTypeOf, presentEvent, type EventRow } from '../events/index.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { signingSecrets } from './endpoints.service.js';
 import type { EndpointRow } from './endpoints.repository.js';

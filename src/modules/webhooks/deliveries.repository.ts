@@ -1,7 +1,7 @@
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
 import type { WebhookAttemptTable, WebhookDeliveryTable } from '../../db/schema.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = WebhookAttemptTable;

@@ -3,8 +3,8 @@ import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseJsonArray } from '../../kernel/json.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
-import { currentEventSequence } from '../events/events.service.js';
+import type { Page, PageRequest } from '../../db/pages.js';
+import { currentEventSequence } from '../events/index.js';
 import { failPendingDeliveries } from './deliveries.repository.js';
 import {
   countEndpoints,

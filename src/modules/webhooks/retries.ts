@@ -1,5 +1,5 @@
 import { inTransaction } from '../../db/transaction.js';
-import { findEvents, type EventRow } from '../events/events.service.js';
+import { findEvents, type EventRow } from '../events/index.js';
 import { attempt, attemptRow, lastAttemptColumns, outcomeOf, type MadeAttempt } from './attempt.js';
 import { inOrder, isoAt, type DeliveryContext } from './delivery-context.js';
 import {

@@ -1,7 +1,7 @@
 import { inTransaction } from '../../db/transaction.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import { newId } from '../../kernel/ids.js';
-import { eventTypeOf, listEventsAfter, type EventRow } from '../events/events.service.js';
+import { eventTypeOf, listEventsAfter, type EventRow } from '../events/index.js';
 import { attempt, attemptRow, lastAttemptColumns, outcomeOf, type MadeAttempt } from './attempt.js';
 import { inOrder, isoAt, type DeliveryContext } from './delivery-context.js';
 import { insertAttempts, insertDeliveries, type DeliveryRow } from './deliveries.repository.js';

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Count, Int, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { EVENT_TYPES } from '../events/events.service.js';
+import { EVENT_TYPES } from '../events/index.js';
 
 export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
