@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { TEST_SECRET } from '../support/harness.js';
 import { tempDir } from '../cli/support.js';
-import { GENEROUS_LIMITS } from '../records/helpers.js';
+import { GENEROUS_LIMITS } from '../support/helpers.js';
 
 /** A place to back up from and another, empty, to restore into, on one kind of database. */
 export interface BackupTarget {
