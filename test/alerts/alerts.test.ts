@@ -9,7 +9,7 @@ import {
   GENEROUS_LIMITS,
   listAll,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 import {
   createLab,
   databaseTargets,

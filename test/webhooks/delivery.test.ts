@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.js';
-import { client, dataOf, expectError, listAll, newPlant, type Client } from '../records/helpers.js';
+import { client, dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
 import {
   isolatedTargets,

@@ -8,7 +8,7 @@ import {
   listAll,
   newPlant,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 import {
   createLab,
   databaseTargets,

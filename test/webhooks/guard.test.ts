@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
-import { client, dataOf, listAll, newPlant, type Client } from '../records/helpers.js';
+import { client, dataOf, listAll, newPlant, type Client } from '../support/helpers.js';
 import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
 import { isolatedTargets, deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOPPED } from '../../src/modules/webhooks/sender.js';
-import { client, dataOf, listAll, newPlant } from '../records/helpers.js';
+import { client, dataOf, listAll, newPlant } from '../support/helpers.js';
 import { createLab, startTestApp, type TestApp } from '../support/harness.js';
 import {
   isolatedTargets,
