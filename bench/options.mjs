@@ -19,6 +19,11 @@ Options:
   --plants <n>        plants seeded into the bench workspace (default 100000)
   --readings <n>      sensor readings seeded over 100 devices, for the readings and ingest
                       cases (default 10000000; seeded only when one of them runs)
+  --endpoints <n>     webhook endpoints subscribed to every event, at a fast receiver in
+                      the runner (default 0); prints deliveries and their latency
+  --alert-rules <n>   sensor alert rules on the ingest's devices and rooms (default 0)
+  --drain <n>         with --endpoints: also write n events at once and time how fast
+                      Vitro delivers them to the receiver (deliveries/s; default 0)
   --node-flags <f>    flags for both server processes, e.g. "--max-semi-space-size=32"
   --profile           --cpu-prof both servers; profiles go to .bench/profiles/
   --no-build          do not rebuild dist/ when src/ is newer (only warn)
@@ -59,6 +64,9 @@ export function readOptions(argv, env) {
       databases: { type: 'string' },
       plants: { type: 'string', default: '100000' },
       readings: { type: 'string', default: '10000000' },
+      endpoints: { type: 'string', default: '0' },
+      'alert-rules': { type: 'string', default: '0' },
+      drain: { type: 'string', default: '0' },
       'node-flags': { type: 'string', default: '' },
       profile: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
@@ -87,6 +95,9 @@ export function readOptions(argv, env) {
     postgresUrl,
     plants: positive('plants', values.plants),
     readings: positive('readings', values.readings),
+    endpoints: values.endpoints === '0' ? 0 : positive('endpoints', values.endpoints),
+    alertRules: values['alert-rules'] === '0' ? 0 : positive('alert-rules', values['alert-rules']),
+    drain: values.drain === '0' ? 0 : positive('drain', values.drain),
     nodeFlags: list(values['node-flags'].replace(/\s+/g, ',')),
     profile: values.profile,
     build: !values['no-build'],

@@ -305,6 +305,7 @@ export async function seedReadings(target, { workspaceId, memberId }, count) {
   else await seedPostgres(target.url, rooms, devices, count, endMs);
   return {
     deviceIds: devices.map((d) => d.id),
+    roomIds: rooms.map((r) => r.id),
     listDeviceId: devices[Math.floor(devices.length / 2)].id,
     listSince: new Date(endMs - LIST_WINDOW_MS).toISOString(),
   };

@@ -13,6 +13,7 @@ import { HELP, readOptions } from './options.mjs';
 import { caseResult, formatExtras, formatTable, median, ms, writeSummary } from './report.mjs';
 import { startServer } from './servers.mjs';
 import { verifyCases } from './verify.mjs';
+import { addAlertRules, measureDrain, startReceiver, subscribeEndpoints } from './webhooks.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, '.bench');
@@ -20,7 +21,7 @@ const HUGE_RATE_LIMIT = '1000000000';
 const SETTLE_MS = 500;
 const NOISY_CORES = 0.25;
 
-function serverEnv(target, secret) {
+function serverEnv(target, secret, webhooks) {
   const env = { ...process.env };
   // The bench measures the single-process setup: in-process rate limits, no Redis.
   delete env.REDIS_URL;
@@ -37,11 +38,13 @@ function serverEnv(target, secret) {
     VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: HUGE_RATE_LIMIT,
     VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN: HUGE_RATE_LIMIT,
     VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN: HUGE_RATE_LIMIT,
+    // The bench's webhook receiver listens on loopback, as a lab's own server would.
+    ...(webhooks ? { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } : {}),
   };
 }
 
-async function startServers(target, execArgv) {
-  const env = serverEnv(target, randomBytes(32).toString('base64url'));
+async function startServers(target, execArgv, webhooks) {
+  const env = serverEnv(target, randomBytes(32).toString('base64url'), webhooks);
   const start = (name) =>
     startServer({ name, script: join(ROOT, 'bench', `${name}-server.mjs`), env, execArgv });
   const baseline = await start('baseline');
@@ -64,7 +67,7 @@ const describeSeed = (plants, transfers, readings) =>
   (readings > 0 ? `, ${readings.toLocaleString('en-US')} readings` : '');
 
 /** Warm-up, then rounds alternating which server goes first (ABBA), so drift hits both alike. */
-async function measureCase(benchCase, servers, seeded, options, nameWidth) {
+async function measureCase(benchCase, servers, seeded, options, nameWidth, receiver) {
   const request = benchCase.request(seeded);
   const load = async (name, duration) => {
     const measured = await loadServer(servers[name], request, {
@@ -80,17 +83,26 @@ async function measureCase(benchCase, servers, seeded, options, nameWidth) {
     await load('vitro', options.warmup);
   }
   const rounds = { baseline: [], vitro: [] };
+  const deliveries = [];
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? ['baseline', 'vitro'] : ['vitro', 'baseline'];
     for (const name of order) {
+      receiver?.take();
       const measured = await load(name, options.duration);
       rounds[name].push(measured);
+      // The baseline's events (same workspace) are delivered too; only Vitro's rounds count.
+      const delivered = receiver?.take();
+      if (name === 'vitro' && delivered) deliveries.push(delivered);
       console.log(
-        `  ${benchCase.name.padEnd(nameWidth)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}`,
+        `  ${benchCase.name.padEnd(nameWidth)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}` +
+          (delivered && delivered.deliveries > 0
+            ? `  webhooks ${delivered.deliveries} delivered, event→delivery p50 ${delivered.p50} ms p99 ${delivered.p99} ms`
+            : ''),
       );
     }
   }
   const result = caseResult(benchCase, rounds);
+  if (deliveries.length > 0) result.webhooks = deliveries;
   if (benchCase.halfCapacityP99 !== undefined) {
     // Latency at half of the throughput Vitro just showed, as a server is run in practice.
     const rate = Math.max(1, Math.round(result.vitro.rps / 2));
@@ -137,17 +149,47 @@ async function benchDatabase(dialect, cases, options, execArgv) {
   const seeded = await seed(target, { plants: options.plants, readings, transfers });
   console.log(`[${dialect}] seeded in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 
-  const servers = await startServers(target, execArgv);
+  const receiver = options.endpoints > 0 ? await startReceiver() : null;
+  const servers = await startServers(target, execArgv, receiver !== null);
   const results = [];
+  let drain = null;
   try {
     await verifyCases(cases, [servers.baseline, servers.vitro], seeded, target);
+    if (receiver !== null) {
+      await subscribeEndpoints(servers.vitro, seeded.apiKey, receiver, options.endpoints);
+      console.log(
+        `[${dialect}] ${options.endpoints} webhook endpoints subscribed at ${receiver.url}`,
+      );
+    }
+    if (options.alertRules > 0 && seeded.readings !== null) {
+      await addAlertRules(servers.vitro, seeded.apiKey, seeded.readings, options.alertRules);
+      console.log(
+        `[${dialect}] ${options.alertRules} alert rules on the ingest's rooms and devices`,
+      );
+    }
     console.log(`[${dialect}] both servers answer every case alike; loading…`);
     const nameWidth = Math.max(...cases.map((c) => c.name.length));
     for (const c of cases) {
-      results.push(await measureCase(c, servers, seeded, options, nameWidth));
+      results.push(await measureCase(c, servers, seeded, options, nameWidth, receiver));
+    }
+    if (receiver !== null && options.drain > 0) {
+      const drained = await measureDrain(
+        target,
+        seeded,
+        receiver,
+        options.drain,
+        options.endpoints,
+      );
+      console.log(
+        `  drain: ${options.drain} events to ${options.endpoints + 1} endpoints, ` +
+          `${drained.deliveries} deliveries at ` +
+          `${Math.round(drained.perSecond ?? 0).toLocaleString('en-US')} deliveries/s`,
+      );
+      drain = drained;
     }
   } finally {
     await Promise.all([servers.baseline.stop(), servers.vitro.stop()]);
+    await receiver?.close();
   }
   const title =
     `\n${dialect}: ${describeSeed(options.plants, transfers, readings)}, ${options.connections} connections, ` +
@@ -155,7 +197,7 @@ async function benchDatabase(dialect, cases, options, execArgv) {
   console.log(
     `${formatTable(title, results)}\n${formatExtras(results)}${describeNoise(dialect, results)}`,
   );
-  return { dialect, results };
+  return { dialect, results, ...(drain === null ? {} : { webhookDrain: drain }) };
 }
 
 async function main() {

@@ -24,6 +24,12 @@ import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/auth/index.js';
 import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
+import { startSilenceTimer } from './modules/alerts/index.js';
+import {
+  DeliveryWorker,
+  targetPolicy,
+  type DeliveryWorkerOptions,
+} from './modules/webhooks/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -40,6 +46,8 @@ export interface AppOptions {
   imageFetch?: Pick<FetchImageOptions, 'ca' | 'resolver' | 'deadlineMs'>;
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
+  /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
+  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'>;
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -132,7 +140,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });
   }
   const routes = createRoutes(app, kernel);
+  const webhookPolicy = targetPolicy(config.webhooks);
   registerApiRoutes(routes, {
+    webhooks: { policy: webhookPolicy },
     records: createRecordLookup(),
     files: {
       store: blobs,
@@ -155,6 +165,23 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
+
+  // Background work (webhook deliveries, the alert timer), in any number of processes; off where
+  // VITRO_WORKER=off (and in the tests, unless one turns it on).
+  const worker = config.worker
+    ? new DeliveryWorker({
+        database,
+        policy: webhookPolicy,
+        timeoutMs: config.webhooks.timeoutMs,
+        log: app.log,
+        ...options.webhooks,
+      })
+    : null;
+  let silenceTimer: { stop(): Promise<void> } | null = null;
+  app.addHook('onReady', async () => {
+    worker?.start();
+    if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
+  });
 
   // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
   let backups: { stop(): Promise<void> } | null = null;
@@ -183,6 +210,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Writes still running (their client may have gone) finish before anything closes.
     await writesSettled(database);
     clearInterval(purgeTimer);
+    await worker?.stop();
+    await silenceTimer?.stop();
     await backups?.stop();
     await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();

@@ -26,6 +26,15 @@ export interface RateLimitConfig {
   readonly readingsWorkspacePer5Minutes: number;
 }
 
+export interface WebhookConfig {
+  /** Host names (lower case; `*.` prefix for a whole domain) a webhook may reach on the LAN. */
+  readonly allowedHosts: readonly string[];
+  /** CIDRs a webhook may reach although private. */
+  readonly allowedRanges: readonly string[];
+  /** The deadline of one delivery attempt. */
+  readonly timeoutMs: number;
+}
+
 /** Scheduled backups of the embedded shape (docs/operations.md). */
 export interface BackupScheduleConfig {
   /** Where archives go. */
@@ -46,6 +55,9 @@ export interface Config {
   readonly secret: string;
   readonly rateLimits: RateLimitConfig;
   readonly allowedPrivateAddresses: readonly string[];
+  readonly webhooks: WebhookConfig;
+  /** Whether this process runs the background work: webhook deliveries and the alert timer. */
+  readonly worker: boolean;
   readonly logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
   readonly metricsToken: string | null;
@@ -195,23 +207,73 @@ function parseRedisUrl(env: Env): string | null {
   return raw;
 }
 
-function parseCidrs(env: Env): string[] {
-  const raw = read(env, 'VITRO_ALLOWED_PRIVATE_ADDRESSES');
-  if (raw === undefined) return [];
+function commaParts(raw: string): string[] {
   return raw
     .split(',')
     .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((cidr) => {
-      try {
-        const [address, bits] = cidr.includes('/')
-          ? ipaddr.parseCIDR(cidr)
-          : [ipaddr.parse(cidr), cidr.includes(':') ? 128 : 32];
-        return `${address.toString()}/${bits}`;
-      } catch {
-        throw new ConfigError('VITRO_ALLOWED_PRIVATE_ADDRESSES', `"${cidr}" is not an IP or CIDR`);
-      }
-    });
+    .filter((part) => part !== '');
+}
+
+/** An IP or CIDR as `address/bits`, or null when it is neither. */
+function normalCidr(text: string): string | null {
+  try {
+    const [address, bits] = text.includes('/')
+      ? ipaddr.parseCIDR(text)
+      : [ipaddr.parse(text), text.includes(':') ? 128 : 32];
+    if (!text.includes('/') && !ipaddr.isValid(text)) return null;
+    return `${address.toString()}/${bits}`;
+  } catch {
+    return null;
+  }
+}
+
+function parseCidrs(env: Env): string[] {
+  const raw = read(env, 'VITRO_ALLOWED_PRIVATE_ADDRESSES');
+  if (raw === undefined) return [];
+  return commaParts(raw).map((cidr) => {
+    const normal = normalCidr(cidr);
+    if (normal === null) {
+      throw new ConfigError('VITRO_ALLOWED_PRIVATE_ADDRESSES', `"${cidr}" is not an IP or CIDR`);
+    }
+    return normal;
+  });
+}
+
+const HOST_NAME =
+  /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+function parseWebhooks(env: Env): WebhookConfig {
+  const hosts: string[] = [];
+  const ranges: string[] = [];
+  for (const entry of commaParts(read(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '')) {
+    const cidr = /^[\d.:/a-fA-F]+$/.test(entry) ? normalCidr(entry) : null;
+    if (cidr !== null) ranges.push(cidr);
+    else if (HOST_NAME.test(entry.toLowerCase()) && entry.length <= 253) {
+      hosts.push(entry.toLowerCase());
+    } else {
+      throw new ConfigError(
+        'WEBHOOK_ALLOWED_HOSTS',
+        `"${entry}" is not a host name, *.domain, IP address or CIDR`,
+      );
+    }
+  }
+  const timeout = positiveInt(env, 'WEBHOOK_TIMEOUT_SECONDS', 10);
+  if (timeout > 30) {
+    throw new ConfigError('WEBHOOK_TIMEOUT_SECONDS', `must be from 1 to 30, got "${timeout}"`);
+  }
+  return Object.freeze({
+    allowedHosts: Object.freeze(hosts),
+    allowedRanges: Object.freeze(ranges),
+    timeoutMs: timeout * 1000,
+  });
+}
+
+function parseWorker(env: Env): boolean {
+  const worker = read(env, 'VITRO_WORKER') ?? 'on';
+  if (worker !== 'on' && worker !== 'off') {
+    throw new ConfigError('VITRO_WORKER', `must be on or off, got "${worker}"`);
+  }
+  return worker === 'on';
 }
 
 function parseMetricsToken(env: Env): string | null {
@@ -366,6 +428,8 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     }),
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
+    webhooks: parseWebhooks(env),
+    worker: parseWorker(env),
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
     backup: parseBackupSchedule(env, database),

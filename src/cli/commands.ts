@@ -33,6 +33,21 @@ const GROUPS: readonly { name: string; description: string; load: () => Promise<
     description: 'List devices; pause, retire or re-activate them',
     load: async () => (await import('./device-commands.js')).registerDeviceCommands,
   },
+  {
+    name: 'webhook',
+    description: 'Webhook endpoints: create, list, update, disable, rotate, deliveries',
+    load: async () => (await import('./webhook-commands.js')).registerWebhookCommands,
+  },
+  {
+    name: 'alert-rule',
+    description: 'Sensor alert rules: create, list, update, delete',
+    load: async () => (await import('./alert-commands.js')).registerAlertRuleCommands,
+  },
+  {
+    name: 'alert',
+    description: 'Sensor alerts',
+    load: async () => (await import('./alert-commands.js')).registerAlertCommands,
+  },
 ];
 
 /**

@@ -36,13 +36,16 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'read:pricing': 'read culture line prices and history',
   'read:commerce': 'read store order lines and sell-through',
   'read:events': 'read plant and explant edit history (audit events)',
+  'read:webhooks': 'read webhook endpoints and their delivery log',
+  'write:webhooks': 'manage webhook endpoints, secrets and redeliveries',
 };
 
 /** The scope list printed after `vitro key create --help`. */
 export function scopesHelp(): string {
   const width = Math.max(...SCOPES.map((scope) => scope.length)) + 2;
   const lines = SCOPES.map((scope) => {
-    const needs = minimumRoleForScope(scope) === 'manager' ? ' [manager+]' : '';
+    const role = minimumRoleForScope(scope);
+    const needs = role === 'manager' || role === 'admin' ? ` [${role}+]` : '';
     return `  ${scope.padEnd(width)}${SCOPE_DESCRIPTIONS[scope]}${needs}`;
   });
   return [
@@ -51,7 +54,7 @@ export function scopesHelp(): string {
     ...lines,
     '',
     "A key never does more than its owner may: writes need the owner's role to be",
-    'member or above, [manager+] scopes manager or above, and the plan must include',
-    'the operation (docs/access.md).',
+    'member or above, [manager+] scopes manager or above, [admin+] scopes admin or',
+    'above, and the plan must include the operation (docs/access.md).',
   ].join('\n');
 }

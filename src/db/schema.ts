@@ -546,6 +546,100 @@ export interface SensorReadingTable {
   created_at: string;
 }
 
+export interface WebhookEndpointTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string;
+  event_types: string | null;
+  status: string;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  feed_seq: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  failing_since: string | null;
+  last_success_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_seq: number;
+  event_type: string;
+  status: string;
+  attempts: number;
+  schedule_step: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  workspace_id: string;
+  delivery_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  response: string | null;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
+export interface AlertRuleTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  sensor_type: string;
+  room_id: string | null;
+  device_id: string | null;
+  condition: string;
+  threshold: number | null;
+  duration_minutes: number;
+  hysteresis: number;
+  enabled: number;
+  breach_started_at: string | null;
+  open_alert_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertTable {
+  id: string;
+  workspace_id: string;
+  rule_id: string;
+  status: string;
+  sensor_type: string;
+  room_id: string | null;
+  device_id: string | null;
+  condition: string;
+  threshold: number | null;
+  started_at: string;
+  opened_at: string;
+  opened_value: number | null;
+  resolved_at: string | null;
+  resolved_value: number | null;
+  resolution: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -582,4 +676,9 @@ export interface DB {
   comments: CommentTable;
   device_events: DeviceEventTable;
   sensor_readings: SensorReadingTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  alert_rules: AlertRuleTable;
+  alerts: AlertTable;
 }

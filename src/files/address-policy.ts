@@ -40,6 +40,15 @@ function inAllowList(address: Address, allowed: readonly [Address, number][]): b
   );
 }
 
+/** Whether an address (IPv4-mapped forms as their IPv4) lies inside one of the ranges. */
+export function inRanges(text: string, ranges: readonly [Address, number][]): boolean {
+  const parsed = parseAddress(text);
+  if (parsed === null) return false;
+  const address =
+    parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  return inAllowList(address, ranges);
+}
+
 const IPV4_RANGE_NAMES: Record<string, string> = {
   unspecified: 'an unspecified (0.0.0.0/8) address',
   broadcast: 'the broadcast address',

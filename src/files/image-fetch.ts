@@ -1,15 +1,14 @@
-import { lookup } from 'node:dns/promises';
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import { AppError, errors } from '../kernel/errors.js';
-import { checkAddress, parseAddress, parseCidrs } from './address-policy.js';
+import { parseCidrs } from './address-policy.js';
+import { outboundAddress, systemResolver, type Resolver } from './outbound-address.js';
 import { createPinnedAgent, describeNetworkError } from './pinned-agent.js';
 
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGE_FETCH_DEADLINE_MS = 10_000;
 
-/** Every address a host name resolves to. */
-export type Resolver = (hostname: string) => Promise<readonly string[]>;
+export type { Resolver };
 
 export interface FetchImageOptions {
   /** CIDRs that may be reached although private (VITRO_ALLOWED_PRIVATE_ADDRESSES). */
@@ -35,12 +34,7 @@ export interface FetchedImage {
   readonly declaredType: string | null;
 }
 
-const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true })).map((entry) => entry.address);
-
 const fetchFailed = (message: string) => new AppError('IMAGE_URL_FETCH_FAILED', message);
-
-const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
 
 function httpsUrl(raw: string): URL {
   let url: URL;
@@ -62,50 +56,22 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-/** Rejects with the signal's reason once it aborts; DNS lookups cannot be cancelled. */
-function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-async function resolveHost(hostname: string, resolver: Resolver, signal: AbortSignal) {
-  let addresses: readonly string[];
-  try {
-    addresses = await beforeDeadline(resolver(hostname), signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    if (NOT_FOUND_CODES.has(code)) throw fetchFailed(`image_url host ${hostname} was not found`);
-    throw fetchFailed(`image_url host ${hostname} could not be resolved`);
-  }
-  if (addresses.length === 0) throw fetchFailed(`image_url host ${hostname} was not found`);
-  return addresses;
-}
-
 /**
  * The address to connect to, after checking that every address the host has is
  * public (or explicitly allowed). One private answer refuses the whole host: the
  * caller cannot choose which address a later connection would get.
  */
 async function checkedAddress(url: URL, options: FetchImageOptions, signal: AbortSignal) {
-  const allowed = parseCidrs(options.allowedPrivate ?? []);
-  const literal = parseAddress(url.hostname) !== null;
-  const addresses = literal
-    ? [url.hostname]
-    : await resolveHost(url.hostname, options.resolver ?? systemResolver, signal);
-  const verdicts = addresses.map((address) => checkAddress(address, allowed));
-  for (const verdict of verdicts) {
-    if (verdict.allowed) continue;
-    const host = literal ? '' : `host ${url.hostname} resolves to a refused address: `;
-    throw errors.validation(`image_url must be a public address; ${host}${verdict.reason}`);
+  const verdict = await outboundAddress(url.hostname, {
+    allowed: parseCidrs(options.allowedPrivate ?? []),
+    resolver: options.resolver ?? systemResolver,
+    signal,
+  });
+  if (verdict.ok) return verdict.connectTo;
+  if (verdict.kind === 'refused') {
+    throw errors.validation(`image_url must be a public address; ${verdict.reason}`);
   }
-  const first = verdicts[0];
-  if (first?.allowed !== true) throw fetchFailed(`image_url host ${url.hostname} was not found`);
-  return first.connectTo;
+  throw fetchFailed(`image_url ${verdict.reason}`);
 }
 
 /**

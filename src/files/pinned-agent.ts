@@ -20,10 +20,15 @@ export interface PinnedAgentOptions {
   readonly connectTimeoutMs: number;
   /** An extra trusted CA next to the system roots: tests only. */
   readonly ca?: string | Buffer;
+  /**
+   * Connections kept open to the address and reused (webhook deliveries); default
+   * one request per agent, nothing kept alive (a download).
+   */
+  readonly keepAlive?: { readonly connections: number };
 }
 
 /**
- * An undici Agent for one download that connects only to `address`. The URL's
+ * An undici Agent that connects only to `address`. The URL's
  * host name stays the TLS server name, so SNI and certificate checks are made
  * against the name the caller gave, not against the address.
  */
@@ -35,9 +40,10 @@ export function createPinnedAgent(address: string, options: PinnedAgentOptions):
       rejectUnauthorized: true,
       ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
     },
-    // One request per agent; nothing to keep alive or pipeline.
-    pipelining: 0,
-    connections: 1,
+    ...(options.keepAlive === undefined
+      ? // One request per agent; nothing to keep alive or pipeline.
+        { pipelining: 0, connections: 1 }
+      : { pipelining: 1, connections: options.keepAlive.connections }),
   });
 }
 

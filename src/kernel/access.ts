@@ -46,6 +46,8 @@ export const SCOPES = [
   'read:pricing',
   'read:commerce',
   'read:events',
+  'read:webhooks',
+  'write:webhooks',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -63,8 +65,12 @@ const MANAGER_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
   'write:devices',
 ]);
 
+/** Webhook endpoints hold signing secrets and send the lab's data out: admins only. */
+const ADMIN_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['read:webhooks', 'write:webhooks']);
+
 /** The weakest role whose keys may use a scope: reads any member, writes `member`. */
 export function minimumRoleForScope(scope: Scope): Role {
+  if (ADMIN_SCOPES.has(scope)) return 'admin';
   if (MANAGER_SCOPES.has(scope)) return 'manager';
   return scope.startsWith('write:') ? 'member' : 'guest';
 }

@@ -3,7 +3,8 @@ import { SCOPES } from './access.js';
 /** The operation groups of the reference, each with what it covers. */
 export const TAGS: Readonly<Record<string, string>> = {
   Account: 'The calling key and its workspace',
-  'Change history': 'What happened to plants and explants, oldest first, for incremental sync',
+  'Change history':
+    'What happened to plants and explants (and sensor alerts), oldest first, for incremental sync',
   Comments: 'Notes and discussion on lab records, with mentions and references',
   Contamination: 'Contamination observations on plants and explants',
   'Demand signals': 'Sales and order demand per genus, which orders the task list',
@@ -16,12 +17,16 @@ export const TAGS: Readonly<Record<string, string>> = {
   Plants: 'Mother plants and culture lines',
   Pricing: 'Culture line prices and their history',
   'Sell-through': 'Store order lines and sales per culture line',
+  'Sensor alerts':
+    'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',
   'Sensor readings': 'Environmental readings from the lab’s sensors',
   'SOP runs': 'Standard operating procedures as performed, step by step',
   SOPs: 'Standard operating procedures and the version in force',
   Stages: 'Stage history of plants and explants',
   Tasks: 'Scheduled lab work',
   Transfers: 'Transfers onto fresh media',
+  Webhooks:
+    'Endpoints that receive the change history as signed HTTP requests, and their delivery log',
 };
 
 type Json = Record<string, unknown>;

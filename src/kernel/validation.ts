@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { errors } from './errors.js';
 import { addVitroFormats, formatProblem } from './formats.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.
@@ -289,4 +291,25 @@ export function describeValidationError(
   }
   if (hideField) return `A value ${problem}`;
   return `${path}: ${problem}`;
+}
+
+const commandAjv = makeAjv(false);
+const commandValidators = new WeakMap<object, ReturnType<Ajv['compile']>>();
+
+/**
+ * Checks a value built outside a request (a CLI command's options) against an
+ * operation's body schema, as the API would: the same problems, the same 422 text.
+ */
+export function checkBody<S extends TSchema>(schema: S, value: unknown): Static<S> {
+  let validate = commandValidators.get(schema);
+  if (validate === undefined) {
+    validate = commandAjv.compile(schema);
+    commandValidators.set(schema, validate);
+  }
+  const found = unstorable(value);
+  if (found !== null) throw errors.validation(describeValidationError([found], 'body', false));
+  if (!validate(value)) {
+    throw errors.validation(describeValidationError(validate.errors ?? [], 'body', false));
+  }
+  return value as Static<S>;
 }

@@ -37,6 +37,8 @@ import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { taskRecords } from './tasks/index.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
+import { registerWebhookRoutes, type TargetPolicy } from './webhooks/index.js';
+import { checkReadings, registerAlertRoutes } from './alerts/index.js';
 
 /*
  * The one place that wires the modules: it builds what they share and hands each
@@ -74,6 +76,8 @@ export interface ModuleDeps {
   readonly records: Records;
   /** Where asset bytes are stored and how image_url is fetched. */
   readonly files: AssetFiles;
+  /** Where webhook endpoints may point. */
+  readonly webhooks: { readonly policy: TargetPolicy };
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -99,5 +103,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerCommentRoutes(routes, { records: deps.records });
   registerDeviceRoutes(routes);
   registerDeviceEventRoutes(routes);
-  registerReadingRoutes(routes);
+  registerReadingRoutes(routes, { afterStore: checkReadings });
+  registerAlertRoutes(routes);
+  registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
 }

@@ -22,6 +22,13 @@ import { subcultureSop } from '../records/sop-helpers.js';
 import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
+import {
+  deliveryWorker,
+  drain,
+  LOOPBACK_ALLOWED,
+  startReceiver,
+  type Receiver,
+} from '../webhooks/support.js';
 import { operationsOf, type OpenApiDocument, type OperationSpec } from './operations.js';
 import {
   expand,
@@ -111,12 +118,13 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
   let shapes: ResponseShapes;
   let fixtures: Fixtures;
   let owner: ReturnType<typeof client>;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     // Every host name resolves to loopback, which the download refuses: an image_url
     // never reaches DNS or the network.
     t = await startTestApp(target, {
-      env: GENEROUS_LIMITS,
+      env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED },
       imageFetch: { resolver: async () => ['127.0.0.1'] },
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -303,6 +311,50 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       }),
       201,
     ).id as string;
+    // A webhook endpoint with a delivery in its log. It is reached only through its
+    // delivery (as the parent of deliveryId), so no fuzzed request deletes or disables
+    // it; the endpoints in the pool are spares the fuzz may do anything to.
+    receiver = await startReceiver();
+    const hooked = dataOf(await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }), 201)
+      .id as string;
+    await newPlant(owner, { species: 'Philodendron' });
+    const worker = deliveryWorker(t);
+    await drain(worker);
+    await worker.stop();
+    const delivery = dataOf(
+      await owner.get(`/api/v1/webhook-endpoints/${hooked}/deliveries`),
+      200,
+    )[0].id as string;
+    const spareEndpoints = [];
+    for (const description of ['spare 1', 'spare 2', 'spare 3']) {
+      spareEndpoints.push(
+        dataOf(
+          await owner.post('/api/v1/webhook-endpoints', { url: receiver.url, description }),
+          201,
+        ).id as string,
+      );
+    }
+    // An alert rule with an open alert.
+    const alertRule = dataOf(
+      await owner.post('/api/v1/alert-rules', {
+        name: 'Too warm',
+        sensor_type: 'temperature',
+        device_id: device.deviceId,
+        condition: 'above',
+        threshold: 28,
+      }),
+      201,
+    ).id as string;
+    dataOf(
+      await owner.post('/api/v1/sensor-readings', {
+        device_id: device.deviceId,
+        type: 'temperature',
+        value: 30,
+        unit: 'C',
+      }),
+      201,
+    );
+    const alert = dataOf(await owner.get('/api/v1/alerts'), 200)[0].id as string;
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
     fixtures = {
@@ -329,11 +381,20 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['comment', [topComment, replyComment]],
         ['parent', [topComment, replyComment]],
         ['mentioned_user_ids', [lab.owner.memberId, viewer.memberId]],
+        ['webhook-endpoint', spareEndpoints],
+        ['delivery', [delivery]],
+        ['alert-rule', [alertRule]],
+        ['rule', [alertRule]],
+        ['alert', [alert]],
       ]),
-      parentOf: new Map([[spareToken.id, device.deviceId]]),
+      parentOf: new Map([
+        [spareToken.id, device.deviceId],
+        [delivery, hooked],
+      ]),
       exclusive: [
         ['plant_id', 'explant_id'],
         ['image_url', 'image_base64'],
+        ['room_id', 'device_id'],
       ],
       // Equipment use names its subject by the log's type.
       kindOfType: {
@@ -362,6 +423,9 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         metric: ['ph', 'temperature', 'mass'],
         pricing_tier: ['A', 'B'],
         image_base64: [TINY_PNG, `data:image/png;base64,${TINY_PNG}`],
+        url: [receiver.url, 'https://hooks.example.org/vitro'],
+        threshold: [28, -5.5],
+        duration_minutes: [0, 10],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {
@@ -380,7 +444,10 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       },
     };
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
 
   const send = async (req: FuzzRequest): Promise<Answer | null> => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, expand(v)]));
@@ -418,6 +485,15 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
    * under another (`/devices/{id}/tokens`) remembers its parent.
    */
   const learn = (req: FuzzRequest, answer: Answer) => {
+    // A deleted record leaves its pool: it reads back no more.
+    if (req.operationId.startsWith('delete') && answer.status === 200) {
+      const id = (JSON.parse(answer.body) as { data?: { id?: unknown } }).data?.id;
+      for (const pool of fixtures.ids.values()) {
+        const at = pool.indexOf(String(id));
+        if (at >= 0) pool.splice(at, 1);
+      }
+      return;
+    }
     if (req.method !== 'POST' || answer.status !== 201) return;
     const id = (JSON.parse(answer.body) as { data?: { id?: unknown } }).data?.id;
     const segments = req.url.split('?')[0]!.split('/').filter(Boolean);

@@ -83,7 +83,11 @@ describe.each(databaseTargets())('authentication and access on $name', (target) 
       },
       scopes: [...SCOPES],
       effectiveScopes: SCOPES.filter(
-        (s) => s.startsWith('read:') && s !== 'read:pricing' && s !== 'read:commerce',
+        (s) =>
+          s.startsWith('read:') &&
+          s !== 'read:pricing' &&
+          s !== 'read:commerce' &&
+          s !== 'read:webhooks',
       ),
       role: 'viewer',
       apiAccess: 'full',

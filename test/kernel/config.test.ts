@@ -102,11 +102,35 @@ describe('configuration', () => {
     ['VITRO_RATE_LIMIT_READINGS_KEY_PER_5MIN', '1.5'],
     ['VITRO_ALLOWED_PRIVATE_ADDRESSES', '10.0.0.0/99'],
     ['LOG_LEVEL', 'loud'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'lims lab'],
+    ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/99'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'https://lims.lab'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '0'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '31'],
+    ['VITRO_WORKER', 'yes'],
   ])('stops with one line naming %s when it is %s', (variable, value) => {
     const attempt = () =>
       loadConfig({ VITRO_DATA_DIR: dataDir(), VITRO_SECRET: 'x'.repeat(32), [variable]: value });
     expect(attempt).toThrowError(ConfigError);
     expect(attempt).toThrowError(new RegExp(`^${variable}: [^\\n]+$`));
+  });
+
+  it('reads the webhook settings: allowed hosts and ranges, the attempt deadline, the worker', () => {
+    const config = loadConfig({
+      VITRO_DATA_DIR: dataDir(),
+      WEBHOOK_ALLOWED_HOSTS: ' LIMS.lab.local, *.hooks.lab ,192.168.10.0/24, 10.0.0.7, fd00::/8 ',
+      WEBHOOK_TIMEOUT_SECONDS: '3',
+      VITRO_WORKER: 'off',
+    });
+    expect(config.webhooks).toEqual({
+      allowedHosts: ['lims.lab.local', '*.hooks.lab'],
+      allowedRanges: ['192.168.10.0/24', '10.0.0.7/32', 'fd00::/8'],
+      timeoutMs: 3000,
+    });
+    expect(config.worker).toBe(false);
+    const defaults = loadConfig({ VITRO_DATA_DIR: dataDir() });
+    expect(defaults.webhooks).toEqual({ allowedHosts: [], allowedRanges: [], timeoutMs: 10_000 });
+    expect(defaults.worker).toBe(true);
   });
 
   it('requires a shared secret when scaled out', () => {

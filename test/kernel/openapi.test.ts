@@ -28,7 +28,7 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 34 scopes', () => {
+  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 36 scopes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1');
     // The device-token scheme is listed once an operation accepts device tokens.
@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([...schemes].sort());
     expect(schemes.has('bearerAuth')).toBe(true);
     expect(doc['x-scopes']).toEqual([...SCOPES]);
-    expect(doc['x-scopes']).toHaveLength(34);
+    expect(doc['x-scopes']).toHaveLength(36);
   });
 
   it('describes every API route with operationId, tags, scope and its error responses', () => {
@@ -130,6 +130,24 @@ describe('OpenAPI document', () => {
         'createDeviceEvent',
         'listSensorReadings',
         'createSensorReadings',
+        'listWebhookEndpoints',
+        'createWebhookEndpoint',
+        'getWebhookEndpoint',
+        'updateWebhookEndpoint',
+        'deleteWebhookEndpoint',
+        'disableWebhookEndpoint',
+        'enableWebhookEndpoint',
+        'rotateWebhookEndpointSecret',
+        'listWebhookDeliveries',
+        'getWebhookDelivery',
+        'redeliverWebhookDelivery',
+        'listAlertRules',
+        'createAlertRule',
+        'getAlertRule',
+        'updateAlertRule',
+        'deleteAlertRule',
+        'listAlerts',
+        'getAlert',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -6,10 +6,11 @@ import { REPO_ROOT } from '../cli/support.js';
 import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 
 const doc = readFileSync(join(REPO_ROOT, 'docs', 'access.md'), 'utf8');
+const ADDED_HEADING = '## Operations Vitro adds';
 
-/** The cells of every table row whose first cell matches. */
-function rows(first: RegExp): string[][] {
-  return doc
+/** The cells of every table row whose first cell matches (in `text`, default the whole page). */
+function rows(first: RegExp, text: string = doc): string[][] {
+  return text
     .split('\n')
     .filter((line) => line.startsWith('|'))
     .map((line) =>
@@ -39,7 +40,7 @@ describe('docs/access.md agrees with the code', () => {
   });
   afterAll(() => t.close());
 
-  it('lists the 34 scopes with the role each needs', () => {
+  it('lists the 36 scopes with the role each needs', () => {
     const scopes = rows(/^(read|write):/);
     expect(scopes.map((cells) => cells[0])).toEqual([...SCOPES]);
     for (const [scope, , role] of scopes) {
@@ -47,11 +48,24 @@ describe('docs/access.md agrees with the code', () => {
     }
   });
 
-  it('lists the 58 operations of the catalogue, each served one with its scope', () => {
-    const table = rows(/^(GET|POST|PATCH|DELETE)$/);
-    expect(table).toHaveLength(58);
+  it('lists the 58 operations of the catalogue and those Vitro adds, each served one with its scope', () => {
+    const [catalogue, added] = doc.split(ADDED_HEADING) as [string, string];
+    expect(rows(/^(GET|POST|PATCH|DELETE)$/, catalogue)).toHaveLength(58);
+    const table = [
+      ...rows(/^(GET|POST|PATCH|DELETE)$/, catalogue),
+      ...rows(/^(GET|POST|PATCH|DELETE)$/, added),
+    ];
     const byOperation = new Map(table.map((cells) => [`${cells[0]} ${cells[1]}`, cells[2]]));
     expect(operations.length).toBeGreaterThan(10);
+    // Every operation listed is served (nothing documented that does not exist).
+    const served = new Set(operations.map(({ method, path }) => `${method} ${path}`));
+    for (const key of byOperation.keys()) {
+      if (
+        rows(/^(GET|POST|PATCH|DELETE)$/, added).some((cells) => `${cells[0]} ${cells[1]}` === key)
+      ) {
+        expect(served.has(key), key).toBe(true);
+      }
+    }
     for (const { method, path, scope } of operations) {
       const key = `${method} ${path}`;
       if (['POST /sop-runs/{id}/complete', 'GET /sop-runs/{id}/events'].includes(key)) continue;

@@ -56,6 +56,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATABASE_URL: 'sqlite::memory:',
     VITRO_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
+    // Background work (webhook deliveries) only where a test turns it on.
+    VITRO_WORKER: 'off',
     ...env,
   });
 }

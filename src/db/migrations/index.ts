@@ -10,6 +10,7 @@ import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
 import * as comments from './20261123170000_comments.js';
+import * as webhooks from './20261126220000_webhooks.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261123160000_assets': assets,
   '20261123170000_comments': comments,
   '20261123130000_device_data': deviceData,
+  '20261126220000_webhooks': webhooks,
 };

@@ -15,6 +15,7 @@ export {
   DEVICE_STATUSES,
   listWorkspaceDevices,
   registerDevice,
+  requireDevice,
   type DeviceRecord,
   type DeviceStatus,
   type NewDevice,

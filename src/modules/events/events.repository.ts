@@ -76,3 +76,59 @@ export function listEvents(
   if (filter.since !== null) query = query.where('created_at', '>', filter.since);
   return fetchPage(query, BY_SEQUENCE, page);
 }
+
+const afterSequence = preparedQuery(
+  (db, p: { workspaceId: string; afterSeq: number; limit: number }) =>
+    db
+      .selectFrom('events')
+      .select(COLUMNS)
+      .where('workspace_id', '=', p.workspaceId)
+      .where('seq', '>', p.afterSeq)
+      .orderBy('seq', 'asc')
+      .limit(p.limit),
+);
+
+export function eventsAfter(
+  db: Db,
+  workspaceId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<EventRow[]> {
+  return afterSequence.all(db, { workspaceId, afterSeq, limit });
+}
+
+export async function latestEventSequence(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select('event_seq')
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  return Number(row?.event_seq ?? 0);
+}
+
+export function findEventRow(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EventRow | undefined> {
+  return db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findEventRows(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<EventRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}

@@ -12,7 +12,9 @@ export function registerEventRoutes(routes: Routes): void {
     description:
       'What happened to plant or explant records, oldest first, for incremental sync. ' +
       '`since` is exclusive and compares with `created_at`; equal timestamps keep a fixed order. ' +
-      'Event types: created, updated (payload.changes: field -> {from, to}), stage_change, transfer, contamination.',
+      'Event types: created, updated (payload.changes: field -> {from, to}), stage_change, transfer, contamination. ' +
+      '`entity=sensor_alert` lists the episodes of sensor alert rules instead (opened, resolved; payload: the alert); ' +
+      'they never appear in the plant or explant history.',
     scope: 'read:events',
     failureCode: 'EVENT_QUERY_FAILED',
     querystring: ChangeEventQuery,

@@ -1,14 +1,23 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
+/**
+ * What the change history records. `sensor_alert` (alert episodes) is listed only when
+ * asked for with `entity=sensor_alert`: clients that ask for plants or explants, as
+ * every existing client does, see exactly what they saw before alerts existed.
+ */
+export const ENTITY_TYPES = ['plant', 'explant', 'sensor_alert'] as const;
+
 export const ChangeEvent = Type.Object(
   {
     id: Uuid(),
-    entity_type: StringEnum(['plant', 'explant']),
+    entity_type: StringEnum(ENTITY_TYPES),
     entity_id: Uuid(),
     stage_id: Nullable(Uuid()),
     event_type: Type.String({
-      description: 'created, updated, stage_change, transfer, contamination, …',
+      description:
+        'plants and explants: created, updated, stage_change, transfer, contamination; ' +
+        'sensor alerts: opened, resolved',
     }),
     event_time: Type.String(),
     recorded_by: Nullable(Uuid()),
@@ -19,7 +28,7 @@ export const ChangeEvent = Type.Object(
 );
 
 export const ChangeEventQuery = Type.Object({
-  entity: StringEnum(['plant', 'explant']),
+  entity: StringEnum(ENTITY_TYPES),
   since: Type.Optional(
     Type.String({
       format: 'date-or-date-time',

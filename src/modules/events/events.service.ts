@@ -4,20 +4,52 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import { strictlyAfter } from '../../kernel/time.js';
 import {
+  eventsAfter,
+  findEventRow,
+  findEventRows,
   insertEvent,
+  latestEventSequence,
   listEvents as listEventRows,
   nextEventSequence,
   setLastEventAt,
   type EventRow,
 } from './events.repository.js';
-import type { ChangeEvent as ChangeEventSchema } from './events.schemas.js';
 
+import type { ChangeEvent as ChangeEventSchema, ENTITY_TYPES } from './events.schemas.js';
+
+export type { EventRow };
+
+/** The records whose changes the history keeps. */
 export type EntityType = 'plant' | 'explant';
-export type ChangeEventType = 'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination';
+/** What a change-history event can be about: those records, and sensor alert episodes. */
+export type FeedEntityType = (typeof ENTITY_TYPES)[number];
+export type ChangeEventType =
+  'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination' | 'opened' | 'resolved';
+
+/** Every kind of event the change history holds, as `entity_type.event_type`. */
+export const EVENT_TYPES = [
+  'plant.created',
+  'plant.updated',
+  'plant.stage_change',
+  'plant.transfer',
+  'plant.contamination',
+  'explant.created',
+  'explant.updated',
+  'explant.stage_change',
+  'explant.transfer',
+  'explant.contamination',
+  'sensor_alert.opened',
+  'sensor_alert.resolved',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The `entity_type.event_type` name of an event. */
+export const eventTypeOf = (row: Pick<EventRow, 'entity_type' | 'event_type'>): string =>
+  `${row.entity_type}.${row.event_type}`;
 
 export interface NewChangeEvent {
   workspaceId: string;
-  entityType: EntityType;
+  entityType: FeedEntityType;
   entityId: string;
   stageId?: string | null;
   eventType: ChangeEventType;
@@ -80,7 +112,7 @@ export async function recordChangeEvents(
 export function presentEvent(row: EventRow): ChangeEvent {
   return {
     id: row.id,
-    entity_type: row.entity_type as EntityType,
+    entity_type: row.entity_type as FeedEntityType,
     entity_id: row.entity_id,
     stage_id: row.stage_id,
     event_type: row.event_type,
@@ -94,9 +126,43 @@ export function presentEvent(row: EventRow): ChangeEvent {
 export async function listChangeEvents(
   db: Db,
   workspaceId: string,
-  filter: { entityType: EntityType; since: string | null },
+  filter: { entityType: FeedEntityType; since: string | null },
   page: PageRequest,
 ): Promise<Page<ChangeEvent>> {
   const { items, nextKey } = await listEventRows(db, workspaceId, filter, page);
   return { items: items.map(presentEvent), nextKey };
+}
+
+/**
+ * The workspace's events after sequence number `afterSeq`, oldest first: the feed as
+ * GET /events pages it, all entity types together (what webhooks deliver). Events of
+ * a workspace commit in sequence order (see nextEventSequence), so a reader that
+ * remembers the last number it saw never skips one.
+ */
+export function listEventsAfter(
+  db: Db,
+  workspaceId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<EventRow[]> {
+  return eventsAfter(db, workspaceId, afterSeq, limit);
+}
+
+/** The sequence number of the workspace's latest committed event (0 before the first). */
+export function currentEventSequence(db: Db, workspaceId: string): Promise<number> {
+  return latestEventSequence(db, workspaceId);
+}
+
+/** One event of the workspace by its id. */
+export function findEvent(db: Db, workspaceId: string, id: string): Promise<EventRow | undefined> {
+  return findEventRow(db, workspaceId, id);
+}
+
+/** Events of the workspace by their ids, in no particular order. */
+export function findEvents(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<EventRow[]> {
+  return findEventRows(db, workspaceId, ids);
 }

@@ -1,8 +1,16 @@
 /* The events module's face: the change history other modules append to. */
 export {
+  currentEventSequence,
+  EVENT_TYPES,
+  eventTypeOf,
+  findEvents,
+  listEventsAfter,
+  presentEvent,
   recordChangeEvent,
   recordChangeEvents,
   type ChangeEventType,
   type EntityType,
+  type EventRow,
+  type FeedEntityType,
   type NewChangeEvent,
 } from './events.service.js';

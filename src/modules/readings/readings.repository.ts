@@ -192,3 +192,20 @@ export function listReadingPage(
   if (filter.until !== undefined) query = query.where('recorded_at', '<=', filter.until);
   return fetchPage(query, NEWEST_TAKEN, page);
 }
+
+/** When the newest reading of a type was taken on one device or in one room; null: never. */
+export async function newestReadingTime(
+  db: Db,
+  workspaceId: string,
+  of: { readonly type: string; readonly deviceId: string | null; readonly roomId: string | null },
+): Promise<string | null> {
+  let query = db
+    .selectFrom('sensor_readings')
+    .select('recorded_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('type', '=', of.type);
+  if (of.deviceId !== null) query = query.where('device_id', '=', of.deviceId);
+  if (of.roomId !== null) query = query.where('room_id', '=', of.roomId);
+  const row = await query.orderBy('recorded_at', 'desc').limit(1).executeTakeFirst();
+  return row?.recorded_at ?? null;
+}

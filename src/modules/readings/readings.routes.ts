@@ -6,9 +6,17 @@ import {
   ReadingQuery,
   SensorReading,
 } from './readings.schemas.js';
-import { ingestReadings, listReadings, readingsIn } from './readings.service.js';
+import {
+  ingestReadings,
+  listReadings,
+  readingsIn,
+  type StoredReadingsHook,
+} from './readings.service.js';
 
-export function registerReadingRoutes(routes: Routes): void {
+export function registerReadingRoutes(
+  routes: Routes,
+  deps: { afterStore: StoredReadingsHook | null } = { afterStore: null },
+): void {
   routes.list({
     url: '/api/v1/sensor-readings',
     operationId: 'listSensorReadings',
@@ -49,6 +57,7 @@ export function registerReadingRoutes(routes: Routes): void {
     readings: readingsIn,
     data: CreateReadingsData,
     meta: CreateReadingsMeta,
-    handler: (req, ctx) => ingestReadings(ctx.trx, ctx.principal, req.body, ctx.now),
+    handler: (req, ctx) =>
+      ingestReadings(ctx.trx, ctx.principal, req.body, ctx.now, deps.afterStore),
   });
 }

@@ -13,6 +13,7 @@ import {
   findReading,
   insertReadings,
   listReadingPage,
+  newestReadingTime,
   type ReadingRow,
 } from './readings.repository.js';
 import type {
@@ -61,6 +62,17 @@ export function readingIdOf(deviceId: string, externalId: string, recordedAt: st
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * What else happens to the readings a batch stored, in its transaction: the alert
+ * rules judge them (wired in modules/index.ts, so readings know nothing of alerts).
+ */
+export type StoredReadingsHook = (
+  trx: Trx,
+  workspaceId: string,
+  stored: readonly ReadingRow[],
+  now: string,
+) => Promise<void>;
+
 /** How many readings a body carries: what the readings budgets count. */
 export function readingsIn(body: Static<typeof CreateReadingsBody>): number {
   return 'readings' in body ? body.readings.length : 1;
@@ -88,6 +100,7 @@ export async function ingestReadings(
   principal: Principal,
   body: Static<typeof CreateReadingsBody>,
   now: string,
+  afterStore: StoredReadingsHook | null = null,
 ): Promise<CreateReadingsResult> {
   const single = !('readings' in body);
   const inputs: readonly ReadingInput[] = 'readings' in body ? body.readings : [body];
@@ -142,6 +155,12 @@ export async function ingestReadings(
   }
   const stored = await insertReadings(trx, rows);
   for (const deviceId of devices.keys()) await markDeviceSeen(trx, workspaceId, deviceId, now);
+  await afterStore?.(
+    trx,
+    workspaceId,
+    rows.filter((row) => stored.has(row.id)),
+    now,
+  );
 
   if (!single) {
     return { data: rows.filter((row) => stored.has(row.id)).map(presentReading) };
@@ -178,4 +197,15 @@ export async function listReadings(
     page,
   );
   return { items: items.map(presentReading), nextKey };
+}
+
+export { READING_TYPES } from './readings.schemas.js';
+
+/** When the newest reading of a type was taken on a device or in a room (alert timers). */
+export function newestReadingAt(
+  db: Db,
+  workspaceId: string,
+  of: { readonly type: string; readonly deviceId: string | null; readonly roomId: string | null },
+): Promise<string | null> {
+  return newestReadingTime(db, workspaceId, of);
 }

@@ -1,0 +1,209 @@
+// Webhooks in the bench: a fast loopback receiver in the runner, the endpoints and alert
+// rules a run subscribes (--endpoints, --alert-rules), and what the receiver saw: how many
+// deliveries, and how long after each event was recorded it arrived.
+import { Buffer } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { fetch } from 'undici';
+import { v7 as uuidv7 } from 'uuid';
+
+/** A receiver answering 204 at once, timing each delivery from its event's `timestamp`. */
+export async function startReceiver() {
+  let latencies = [];
+  let first = null;
+  let last = null;
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const now = Date.now();
+      res.writeHead(204).end();
+      try {
+        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        latencies.push(now - Date.parse(timestamp));
+      } catch {
+        latencies.push(Number.NaN);
+      }
+      first ??= now;
+      last = now;
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    get count() {
+      return latencies.length;
+    },
+    /** Deliveries since the last reset: count, per second, and latency percentiles (ms). */
+    take() {
+      const sorted = latencies.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+      const at = (p) =>
+        sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+      const seconds = first === null || last === first ? null : (last - first) / 1000;
+      const stats = {
+        deliveries: latencies.length,
+        perSecond: seconds === null ? null : latencies.length / seconds,
+        p50: at(50),
+        p99: at(99),
+      };
+      latencies = [];
+      first = null;
+      last = null;
+      return stats;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function post(server, apiKey, path, body) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await res.json();
+  if (res.status !== 201)
+    throw new Error(`${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer.data;
+}
+
+/** Subscribes `count` endpoints (every event type) through Vitro's API. */
+export async function subscribeEndpoints(server, apiKey, receiver, count) {
+  for (let i = 0; i < count; i++) {
+    await post(server, apiKey, '/api/v1/webhook-endpoints', {
+      url: `${receiver.url}/${i}`,
+      description: `bench ${i + 1}`,
+    });
+  }
+}
+
+/**
+ * `count` alert rules on the ingest's readings, none of them ever firing (the bench's
+ * temperatures stay within 20 to 25 °C), as a lab's quiet day: half on rooms (every
+ * batch of a device in one is judged), half on single devices.
+ */
+export async function addAlertRules(server, apiKey, readings, count) {
+  for (let i = 0; i < count; i++) {
+    const onRoom = i % 2 === 0;
+    await post(server, apiKey, '/api/v1/alert-rules', {
+      name: `bench rule ${i + 1}`,
+      sensor_type: 'temperature',
+      ...(onRoom
+        ? { room_id: readings.roomIds[(i / 2) % readings.roomIds.length] }
+        : { device_id: readings.deviceIds[(i - 1) / 2] }),
+      condition: i % 4 < 2 ? 'above' : 'below',
+      threshold: i % 4 < 2 ? 35 : 10,
+      duration_minutes: 10,
+      hysteresis: 0.5,
+    });
+  }
+}
+
+/**
+ * Deliveries per second to the fast receiver: `count` events are written straight into
+ * the workspace's change history (as a burst of activity would leave them) with an
+ * endpoint whose cursor stands before them; Vitro's worker drains the backlog (to that
+ * endpoint and to the `subscribed` ones), and the receiver times it from the first
+ * delivery to the last.
+ */
+export async function measureDrain(target, seeded, receiver, count, subscribed) {
+  const now = new Date().toISOString();
+  const endpointId = uuidv7();
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const write = async (run) => {
+    if (target.dialect === 'sqlite') {
+      const db = new Database(target.path);
+      db.pragma('busy_timeout = 10000');
+      try {
+        db.transaction(() => run((text, values) => db.prepare(text).run(values)))();
+      } finally {
+        db.close();
+      }
+      return;
+    }
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      await client.query('begin');
+      const pending = [];
+      await run((text, values) => {
+        let i = 0;
+        pending.push(
+          client.query(
+            text.replace(/\?/g, () => `$${++i}`),
+            values,
+          ),
+        );
+      });
+      await Promise.all(pending);
+      await client.query('commit');
+    } finally {
+      await client.end();
+    }
+  };
+  let seq = null;
+  if (target.dialect === 'sqlite') {
+    const db = new Database(target.path, { readonly: true });
+    seq = Number(
+      db.prepare('select event_seq from workspaces where id = ?').get(seeded.workspaceId).event_seq,
+    );
+    db.close();
+  } else {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    seq = Number(
+      (await client.query('select event_seq from workspaces where id = $1', [seeded.workspaceId]))
+        .rows[0].event_seq,
+    );
+    await client.end();
+  }
+  receiver.take();
+  await write((run) => {
+    for (let i = 1; i <= count; i++) {
+      run(
+        'insert into events (id, workspace_id, seq, entity_type, entity_id, stage_id, event_type, event_time, recorded_by, payload, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          uuidv7(),
+          seeded.workspaceId,
+          seq + i,
+          'plant',
+          seeded.plantId,
+          null,
+          'updated',
+          now,
+          null,
+          '{"changes":{}}',
+          now,
+        ],
+      );
+    }
+    run('update workspaces set event_seq = ? where id = ?', [seq + count, seeded.workspaceId]);
+    run(
+      'insert into webhook_endpoints (id, workspace_id, url, description, event_types, status, disabled_reason, disabled_at, secret, previous_secret, previous_secret_expires_at, feed_seq, lease_owner, lease_until, failing_since, last_success_at, created_by, created_at, updated_at) values (?, ?, ?, ?, null, ?, null, null, ?, null, null, ?, null, null, null, null, null, ?, ?)',
+      [
+        endpointId,
+        seeded.workspaceId,
+        `${receiver.url}/drain`,
+        'bench drain',
+        'enabled',
+        secret,
+        seq,
+        now,
+        now,
+      ],
+    );
+  });
+  const deadline = Date.now() + 10 * 60_000;
+  const expected = count * (subscribed + 1);
+  while (receiver.count < expected && Date.now() < deadline) await sleep(50);
+  return { endpointId, ...receiver.take() };
+}

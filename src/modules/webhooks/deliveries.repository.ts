@@ -1,0 +1,258 @@
+import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
+import type { WebhookAttemptTable, WebhookDeliveryTable } from '../../db/schema.js';
+import type { Page, PageRequest } from '../../db/pages.js';
+
+export type DeliveryRow = WebhookDeliveryTable;
+export type AttemptRow = WebhookAttemptTable;
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'endpoint_id',
+  'event_id',
+  'event_seq',
+  'event_type',
+  'status',
+  'attempts',
+  'schedule_step',
+  'next_attempt_at',
+  'lease_owner',
+  'last_attempt_at',
+  'last_status_code',
+  'last_duration_ms',
+  'last_response',
+  'last_error',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof DeliveryRow)[];
+
+const ATTEMPT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'delivery_id',
+  'attempted_at',
+  'status_code',
+  'duration_ms',
+  'response',
+  'error',
+  'next_attempt_at',
+] as const satisfies readonly (keyof AttemptRow)[];
+
+/** Rows per insert statement: well under SQLite's limit of bound parameters. */
+const INSERT_CHUNK = 50;
+
+async function insertChunked<R extends object>(
+  rows: readonly R[],
+  insert: (chunk: R[]) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insert(rows.slice(i, i + INSERT_CHUNK));
+}
+
+/** Stores deliveries; one already stored for its endpoint and event is left as it is. */
+export async function insertDeliveries(trx: Trx, rows: readonly DeliveryRow[]): Promise<void> {
+  await insertChunked(rows, (chunk) =>
+    trx
+      .insertInto('webhook_deliveries')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+      .execute(),
+  );
+}
+
+export async function insertAttempts(trx: Trx, rows: readonly AttemptRow[]): Promise<void> {
+  await insertChunked(rows, (chunk) => trx.insertInto('webhook_attempts').values(chunk).execute());
+}
+
+/**
+ * Takes up to `limit` due retries for `owner`: their `next_attempt_at` becomes the
+ * end of the lease, so a process that dies while sending leaves them due again once
+ * it has run out. On PostgreSQL rows another process is taking are skipped
+ * (`FOR UPDATE SKIP LOCKED`): two processes never take the same attempt.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  owner: string,
+  now: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  const due = (query: typeof db) =>
+    query
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit);
+  // Looked for first with a read: an idle worker polling must not take the write lock
+  // (on SQLite, every process's writers would queue behind its polls).
+  if ((await due(db).executeTakeFirst()) === undefined) return [];
+  const taking = isPostgres(db) ? due(db).forUpdate().skipLocked() : due(db);
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: leaseUntil, lease_owner: owner })
+    .where('id', 'in', taking)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .returning(COLUMNS)
+    .execute();
+}
+
+/** Writes an attempt's outcome if `owner` still holds the delivery; says whether it did. */
+export async function completeDelivery(
+  trx: Trx,
+  id: string,
+  owner: string,
+  changes: Partial<DeliveryRow>,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhook_deliveries')
+    .set(changes)
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Releases what `owner` holds (a stopping process): due again at once. */
+export async function releaseDeliveries(db: Db, owner: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, next_attempt_at: now })
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** An endpoint's pending deliveries fail with `reason` (the endpoint was disabled). */
+export async function failPendingDeliveries(
+  trx: Trx,
+  workspaceId: string,
+  endpointId: string,
+  reason: string,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'failed',
+      next_attempt_at: null,
+      lease_owner: null,
+      last_error: reason,
+      updated_at: at,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export interface DeliveryFilter {
+  readonly status?: string;
+  readonly eventType?: string;
+}
+
+/** An endpoint's delivery log, newest first. */
+export function listDeliveryPage(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  filter: DeliveryFilter,
+  page: PageRequest,
+): Promise<Page<DeliveryRow>> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('endpoint_id', '=', endpointId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
+  return fetchPage(query, NEWEST_FIRST, page);
+}
+
+export function findDelivery(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A delivery by id alone, with its workspace (the CLI's redelivery). */
+export function findDeliveryById(db: Db, id: string): Promise<DeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A delivery's latest attempts, newest first. */
+export function attemptsOf(
+  db: Db,
+  workspaceId: string,
+  deliveryId: string,
+  limit: number,
+): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('webhook_attempts')
+    .select(ATTEMPT_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Makes a delivery due now, its schedule started again (a redelivery asked for by hand). */
+export async function scheduleAgain(
+  trx: Trx,
+  workspaceId: string,
+  id: string,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      schedule_step: 0,
+      next_attempt_at: at,
+      lease_owner: null,
+      updated_at: at,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Deletes up to `limit` finished deliveries created before `before` (their attempts go
+ * with them: the foreign key cascades); how many went.
+ */
+export async function purgeDeliveries(db: Db, before: string, limit: number): Promise<number> {
+  const old = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('created_at', '<', before)
+    .where('status', '!=', 'pending')
+    .limit(limit);
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', old)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Attempts made before `before` (the older attempts of a delivery sent again since). */
+export async function purgeAttempts(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('webhook_attempts').where('attempted_at', '<', before).execute();
+}

@@ -1,0 +1,19 @@
+/** Webhooks: endpoints, their delivery log, and the worker that delivers the change feed. */
+export { registerWebhookRoutes } from './webhooks.routes.js';
+export { targetPolicy, type TargetPolicy } from './target.js';
+export { DeliveryWorker, type DeliveryWorkerOptions } from './worker.js';
+export { webhookBody } from './attempt.js';
+export { RETRY_DELAYS_MS } from './schedule.js';
+export {
+  createEndpoint,
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  getEndpoint,
+  listEndpoints,
+  rotateSecret,
+  updateEndpoint,
+  workspaceOfEndpoint,
+} from './endpoints.service.js';
+export { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './webhooks.schemas.js';
+export { getDelivery, listDeliveries, redeliver, redeliverById } from './deliveries.service.js';

@@ -1,0 +1,35 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64, as Standard Webhooks spells it. */
+export function newSigningSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/** `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key. */
+export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  const digest = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest();
+  return `v1,${digest.toString('base64')}`;
+}
+
+/**
+ * The three Standard Webhooks 1.0 headers of one attempt. Every secret in force signs
+ * (the new and the old one for a day after a rotation); a receiver accepts the message
+ * when any signature verifies with the secret it holds.
+ */
+export function signedHeaders(
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  secrets: readonly string[],
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': secrets
+      .map((secret) => sign(secret, id, timestampSeconds, body))
+      .join(' '),
+  };
+}

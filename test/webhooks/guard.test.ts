@@ -1,0 +1,88 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
+import { client, dataOf, listAll, newPlant, type Client } from '../support/helpers.js';
+import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
+import { isolatedTargets, deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+
+/**
+ * The outbound guard at delivery time: a host name is resolved for every delivery,
+ * and a refused answer refuses the attempt before any connection is made.
+ */
+describe.each(isolatedTargets())('webhook address guard ($name)', (target) => {
+  let t: TestApp;
+  let lab: Lab;
+  let owner: Client;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    lab = await createLab(t.database);
+    owner = client(t, lab.owner);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
+      await t.request({
+        method: 'DELETE',
+        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
+        headers: lab.owner.headers,
+      });
+    }
+    await receiver.close();
+  });
+
+  it('refuses every answer of the table, dialling nothing', async () => {
+    const port = new URL(receiver.url).port;
+    const endpoint = dataOf(
+      await owner.post('/api/v1/webhook-endpoints', { url: `https://hooks.test:${port}/hooks` }),
+      201,
+    );
+    for (const answer of REFUSED_RESOLVER_ANSWERS) {
+      await newPlant(owner);
+      const worker = deliveryWorker(t, { resolver: async () => [answer] });
+      try {
+        await drain(worker);
+      } finally {
+        await worker.stop();
+      }
+    }
+    const log = await listAll(
+      owner,
+      `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`,
+    );
+    expect(log).toHaveLength(REFUSED_RESOLVER_ANSWERS.length);
+    for (const delivery of log) {
+      expect(delivery.status).toBe('pending');
+      expect(delivery.last_status_code).toBeNull();
+      expect(delivery.last_error).toMatch(
+        /^address refused: host hooks\.test resolves to a refused address: /,
+      );
+    }
+    expect(receiver.connections).toBe(0);
+  });
+
+  it('refuses a host whose answers are public first and private second (rebinding)', async () => {
+    const endpoint = dataOf(
+      await owner.post('/api/v1/webhook-endpoints', { url: 'https://hooks.test/hooks' }),
+      201,
+    );
+    await newPlant(owner);
+    const worker = deliveryWorker(t, {
+      resolver: async () => ['93.184.215.14', '127.0.0.1'],
+    });
+    try {
+      expect(await drain(worker)).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    const [delivery] = await listAll(
+      owner,
+      `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`,
+    );
+    expect(delivery.last_error).toBe(
+      'address refused: host hooks.test resolves to a refused address: 127.0.0.1 is a loopback address',
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STOPPED } from '../../src/modules/webhooks/sender.js';
+import { client, dataOf, listAll, newPlant } from '../support/helpers.js';
+import { createLab, startTestApp, type TestApp } from '../support/harness.js';
+import {
+  isolatedTargets,
+  deliveryWorker,
+  drain,
+  LOOPBACK_ALLOWED,
+  startReceiver,
+} from './support.js';
+
+/** Several workers on one database (as several processes are): each event once, nothing lost. */
+describe.each(isolatedTargets())('webhook workers together ($name)', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(target, { env: LOOPBACK_ALLOWED });
+  });
+  afterAll(() => t.close());
+
+  it('deliver each event once when three work at the same time', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const receiver = await startReceiver();
+    const workers = [deliveryWorker(t), deliveryWorker(t), deliveryWorker(t)];
+    try {
+      const endpoints = [];
+      for (const n of [1, 2, 3]) {
+        endpoints.push(
+          dataOf(
+            await owner.post('/api/v1/webhook-endpoints', { url: `${receiver.url}/${n}` }),
+            201,
+          ),
+        );
+      }
+      for (let i = 0; i < 60; i++) await newPlant(owner, { species: `Plant ${i}` });
+      let passes = 0;
+      while (receiver.requests.length < 180 && passes++ < 200) {
+        await Promise.all(workers.map((worker) => worker.tick()));
+      }
+      await Promise.all(workers.map(drain));
+      const seen = receiver.requests.map((r) => `${r.path} ${String(r.headers['webhook-id'])}`);
+      expect(seen).toHaveLength(180);
+      expect(new Set(seen).size).toBe(180);
+      const feed = await listAll(owner, '/api/v1/events?entity=plant');
+      for (const endpoint of endpoints) {
+        const log = await listAll(
+          owner,
+          `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`,
+        );
+        expect(log).toHaveLength(60);
+        expect(new Set(log.map((d) => d.event_id))).toEqual(new Set(feed.map((e) => e.id)));
+      }
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await receiver.close();
+    }
+  });
+
+  it('lose nothing when one stops mid-delivery: another sends it again, same webhook-id', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    let hold = true;
+    const receiver = await startReceiver((_req, res) => {
+      if (!hold) res.writeHead(200).end();
+    });
+    const first = deliveryWorker(t, { timeoutMs: 10_000 });
+    try {
+      const endpoint = dataOf(
+        await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }),
+        201,
+      );
+      await newPlant(owner);
+      const pass = first.tick();
+      while (receiver.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await first.stop();
+      await pass;
+      const [cut] = await listAll(
+        owner,
+        `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`,
+      );
+      expect(cut).toMatchObject({ status: 'pending', last_error: STOPPED });
+      hold = false;
+      // Due again after the schedule's first delay; the second worker runs on a later clock.
+      const later = deliveryWorker(t, { now: () => Date.now() + 10_000 });
+      try {
+        expect(await drain(later)).toBe(1);
+      } finally {
+        await later.stop();
+      }
+      expect(receiver.requests).toHaveLength(2);
+      expect(receiver.requests[1]!.headers['webhook-id']).toBe(
+        receiver.requests[0]!.headers['webhook-id'],
+      );
+      const [done] = await listAll(
+        owner,
+        `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`,
+      );
+      expect(done).toMatchObject({ status: 'delivered', attempts: 2 });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
