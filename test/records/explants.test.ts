@@ -22,9 +22,12 @@ import {
 } from './helpers.js';
 
 const EXPLANT_KEYS = [
+  'archived_at',
+  'archived_by',
   'batch_number',
   'created_at',
   'current_count',
+  'current_stage',
   'custom_fields',
   'external_id',
   'id',
@@ -34,6 +37,8 @@ const EXPLANT_KEYS = [
   'plant_id',
   'plantlet_count',
   'status',
+  'subcultured_at',
+  'transfer_due_at',
   'updated_at',
   'workspace_id',
 ];

@@ -31,6 +31,9 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'resolution_outcome',
+  'resolution_notes',
+  'resolved_by',
 ] as const;
 
 /** Contamination logs by id, inserted, listed; withdrawn ones (deleted_at) hidden. */

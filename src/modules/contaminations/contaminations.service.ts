@@ -109,6 +109,9 @@ export async function createContamination(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    resolution_outcome: null,
+    resolution_notes: null,
+    resolved_by: status === 'resolved' ? principal.memberId : null,
   };
   await contaminations.insert(trx, row);
   await recordChangeEvent(trx, {

@@ -149,7 +149,9 @@ export async function createDemoLab(
   const explants: Record<string, string> = {};
   for (const spec of DEMO_EXPLANTS) {
     const principal = principals[spec.createdBy];
-    const explant = await createExplant(
+    // The first move is the stage the explant starts in.
+    const [first, ...later] = spec.moves;
+    const { explant } = await createExplant(
       trx,
       principal,
       {
@@ -159,12 +161,14 @@ export async function createDemoLab(
         status: spec.status,
         initial_count: spec.initialCount,
         custom_fields: spec.customFields,
+        ...(first === undefined ? {} : { initial_stage: first.stage }),
+        ...(first?.room === undefined ? {} : { room_id: rooms[first.room] }),
       },
-      at(spec.daysAgo),
+      at(first?.daysAgo ?? spec.daysAgo),
       records,
     );
     explants[spec.key] = explant.id;
-    for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
+    for (const step of later) await move(principal, { explant_id: explant.id }, step);
     for (const transfer of spec.transfers) {
       await createTransfer(
         trx,

@@ -13,7 +13,15 @@ import {
 import type { ChangeEvent as ChangeEventSchema } from './events.schemas.js';
 
 export type EntityType = 'plant' | 'explant';
-export type ChangeEventType = 'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination';
+export type ChangeEventType =
+  | 'created'
+  | 'updated'
+  | 'stage_change'
+  | 'transfer'
+  | 'contamination'
+  | 'contamination_resolved'
+  | 'archived'
+  | 'unarchived';
 
 export interface NewChangeEvent {
   workspaceId: string;

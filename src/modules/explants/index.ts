@@ -1,8 +1,10 @@
 /* The explants module's face: explants, and what a transfer changes of one. */
 export { explantRecords } from './explants.repository.js';
 export {
-  applyTransferCounts,
+  applyExplantTransfer,
+  archiveExplant,
   createExplant,
+  findExplantByIdentity,
   getExplant,
   listExplants,
 } from './explants.service.js';

@@ -4,6 +4,7 @@ export {
   CUSTOM_FIELD_ENTITIES,
   CUSTOM_FIELD_TYPES,
   customFieldDefinitions,
+  hasRoom,
   requireRoom,
   roomIdentities,
   roomIdsHeldElsewhere,

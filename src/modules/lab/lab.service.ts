@@ -101,6 +101,11 @@ export async function stageOptions(
   return rows.map((row) => ({ key: row.key, name: row.name }));
 }
 
+/** Whether the room belongs to the workspace. */
+export async function hasRoom(db: Db, workspaceId: string, roomId: string): Promise<boolean> {
+  return (await rooms.find(db, workspaceId, roomId)) !== undefined;
+}
+
 /** Throws 404 unless the room belongs to the workspace. */
 export async function requireRoom(db: Db, workspaceId: string, roomId: string): Promise<void> {
   const room = await rooms.find(db, workspaceId, roomId);

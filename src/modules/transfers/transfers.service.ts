@@ -10,7 +10,7 @@ import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { applyTransferCounts } from '../explants/index.js';
+import { applyExplantTransfer } from '../explants/index.js';
 import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   CYCLE_INDEX,
@@ -157,14 +157,15 @@ export async function createTransfer(
       notes: row.notes,
     },
   });
-  if (target.entity === 'explant' && (row.vessel_count !== null || row.plantlet_count !== null)) {
-    await applyTransferCounts(trx, {
+  if (target.entity === 'explant') {
+    await applyExplantTransfer(trx, {
       workspaceId,
       explantId: target.id,
       counts: {
         ...(row.vessel_count === null ? {} : { current_count: row.vessel_count }),
         ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
       },
+      subculturedAt: row.status === 'completed' ? transferDate : null,
       transferId: row.id,
       by: principal.memberId,
       at: now,
