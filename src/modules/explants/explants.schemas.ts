@@ -42,7 +42,8 @@ export const Explant = Type.Object(
         'When the culture last went onto fresh medium: its latest completed transfer, else its creation',
     }),
     transfer_due_at: Type.String({
-      description: "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
+      description:
+        "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
     }),
   },
   { $id: 'Explant' },
@@ -71,7 +72,8 @@ export const CreateExplantBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 50,
-        description: "A stage of the lab's explant list, by name or key; default the first of the list",
+        description:
+          "A stage of the lab's explant list, by name or key; default the first of the list",
       }),
     ),
     room_id: Type.Optional(
@@ -108,8 +110,7 @@ export const ExplantQuery = Type.Object({
   transfer_due_before: Type.Optional(
     Type.String({
       format: 'date-or-date-time',
-      description:
-        `Only cultures due for transfer by then: transfer_due_at at or before it, and a status other than ${ENDED_EXPLANT_STATUSES.join(', ')}`,
+      description: `Only cultures due for transfer by then: transfer_due_at at or before it, and a status other than ${ENDED_EXPLANT_STATUSES.join(', ')}`,
     }),
   ),
 });

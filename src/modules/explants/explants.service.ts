@@ -234,7 +234,11 @@ export async function listExplants(
   const { externalId } = query;
   if (externalId !== undefined) {
     const others = { ...query, externalId: undefined };
-    if (hasRecordFilters(others) || query.plant_id !== undefined || query.transfer_due_before !== undefined) {
+    if (
+      hasRecordFilters(others) ||
+      query.plant_id !== undefined ||
+      query.transfer_due_before !== undefined
+    ) {
       throw errors.validation(
         'externalId: finds one record by its identity and cannot be combined with other filters',
       );

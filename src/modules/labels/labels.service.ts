@@ -166,7 +166,6 @@ async function resolveImported(
   return { ...found, url: recordUrl(publicUrl, type, label.record_id) };
 }
 
-
 /**
  * A plant whose external id is the code, else an explant found the way
  * `GET /explants?externalId=` finds one (external id, batch number, label);

@@ -25,7 +25,9 @@ export const recordListFilters = (noun: string, searched: string) => ({
     }),
   ),
   room_id: Type.Optional(
-    Uuid({ description: `Only ${noun}s whose current stage is in this room (404 for an unknown room)` }),
+    Uuid({
+      description: `Only ${noun}s whose current stage is in this room (404 for an unknown room)`,
+    }),
   ),
   q: Type.Optional(
     Type.String({
@@ -122,7 +124,9 @@ export function applyRecordFilters<T extends RecordTable, O>(
   if (filters.roomId !== undefined) out = out.where('current_room_id', '=', filters.roomId);
   if (filters.status !== undefined) out = out.where('status', '=', filters.status);
   if (filters.q !== undefined) {
-    out = out.where(sql<boolean>`${sql.ref('search_text')} like ${containsPattern(filters.q)} escape '\\'`);
+    out = out.where(
+      sql<boolean>`${sql.ref('search_text')} like ${containsPattern(filters.q)} escape '\\'`,
+    );
   }
-  return out as unknown as SelectQueryBuilder<DB, T, O>;
+  return out;
 }

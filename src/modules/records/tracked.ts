@@ -137,12 +137,7 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
  * and above may change it, every check runs before the one write, and an
  * `updated` event lists the changes. Nothing changed: nothing written.
  */
-export async function updateTracked<
-  Row extends TrackedRow,
-  K extends keyof Row & string,
-  Out,
-  C,
->(
+export async function updateTracked<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
   trx: Trx,
   kind: TrackedKind<Row, K, Out, C>,
   principal: Principal,

@@ -10,12 +10,7 @@ import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
 import { requireRoom, stageOptions } from '../lab/index.js';
-import {
-  requireMayChange,
-  resolveStageKey,
-  setCurrentStage,
-  targetOf,
-} from '../records/index.js';
+import { requireMayChange, resolveStageKey, setCurrentStage, targetOf } from '../records/index.js';
 import {
   completeStage,
   findActiveStage,
