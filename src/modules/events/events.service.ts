@@ -3,14 +3,17 @@ import type { Db, Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import { strictlyAfter } from '../../kernel/time.js';
+import { errors } from '../../kernel/errors.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import {
   insertEvent,
+  listActivity as listActivityRows,
   listEvents as listEventRows,
   nextEventSequence,
   setLastEventAt,
   type EventRow,
 } from './events.repository.js';
-import type { ChangeEvent as ChangeEventSchema } from './events.schemas.js';
+import type { ActivityQuery, ChangeEvent as ChangeEventSchema } from './events.schemas.js';
 
 export type EntityType = 'plant' | 'explant';
 export type ChangeEventType =
@@ -84,5 +87,37 @@ export async function listChangeEvents(
   page: PageRequest,
 ): Promise<Page<ChangeEvent>> {
   const { items, nextKey } = await listEventRows(db, workspaceId, filter, page);
+  return { items: items.map(presentEvent), nextKey };
+}
+
+/**
+ * The latest activity, newest first: every change of the workspace's plants and
+ * explants, or of one kind, or of one record (which must be a plant or explant of
+ * the workspace, of that kind when `entity` is sent: 404 otherwise).
+ */
+export async function listActivity(
+  db: Db,
+  workspaceId: string,
+  query: Static<typeof ActivityQuery>,
+  records: RecordLookup,
+  page: PageRequest,
+): Promise<Page<ChangeEvent>> {
+  if (query.entity_id !== undefined) {
+    const kinds: EntityType[] = query.entity === undefined ? ['plant', 'explant'] : [query.entity];
+    let found = false;
+    for (const kind of kinds) {
+      if ((await records.find(db, kind, workspaceId, query.entity_id)) !== undefined) found = true;
+    }
+    if (!found) throw errors.notFound('Record');
+  }
+  const { items, nextKey } = await listActivityRows(
+    db,
+    workspaceId,
+    {
+      ...(query.entity === undefined ? {} : { entityType: query.entity }),
+      ...(query.entity_id === undefined ? {} : { entityId: query.entity_id }),
+    },
+    page,
+  );
   return { items: items.map(presentEvent), nextKey };
 }

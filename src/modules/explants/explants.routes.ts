@@ -31,7 +31,6 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
       'carries `current_stage`, `subcultured_at` and `transfer_due_at`.',
     scope: 'read:explants',
     failureCode: 'EXPLANT_QUERY_FAILED',
-    errors: ['NOT_FOUND'],
     querystring: ExplantQuery,
     paging: { list: 'explants', csv: true },
     item: Explant,

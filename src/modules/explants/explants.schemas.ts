@@ -105,7 +105,10 @@ export const ExplantQuery = Type.Object({
   status: Type.Optional(StringEnum(EXPLANT_STATUSES)),
   ...recordListFilters('explant', 'label, batch number or external id'),
   plant_id: Type.Optional(
-    Uuid({ description: 'Only explants taken from this plant (404 for an unknown plant)' }),
+    Uuid({
+      description:
+        'Only explants taken from this plant (422 for a plant the workspace does not have)',
+    }),
   ),
   transfer_due_before: Type.Optional(
     Type.String({

@@ -248,10 +248,11 @@ export async function listExplants(
     );
   }
   const filters = await checkRecordFilters(db, workspaceId, 'explant', query);
-  if (query.plant_id !== undefined) {
-    if ((await records.find(db, 'plant', workspaceId, query.plant_id)) === undefined) {
-      throw errors.notFound('Plant');
-    }
+  if (
+    query.plant_id !== undefined &&
+    (await records.find(db, 'plant', workspaceId, query.plant_id)) === undefined
+  ) {
+    throw errors.validation('plant_id: no plant with this id in the workspace');
   }
   let subculturedBy: ExplantFilters['subculturedBy'];
   if (query.transfer_due_before !== undefined) {

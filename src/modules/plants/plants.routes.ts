@@ -23,7 +23,6 @@ export function registerPlantRoutes(routes: Routes): void {
       'unless asked for). Each plant carries `current_stage`.',
     scope: 'read:plants',
     failureCode: 'PLANT_QUERY_FAILED',
-    errors: ['NOT_FOUND'],
     querystring: PlantQuery,
     paging: { list: 'plants', csv: true },
     item: Plant,

@@ -192,3 +192,24 @@ export function listReadingPage(
   if (filter.until !== undefined) query = query.where('recorded_at', '<=', filter.until);
   return fetchPage(query, NEWEST_TAKEN, page);
 }
+
+/**
+ * A room's most recent readings, newest first, at most `limit`: a range of
+ * (workspace_id, room_id, recorded_at, id) read backwards, however many the room has.
+ */
+export async function recentRoomReadings(
+  db: Db,
+  workspaceId: string,
+  roomId: string,
+  limit: number,
+): Promise<ReadingRow[]> {
+  return db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('room_id', '=', roomId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -42,6 +42,7 @@ export {
   applyRecordFilters,
   ARCHIVED_MODES,
   checkRecordFilters,
+  countRecordsByRoom,
   hasRecordFilters,
   isPlainList,
   recordListFilters,

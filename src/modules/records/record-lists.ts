@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { errors } from '../../kernel/errors.js';
 import { StringEnum, Uuid } from '../../kernel/schemas.js';
-import { requireRoom, stageOptions, type StageEntity } from '../lab/index.js';
+import { hasRoom, stageOptions, type StageEntity } from '../lab/index.js';
 import { resolveStageKey } from './stage-lists.js';
 
 /**
@@ -67,7 +67,8 @@ export interface RecordFilters {
 
 /**
  * Turns a list's query into filters: the stage must be in the lab's list for the
- * kind (422 naming `stage`), the room a room of the workspace (404).
+ * kind, the room a room of the workspace (422 naming the parameter: the wire
+ * format's lists of plants and explants answer no 404).
  */
 export async function checkRecordFilters(
   db: Db,
@@ -88,7 +89,9 @@ export async function checkRecordFilters(
     }
     stage = key;
   }
-  if (query.room_id !== undefined) await requireRoom(db, workspaceId, query.room_id);
+  if (query.room_id !== undefined && !(await hasRoom(db, workspaceId, query.room_id))) {
+    throw errors.validation('room_id: no room with this id in the workspace');
+  }
   return {
     ...(stage === undefined ? {} : { stage }),
     ...(query.room_id === undefined ? {} : { roomId: query.room_id }),
@@ -129,4 +132,33 @@ export function applyRecordFilters<T extends RecordTable, O>(
     );
   }
   return out;
+}
+
+const TABLES = { plant: 'plants', explant: 'explants' } as const;
+
+/**
+ * How many plants or explants are now in each of `roomIds` (their current stage's
+ * room), archived ones left out: one grouped query on (workspace_id, current_room_id, …).
+ */
+export async function countRecordsByRoom(
+  db: Db,
+  entity: StageEntity,
+  workspaceId: string,
+  roomIds: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(roomIds.map((id) => [id, 0]));
+  if (roomIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom(TABLES[entity])
+    .select(['current_room_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('workspace_id', '=', workspaceId)
+    .where('current_room_id', 'in', [...roomIds])
+    .where('deleted_at', 'is', null)
+    .where('archived_at', 'is', null)
+    .groupBy('current_room_id')
+    .execute();
+  for (const row of rows) {
+    if (row.current_room_id !== null) counts.set(row.current_room_id, Number(row.count));
+  }
+  return counts;
 }
