@@ -18,6 +18,7 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
@@ -139,20 +140,24 @@ export function openPgStore(url) {
       const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
       await run('insertTransfer', valuesOf(row, FIELDS.transfer));
       await recordEvent(run, transferEvent(row));
-      const counts = countsOf(row);
-      if (Object.keys(counts).length > 0) {
-        const [explant] = await run('findExplant', [workspaceId, body.explant_id]);
-        const changes = countChanges(explant, counts);
-        const fields = Object.keys(changes);
-        if (fields.length > 0) {
-          await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
-            ...fields.map((field) => changes[field].to),
-            now,
-            workspaceId,
-            row.entity_id,
-          ]);
-          await recordEvent(run, countsEvent(row, changes, now));
-        }
+      // Every explant transfer reads the explant again: its counts, and its subculture.
+      const [explant] = await run('findExplant', [workspaceId, body.explant_id]);
+      const changes = countChanges(explant, countsOf(row));
+      const fields = Object.keys(changes);
+      const later = startsLaterSubculture(explant, row);
+      if (fields.length > 0 || later) {
+        const columns = [
+          ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+          ...(later ? ['subcultured_at'] : []),
+        ];
+        await run(numbered(updateExplantSql(columns)), [
+          ...fields.map((field) => changes[field].to),
+          ...(fields.length > 0 ? [now] : []),
+          ...(later ? [row.transfer_date] : []),
+          workspaceId,
+          row.entity_id,
+        ]);
+        if (fields.length > 0) await recordEvent(run, countsEvent(row, changes, now));
       }
       return row;
     });

@@ -18,6 +18,7 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
@@ -96,16 +97,23 @@ export function openSqliteStore(path) {
     const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
     statements.insertTransfer.run(valuesOf(row, FIELDS.transfer));
     recordEvent(transferEvent(row));
-    const counts = countsOf(row);
-    if (Object.keys(counts).length > 0) {
-      const explant = statements.findExplant.get(workspaceId, body.explant_id);
-      const changes = countChanges(explant, counts);
-      const fields = Object.keys(changes);
-      if (fields.length > 0) {
-        const values = fields.map((field) => changes[field].to);
-        updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
-        recordEvent(countsEvent(row, changes, now));
-      }
+    // Every explant transfer reads the explant again: its counts, and its subculture.
+    const explant = statements.findExplant.get(workspaceId, body.explant_id);
+    const changes = countChanges(explant, countsOf(row));
+    const fields = Object.keys(changes);
+    const later = startsLaterSubculture(explant, row);
+    if (fields.length > 0 || later) {
+      const columns = [
+        ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+        ...(later ? ['subcultured_at'] : []),
+      ];
+      const values = [
+        ...fields.map((field) => changes[field].to),
+        ...(fields.length > 0 ? [now] : []),
+        ...(later ? [row.transfer_date] : []),
+      ];
+      updateExplant(columns).run(...values, workspaceId, row.entity_id);
+      if (fields.length > 0) recordEvent(countsEvent(row, changes, now));
     }
     return row;
   });

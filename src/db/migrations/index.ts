@@ -11,6 +11,7 @@ import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
 import * as comments from './20261123170000_comments.js';
 import * as recordsConsole from './20261127010000_records_console.js';
+import * as searchIndex from './20261127010100_search_index.js';
 
 /** Every migration, by its frozen timestamped name, in name order (the order they run). Append only. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261123160000_assets': assets,
   '20261123170000_comments': comments,
   '20261127010000_records_console': recordsConsole,
+  '20261127010100_search_index': searchIndex,
 };
