@@ -3,7 +3,7 @@ import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
-import { createContamination } from '../contaminations/index.js';
+import { createContamination, resolveContamination } from '../contaminations/index.js';
 import { createExplant } from '../explants/index.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
 import { applyImport, parseImportFile } from '../import/index.js';
@@ -211,7 +211,6 @@ export async function createDemoLab(
         type: spec.type,
         issue: spec.issue,
         severity: spec.severity,
-        status: spec.status,
         suspected_source: spec.suspectedSource,
         observed_at: at(spec.daysAgo),
         vessels_affected: spec.vesselsAffected,
@@ -222,6 +221,16 @@ export async function createDemoLab(
       at(spec.daysAgo),
     );
     contaminations.push(contamination.id);
+    if (spec.resolution !== undefined) {
+      const { outcome, notes, by, daysAgo } = spec.resolution;
+      await resolveContamination(
+        trx,
+        principals[by],
+        contamination.id,
+        { outcome, notes, resolved_at: at(daysAgo) },
+        at(daysAgo),
+      );
+    }
   }
 
   await addDemoTasks(trx, { principals, plants, explants, records, now });
