@@ -8,7 +8,7 @@ import {
   readingRows,
 } from './readings.mjs';
 import {
-  changeEventRow,
+  changeEventRows,
   createdEventRow,
   initialStageOf,
   newPlantRows,
@@ -110,11 +110,13 @@ export function openPgStore(url) {
     }
   };
 
-  const recordEvent = async (run, event) => {
-    const [sequence] = await run('nextEventSequence', [1, event.workspace_id]);
-    const row = changeEventRow(event, sequence);
-    await run('setLastEventAt', [row.created_at, event.workspace_id]);
-    await run('insertEvent', valuesOf(row, FIELDS.event));
+  /** Appends change events of one workspace: one sequence reservation, one last event time, the rows. */
+  const recordEvents = async (run, events) => {
+    const workspaceId = events[0].workspace_id;
+    const [sequence] = await run('nextEventSequence', [events.length, workspaceId]);
+    const rows = changeEventRows(events, sequence);
+    await run('setLastEventAt', [rows.at(-1).created_at, workspaceId]);
+    for (const row of rows) await run('insertEvent', valuesOf(row, FIELDS.event));
   };
 
   const createPlant = (key, species, now) =>
@@ -133,15 +135,14 @@ export function openPgStore(url) {
   const createExplantTransfer = (key, body, now) =>
     inTransaction(async (run) => {
       const workspaceId = key.workspace_id;
-      const [locked] = await run('lockExplant', [workspaceId, body.explant_id]);
-      if (locked === undefined) return undefined;
+      const [explant] = await run('lockExplant', [workspaceId, body.explant_id]);
+      if (explant === undefined) return undefined;
       const [highest] = await run('highestCycle', [workspaceId, 'explant', body.explant_id, 1]);
       const cycle = (highest === undefined ? 0 : highest.transfer_cycle) + 1;
       const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
       await run('insertTransfer', valuesOf(row, FIELDS.transfer));
-      await recordEvent(run, transferEvent(row));
-      // Every explant transfer reads the explant again: its counts, and its subculture.
-      const [explant] = await run('findExplant', [workspaceId, body.explant_id]);
+      const events = [transferEvent(row)];
+      // The explant locked above gives its counts and its subculture.
       const changes = countChanges(explant, countsOf(row));
       const fields = Object.keys(changes);
       const later = startsLaterSubculture(explant, row);
@@ -157,8 +158,9 @@ export function openPgStore(url) {
           workspaceId,
           row.entity_id,
         ]);
-        if (fields.length > 0) await recordEvent(run, countsEvent(row, changes, now));
+        if (fields.length > 0) events.push(countsEvent(row, changes, now));
       }
+      await recordEvents(run, events);
       return row;
     });
 

@@ -1,4 +1,9 @@
-import { recordLookup, type RecordLookup, type RecordSources } from '../kernel/record-lookup.js';
+import {
+  recordLookup,
+  type RecordLookup,
+  type RecordRefsOf,
+  type RecordSources,
+} from '../kernel/record-lookup.js';
 import type { Routes } from '../kernel/routes/index.js';
 import { contaminationRecords } from './contaminations/index.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
@@ -45,7 +50,7 @@ import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 export { registerSystemRoutes } from './system/system.routes.js';
 
 /** Each record kind's source: its own module's gateway. */
-export function recordSources(): RecordSources {
+export function recordSources() {
   return {
     plant: plantRecords,
     explant: explantRecords,
@@ -56,16 +61,19 @@ export function recordSources(): RecordSources {
     plant_transfer: plantTransferRecords,
     explant_transfer: explantTransferRecords,
     sop_run: sopRunRecords,
-  };
+  } satisfies RecordSources;
 }
 
+/** The record lookup the modules are handed: what each kind's source hands out. */
+export type Records = RecordLookup<RecordRefsOf<ReturnType<typeof recordSources>>>;
+
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
-export function createRecordLookup(): RecordLookup {
+export function createRecordLookup(): Records {
   return recordLookup(recordSources());
 }
 
 export interface ModuleDeps {
-  readonly records: RecordLookup;
+  readonly records: Records;
   /** Where asset bytes are stored and how image_url is fetched. */
   readonly files: AssetFiles;
 }

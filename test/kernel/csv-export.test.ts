@@ -13,7 +13,7 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { client, dataOf, expectError, listAll, newPlant, type Client } from '../records/helpers.js';
+import { client, dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 
 /** The records of a CSV text, each a list of cells. */
 const rowsOf = (text: string): string[][] => parse(text);

@@ -18,7 +18,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /**
  * Archiving a plant or explant made by mistake: gone from lists unless asked for,

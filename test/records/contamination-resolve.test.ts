@@ -18,7 +18,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /** Resolving a contamination (outcome, notes, who, when) and the open filter, on both databases. */
 describe.each(databaseTargets())('Resolving contaminations on $name', (target) => {

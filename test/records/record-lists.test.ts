@@ -20,7 +20,7 @@ import {
   newPlant,
   stagesOf,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /**
  * What the console's lists of plants and explants need: the current stage on the

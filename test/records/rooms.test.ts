@@ -19,7 +19,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /** GET /rooms and GET /rooms/{id}, with what a Today screen shows of each; on both databases. */
 describe.each(databaseTargets())('Rooms on $name', (target) => {

@@ -16,7 +16,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { importSops, postEvent, SOP_RUN_KEYS, startRun, subcultureSop } from './sop-helpers.js';
 
 /** GET /sop-runs, and completing a run whose steps are not all done; on both databases. */

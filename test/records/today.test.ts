@@ -17,7 +17,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { newTask, removeMemberNow } from './task-helpers.js';
 
 /**

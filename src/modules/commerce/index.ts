@@ -1,7 +1,5 @@
-/* The commerce module's face: store order lines, as an import loads them. */
-export {
-  orderLineIdentities,
-  orderLineIdsUsedElsewhere,
-  saveOrderLine,
-  type OrderLineInput,
-} from './commerce.service.js';
+/*
+ * The commerce module's face: store order lines. The import writes them through
+ * their table gateway (`orderLines`).
+ */
+export { orderLines } from './commerce.repository.js';

@@ -2,7 +2,6 @@ import type { Trx } from '../../db/database.js';
 import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { createContamination, resolveContamination } from '../contaminations/index.js';
 import { createExplant } from '../explants/index.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
@@ -10,7 +9,7 @@ import { applyImport, parseImportFile } from '../import/index.js';
 import { createPlant } from '../plants/index.js';
 import { advanceStage } from '../stages/index.js';
 import { recordEquipmentEvent } from '../equipment/index.js';
-import { createTransfer } from '../transfers/index.js';
+import { createTransfer, type TransferRecords } from '../transfers/index.js';
 import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
 import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
@@ -65,7 +64,7 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  */
 export async function createDemoLab(
   trx: Trx,
-  records: RecordLookup,
+  records: TransferRecords,
   now: Date = new Date(),
   photos: DemoPhotos | null = null,
 ): Promise<{ workspace_id: string; key: string }> {

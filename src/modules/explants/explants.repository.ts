@@ -39,8 +39,12 @@ const COLUMNS = [
 /** Explants by id, locked for a write, inserted, updated; deleted ones hidden. */
 export const explants = workspaceTable('explants', COLUMNS, { softDelete: true });
 
-/** How other modules find and lock explants (the record lookup's source of kind `explant`). */
-export const explantRecords: RecordSource = explants;
+/**
+ * How other modules find and lock explants (the record lookup's source of kind
+ * `explant`): the whole row, so that a transfer hands the explant it locked to
+ * `applyExplantTransfer`.
+ */
+export const explantRecords: RecordSource<ExplantRow> = explants;
 
 export const explantExternalIds = externalIds('explants', 'explant');
 

@@ -5,9 +5,9 @@ import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/record-lookup.js';
+import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
 import { toUtc } from '../../kernel/formats.js';
-import { recordChangeEvent } from '../events/index.js';
+import { recordChangeEvent, type NewChangeEvent } from '../events/index.js';
 import { getWorkspace } from '../identity/index.js';
 import { hasRoom, stageOptions } from '../lab/index.js';
 import {
@@ -360,21 +360,27 @@ export interface ObservedCounts {
   plantlet_count?: number;
 }
 
+/** What a transfer holds of its explant (its counts, its subculture): the row it locked. */
+export type ExplantCounts = RecordRef &
+  Pick<ExplantRow, 'current_count' | 'plantlet_count' | 'subcultured_at'>;
+
 /**
- * What a transfer changes of its explant, in the transfer's transaction (the
- * caller holds the explant's lock):
- * - the counts it observed: those that differ are written with `updated_at`, and
- *   an `updated` event names them and the transfer, so a mirror that follows
- *   `created`/`updated` events keeps the right counts;
+ * What a transfer changes of its explant, in the transfer's transaction:
+ * `explant` is the row the transfer locked through the record lookup, so it is
+ * not read again.
+ * - the counts it observed: those that differ are written with `updated_at`; the
+ *   answer is the `updated` event naming them and the transfer (for the caller to
+ *   record with its own), so a mirror that follows `created`/`updated` events keeps
+ *   the right counts;
  * - `subcultured_at`, when the transfer is completed and later than the last one
  *   (the transfer event says so already; no event of its own, `updated_at` kept).
- * Nothing that differs: nothing written.
+ * Nothing that differs: nothing written; no counts changed: no event (null).
  */
 export async function applyExplantTransfer(
   trx: Trx,
+  explant: ExplantCounts,
   input: {
     workspaceId: string;
-    explantId: string;
     counts: ObservedCounts;
     /** The transfer's date, when it is completed (a pending one is no subculture yet). */
     subculturedAt: string | null;
@@ -382,30 +388,28 @@ export async function applyExplantTransfer(
     by: string | null;
     at: string;
   },
-): Promise<void> {
-  const { workspaceId, explantId, at } = input;
-  const row = await explants.find(trx, workspaceId, explantId);
-  if (row === undefined) throw errors.notFound('Explant');
-  const changes = diffFields(row, input.counts, ['current_count', 'plantlet_count']);
+): Promise<NewChangeEvent | null> {
+  const { workspaceId, at } = input;
+  const changes = diffFields(explant, input.counts, ['current_count', 'plantlet_count']);
   const counted = Object.keys(changes).length > 0;
   const later =
     input.subculturedAt !== null &&
-    (row.subcultured_at === null || input.subculturedAt > row.subcultured_at);
-  if (!counted && !later) return;
-  await explants.update(trx, workspaceId, explantId, {
+    (explant.subcultured_at === null || input.subculturedAt > explant.subcultured_at);
+  if (!counted && !later) return null;
+  await explants.update(trx, workspaceId, explant.id, {
     ...(counted ? { ...(changedValues(changes) as ObservedCounts), updated_at: at } : {}),
     ...(later ? { subcultured_at: input.subculturedAt } : {}),
   });
-  if (!counted) return;
-  await recordChangeEvent(trx, {
+  if (!counted) return null;
+  return {
     workspaceId,
     entityType: 'explant',
-    entityId: explantId,
+    entityId: explant.id,
     eventType: 'updated',
     eventTime: at,
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
-  });
+  };
 }
 
 /** Archives an explant made by mistake, or brings it back (see `setArchived`). */

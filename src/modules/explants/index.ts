@@ -3,6 +3,7 @@ export { explantRecords } from './explants.repository.js';
 export {
   applyExplantTransfer,
   archiveExplant,
+  type ExplantCounts,
   createExplant,
   findExplantByIdentity,
   getExplant,

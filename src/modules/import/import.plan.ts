@@ -1,12 +1,15 @@
 import type { Feature } from '../../kernel/access.js';
-import type { OrderLineInput } from '../commerce/index.js';
-import type { EquipmentInput } from '../equipment/index.js';
 import type { CustomFieldEntity, StageEntity, StageOption } from '../lab/index.js';
-import type { LabelInput } from '../labels/index.js';
-import type { CultureLinePriceInput, PriceEventInput } from '../pricing/index.js';
-import type { SopInput } from '../sops/index.js';
 import { naturalKey, type IdSource } from './import.match.js';
 import type { ImportFile } from './import.schema.js';
+import type {
+  CultureLinePriceInput,
+  EquipmentInput,
+  LabelInput,
+  OrderLineInput,
+  PriceEventInput,
+  SopInput,
+} from './import.write.js';
 
 export interface WorkspaceSettings {
   name?: string;

@@ -2,8 +2,6 @@ import type { Trx } from '../../db/database.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { diffFields } from '../../lib/changes.js';
 import { nowIso } from '../../kernel/time.js';
-import { saveOrderLine } from '../commerce/index.js';
-import { saveEquipment } from '../equipment/index.js';
 import {
   getWorkspace,
   setWorkspaceFeatures,
@@ -11,15 +9,20 @@ import {
   type WorkspaceRow,
 } from '../identity/index.js';
 import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/index.js';
-import { saveLabel } from '../labels/index.js';
 import { renameCurrentStages } from '../records/index.js';
-import { saveCultureLinePrice, savePriceEvent } from '../pricing/index.js';
-import { saveSop } from '../sops/index.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
 import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
 import type { ImportFile } from './import.schema.js';
 import { validateImportFile } from './import.validate.js';
+import {
+  saveCultureLinePrice,
+  saveEquipment,
+  saveLabel,
+  saveOrderLine,
+  savePriceEvent,
+  saveSop,
+} from './import.write.js';
 
 /** How many records of each section the file held (all were written or already equal). */
 export interface ImportCounts {

@@ -1,5 +1,8 @@
-/* The lab module's face: the lab's setup (rooms, stage lists, custom field definitions). */
-export type { CustomFieldDefinitionRow, RoomRow } from './lab.repository.js';
+/*
+ * The lab module's face: the lab's setup (rooms, stage lists, custom field
+ * definitions). The import matches rooms through their table gateway (`rooms`).
+ */
+export { rooms, type CustomFieldDefinitionRow, type RoomRow } from './lab.repository.js';
 export {
   CUSTOM_FIELD_ENTITIES,
   CUSTOM_FIELD_TYPES,
@@ -8,8 +11,6 @@ export {
   hasRoom,
   listRooms,
   requireRoom,
-  roomIdentities,
-  roomIdsHeldElsewhere,
   saveRoom,
   setCustomFieldDefinitions,
   setStageList,

@@ -92,9 +92,6 @@ export async function saveRoom(
   });
 }
 
-/** The ids among `ids` that a room of another workspace already has. */
-export const roomIdsHeldElsewhere = rooms.idsHeldElsewhere;
-
 export async function stageOptions(
   db: Db,
   workspaceId: string,
@@ -126,10 +123,6 @@ export async function requireRoom(db: Db, workspaceId: string, roomId: string): 
   const room = await rooms.find(db, workspaceId, roomId);
   if (room === undefined) throw errors.notFound('Room');
 }
-
-/** Rooms' ids by name, for matching imported rooms sent without an id. */
-export const roomIdentities = (db: Db, workspaceId: string) =>
-  rooms.identities(db, workspaceId, ['name']);
 
 /** The custom fields the lab defines for one kind of record, in order. */
 export function customFieldDefinitions(
