@@ -18,6 +18,7 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
@@ -141,16 +142,23 @@ export function openPgStore(url) {
       const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
       await run('insertTransfer', valuesOf(row, FIELDS.transfer));
       const events = [transferEvent(row)];
+      // The explant locked above gives its counts and its subculture.
       const changes = countChanges(explant, countsOf(row));
       const fields = Object.keys(changes);
-      if (fields.length > 0) {
-        await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
+      const later = startsLaterSubculture(explant, row);
+      if (fields.length > 0 || later) {
+        const columns = [
+          ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+          ...(later ? ['subcultured_at'] : []),
+        ];
+        await run(numbered(updateExplantSql(columns)), [
           ...fields.map((field) => changes[field].to),
-          now,
+          ...(fields.length > 0 ? [now] : []),
+          ...(later ? [row.transfer_date] : []),
           workspaceId,
           row.entity_id,
         ]);
-        events.push(countsEvent(row, changes, now));
+        if (fields.length > 0) events.push(countsEvent(row, changes, now));
       }
       await recordEvents(run, events);
       return row;

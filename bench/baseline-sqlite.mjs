@@ -18,6 +18,7 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
@@ -98,12 +99,22 @@ export function openSqliteStore(path) {
     const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
     statements.insertTransfer.run(valuesOf(row, FIELDS.transfer));
     const events = [transferEvent(row)];
+    // The explant read above (as the server's lock does) gives its counts and its subculture.
     const changes = countChanges(explant, countsOf(row));
     const fields = Object.keys(changes);
-    if (fields.length > 0) {
-      const values = fields.map((field) => changes[field].to);
-      updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
-      events.push(countsEvent(row, changes, now));
+    const later = startsLaterSubculture(explant, row);
+    if (fields.length > 0 || later) {
+      const columns = [
+        ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+        ...(later ? ['subcultured_at'] : []),
+      ];
+      const values = [
+        ...fields.map((field) => changes[field].to),
+        ...(fields.length > 0 ? [now] : []),
+        ...(later ? [row.transfer_date] : []),
+      ];
+      updateExplant(columns).run(...values, workspaceId, row.entity_id);
+      if (fields.length > 0) events.push(countsEvent(row, changes, now));
     }
     recordEvents(events);
     return row;

@@ -83,7 +83,15 @@ export const CASES = [
       headers: JSON_HEADERS,
       body: CREATE_BODY,
     }),
-    comparable: (body) => mask(body, 'data.id', 'data.created_at', 'data.updated_at'),
+    comparable: (body) =>
+      mask(
+        body,
+        'data.id',
+        'data.created_at',
+        'data.updated_at',
+        'data.current_stage.id',
+        'data.current_stage.entered_on',
+      ),
     written: writesOfCreatedPlant,
     checkWritten: (written) =>
       written.stages.length === 1 && written.events.length === 1

@@ -14,6 +14,8 @@ export interface WorkspaceTable {
   last_event_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Days between subcultures: an explant is due for transfer this long after its last one. */
+  subculture_interval_days: number;
 }
 
 export interface MemberTable {
@@ -127,6 +129,16 @@ export interface PlantTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The current stage (kept by every stage move) and its room; null before the first. */
+  current_stage_id: string | null;
+  current_stage: string | null;
+  current_stage_name: string | null;
+  current_stage_entered_on: string | null;
+  current_room_id: string | null;
+  archived_at: string | null;
+  archived_by: string | null;
+  /** The names a search matches, lower-cased. */
+  search_text: string | null;
 }
 
 export interface ExplantTable {
@@ -149,6 +161,18 @@ export interface ExplantTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The current stage (kept by every stage move) and its room; null before the first. */
+  current_stage_id: string | null;
+  current_stage: string | null;
+  current_stage_name: string | null;
+  current_stage_entered_on: string | null;
+  current_room_id: string | null;
+  archived_at: string | null;
+  archived_by: string | null;
+  /** The names a search matches, lower-cased. */
+  search_text: string | null;
+  /** When it last went onto fresh medium: its latest completed transfer, else its creation. */
+  subcultured_at: string | null;
 }
 
 export interface StageTable {
@@ -341,6 +365,9 @@ export interface ContaminationTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  resolution_outcome: string | null;
+  resolution_notes: string | null;
+  resolved_by: string | null;
 }
 
 export interface MediaRecipeTable {

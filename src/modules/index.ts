@@ -23,6 +23,7 @@ import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeRecords } from './media-recipes/index.js';
 import { registerMeRoutes } from './me/me.routes.js';
+import { registerPeopleRoutes } from './people/people.routes.js';
 import { plantRecords } from './plants/index.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
@@ -31,6 +32,7 @@ import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/index.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
+import { registerRoomRoutes } from './rooms/rooms.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/index.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
@@ -83,10 +85,11 @@ export interface ModuleDeps {
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerMeRoutes(routes);
   registerWorkspaceRoutes(routes);
+  registerPeopleRoutes(routes);
   registerPlantRoutes(routes);
   registerExplantRoutes(routes, { records: deps.records });
   registerStageRoutes(routes, { records: deps.records });
-  registerEventRoutes(routes);
+  registerEventRoutes(routes, { records: deps.records });
   registerTransferRoutes(routes, { records: deps.records });
   registerContaminationRoutes(routes, { records: deps.records });
   registerMediaRecipeRoutes(routes);
@@ -106,4 +109,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerReadingRoutes(routes, { afterStore: checkReadings });
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
+  registerRoomRoutes(routes);
 }

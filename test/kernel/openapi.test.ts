@@ -148,6 +148,17 @@ describe('OpenAPI document', () => {
         'deleteAlertRule',
         'listAlerts',
         'getAlert',
+        // Beyond the wire format: what the console's records screens need (issue 25).
+        'archivePlant',
+        'unarchivePlant',
+        'archiveExplant',
+        'unarchiveExplant',
+        'resolveContamination',
+        'listSopRuns',
+        'listActivity',
+        'listPeople',
+        'listRooms',
+        'getRoom',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

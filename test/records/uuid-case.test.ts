@@ -64,6 +64,14 @@ const explantStage = DEFAULT_STAGE_LISTS.explant[DEFAULT_STAGE_LISTS.explant.len
  * the document is here.
  */
 const CASES: Record<string, (ids: Ids) => Call[]> = {
+  createPlant: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/plants',
+      body: { species: 'Monstera', room_id: up(ids.room!) },
+      status: 201,
+    },
+  ],
   createExplant: (ids) => [
     {
       method: 'POST',
@@ -80,6 +88,24 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       method: 'PATCH',
       url: `/api/v1/explants/${up(ids.explant!)}`,
       body: { notes: 'n' },
+      status: 200,
+    },
+  ],
+  // Archived and back, so the cases after these find the records in the lists.
+  archivePlant: (ids) => [
+    { method: 'POST', url: `/api/v1/plants/${up(ids.plant!)}/archive`, body: {}, status: 200 },
+  ],
+  unarchivePlant: (ids) => [
+    { method: 'POST', url: `/api/v1/plants/${up(ids.plant!)}/unarchive`, body: {}, status: 200 },
+  ],
+  archiveExplant: (ids) => [
+    { method: 'POST', url: `/api/v1/explants/${up(ids.explant!)}/archive`, body: {}, status: 200 },
+  ],
+  unarchiveExplant: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/explants/${up(ids.explant!)}/unarchive`,
+      body: {},
       status: 200,
     },
   ],
@@ -112,6 +138,14 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       url: '/api/v1/contaminations',
       body: { explant_id: up(ids.explant!), type: 'bacteria', issue: 'Cloudy' },
       status: 201,
+    },
+  ],
+  resolveContamination: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/contaminations/${up(ids.contamination!)}/resolve`,
+      body: { outcome: 'discarded' },
+      status: 200,
     },
   ],
   updateMediaRecipe: (ids) => [
@@ -355,6 +389,26 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
   listSensorReadings: (ids) => [
     { method: 'GET', url: `/api/v1/sensor-readings?device_id=${up(ids.device!)}`, status: 200 },
     { method: 'GET', url: `/api/v1/sensor-readings?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+  listPlants: (ids) => [
+    { method: 'GET', url: `/api/v1/plants?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+  listExplants: (ids) => [
+    { method: 'GET', url: `/api/v1/explants?plant_id=${up(ids.plant!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/explants?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+  getRoom: (ids) => [{ method: 'GET', url: `/api/v1/rooms/${up(ids.room!)}`, status: 200 }],
+  listActivity: (ids) => [
+    { method: 'GET', url: `/api/v1/activity?entity_id=${up(ids.plant!)}`, status: 200 },
+    {
+      method: 'GET',
+      url: `/api/v1/activity?entity=explant&entity_id=${up(ids.explant!)}`,
+      status: 200,
+    },
+  ],
+  listSopRuns: (ids) => [
+    { method: 'GET', url: `/api/v1/sop-runs?sop_id=${up(ids.sop!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/sop-runs?plant_id=${up(ids.plant!)}`, status: 200 },
   ],
 };
 

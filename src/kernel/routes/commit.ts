@@ -4,6 +4,8 @@ import { trackWrite } from '../writes-in-flight.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
 import type { Page, PageRequest } from '../../db/pages.js';
+import type { TSchema } from 'typebox';
+import { sendCsv, wantsCsv } from './csv.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ReplayPayload } from './spec.js';
@@ -13,15 +15,19 @@ type Step<C, R> = (req: never, ctx: C) => Promise<R>;
 
 const FIRST_PAGE: PageRequest = { limit: 50, offset: 0, after: null };
 
-/** The context of a request, for its handler and its replay. */
-export function scopeOf(kernel: Kernel, req: FastifyRequest): RequestScope {
+/** The context of a request, for its handler and its replay; `page` for a CSV export's pages. */
+export function scopeOf(
+  kernel: Kernel,
+  req: FastifyRequest,
+  page: PageRequest = req.pageRequest ?? FIRST_PAGE,
+): RequestScope {
   return new RequestScope(
     req.principal!,
     kernel.database.db,
     req.id,
     kernel.config.publicUrl,
     req.log,
-    req.pageRequest ?? FIRST_PAGE,
+    page,
     kernel.cursors,
   );
 }
@@ -46,15 +52,29 @@ export function runRead(
     reply.code(op.status).send(payloadOf(await run(req, scopeOf(kernel, req))));
 }
 
-/** A list: the handler's page, with a cursor bound to this list, its filters and the workspace. */
+/**
+ * A list: the handler's page, with a cursor bound to this list, its filters and the
+ * workspace; or, for a list that exports and a request asking for `text/csv`, every
+ * matching row as CSV (`limit`, `offset` and `cursor` then play no part).
+ */
 export function runList(
   kernel: Kernel,
   op: Operation,
   handler: Step<RequestScope, Page<unknown>>,
+  item: TSchema,
 ): Handler {
   const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<Page<unknown>>;
   const list = op.paging!.list;
+  const csv = op.paging!.csv;
   return async (req, reply) => {
+    if (csv && wantsCsv(req.headers.accept)) {
+      return sendCsv(reply, {
+        list,
+        item,
+        page: (page) => run(req, scopeOf(kernel, req, page)),
+      });
+    }
+    if (csv) reply.header('vary', 'Accept');
     const page = await run(req, scopeOf(kernel, req));
     const next =
       page.nextKey === null

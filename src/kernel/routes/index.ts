@@ -97,6 +97,7 @@ function pageSettings(spec: ListSpec<TSchema, TSchema, TSchema>): PageSettings {
     list: spec.paging.list,
     defaultLimit: spec.paging.defaultLimit ?? 50,
     maxLimit: spec.paging.maxLimit ?? 200,
+    csv: spec.paging.csv ?? false,
   };
 }
 
@@ -208,7 +209,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         paging: pageSettings(spec),
         idempotency: null,
       };
-      register(op, runList(kernel, op, spec.handler));
+      register(op, runList(kernel, op, spec.handler, spec.item));
     },
     write(spec) {
       write(spec as WriteOptions<TSchema, TSchema, TSchema, TSchema, TSchema>, {

@@ -108,6 +108,13 @@ function accessText(op: Operation): string {
     `**Plan:** ${PLANS[rule.plan]}${rule.feature ? `, with the \`${rule.feature}\` feature` : ''}`,
     `**Credentials:** ${rule.credentials === 'key+device' ? 'a workspace API key, or a device token for its own device' : 'a workspace API key'}`,
   ];
+  if (op.paging?.csv) {
+    lines.push(
+      '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
+        '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
+        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'`",
+    );
+  }
   return lines.join('  \n');
 }
 
@@ -135,6 +142,7 @@ export function routeSchema(op: Operation): Record<string, unknown> {
         : [{ bearerAuth: [] }],
     'x-scope': spec.scope,
     'x-plan': op.rule.plan,
+    ...(paging?.csv ? { 'x-csv': true } : {}),
     ...(spec.params ? { params: spec.params } : {}),
     ...(querystring ? { querystring } : {}),
     ...(op.body ? { body: op.body } : {}),

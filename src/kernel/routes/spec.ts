@@ -74,6 +74,11 @@ export interface PagingSpec {
   list: string;
   defaultLimit?: number;
   maxLimit?: number;
+  /**
+   * Asked with `Accept: text/csv`, the list answers every row matching its filters
+   * as CSV, streamed (see `routes/csv.ts`), instead of a page of JSON.
+   */
+  csv?: boolean;
 }
 
 /** A GET answering a page of items; the kernel adds `meta.next_cursor`. */

@@ -209,3 +209,24 @@ export async function newestReadingTime(
   const row = await query.orderBy('recorded_at', 'desc').limit(1).executeTakeFirst();
   return row?.recorded_at ?? null;
 }
+
+/**
+ * A room's most recent readings, newest first, at most `limit`: a range of
+ * (workspace_id, room_id, recorded_at, id) read backwards, however many the room has.
+ */
+export async function recentRoomReadings(
+  db: Db,
+  workspaceId: string,
+  roomId: string,
+  limit: number,
+): Promise<ReadingRow[]> {
+  return db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('room_id', '=', roomId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

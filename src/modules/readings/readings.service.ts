@@ -14,6 +14,7 @@ import {
   insertReadings,
   listReadingPage,
   newestReadingTime,
+  recentRoomReadings,
   type ReadingRow,
 } from './readings.repository.js';
 import type {
@@ -208,4 +209,40 @@ export function newestReadingAt(
   of: { readonly type: string; readonly deviceId: string | null; readonly roomId: string | null },
 ): Promise<string | null> {
   return newestReadingTime(db, workspaceId, of);
+}
+
+/** How many of a room's newest readings its summary looks through for each type's latest. */
+export const ROOM_SUMMARY_READINGS = 500;
+
+/** The newest reading of each type in a room, by type name. */
+export interface LatestReading {
+  type: string;
+  value: number;
+  unit: string;
+  recorded_at: string;
+  device_id: string;
+}
+
+/**
+ * The latest value of each sensor type in a room, among its newest
+ * ROOM_SUMMARY_READINGS readings: one bounded index range, whatever the history
+ * holds; a type silent for longer than that window is left out.
+ */
+export async function latestReadingsOfRoom(
+  db: Db,
+  workspaceId: string,
+  roomId: string,
+): Promise<LatestReading[]> {
+  const latest = new Map<string, LatestReading>();
+  for (const row of await recentRoomReadings(db, workspaceId, roomId, ROOM_SUMMARY_READINGS)) {
+    if (latest.has(row.type)) continue;
+    latest.set(row.type, {
+      type: row.type,
+      value: row.value,
+      unit: row.unit,
+      recorded_at: row.recorded_at,
+      device_id: row.device_id,
+    });
+  }
+  return [...latest.values()].sort((a, b) => a.type.localeCompare(b.type));
 }
