@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -110,7 +111,9 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const backup = await runInProcess(env, 'backup', '--out', join(out, 'lab.tar.gz'));
     expect(backup.code, backup.stderr).toBe(0);
     const into = await target.empty();
-    expect((await runInProcess(into, 'workspace', 'create', '--name', 'Other lab')).code).toBe(0);
+    // A name of its own: on PostgreSQL the backup is of the test database other suites share.
+    const other = `Other lab ${randomUUID()}`;
+    expect((await runInProcess(into, 'workspace', 'create', '--name', other)).code).toBe(0);
     const refused = await runInProcess(into, 'restore', backup.out.archive);
     expect(refused.code).toBe(1);
     expect(refused.err.error).toMatch(/not empty/);
@@ -118,8 +121,6 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const forced = await runInProcess(into, 'restore', backup.out.archive, '--force');
     expect(forced.code, forced.stderr).toBe(0);
     const workspaces = await runInProcess(into, 'workspace', 'list');
-    expect(workspaces.out.workspaces.map((w: { name: string }) => w.name)).not.toContain(
-      'Other lab',
-    );
+    expect(workspaces.out.workspaces.map((w: { name: string }) => w.name)).not.toContain(other);
   });
 });
