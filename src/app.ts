@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { installCors } from './kernel/cors.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { serializeRequest } from './kernel/log-redaction.js';
@@ -23,6 +24,7 @@ import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
 import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 export interface AppOptions {
@@ -112,6 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     database,
     authenticate: createAuthenticator(database, app.log),
+    sessions: createSessionAuthenticator(database, app.log, config.publicUrl),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,
@@ -121,9 +124,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  installCors(app, config.corsOrigins);
   installProtocolErrors(app);
   installMetrics(app, config.metricsToken);
-  await installOpenApi(app, config.publicUrl);
+  await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
   const blobs = await createBlobStore(config);
@@ -144,12 +148,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           })
         ).bytes,
     },
+    publicUrlSet: config.publicUrlSet,
   });
   options.extraRoutes?.(routes);
 
   const purge = () => {
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
+    );
+    purgeFinishedSessions(database.db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
     );
   };
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);

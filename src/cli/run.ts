@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './commands.js';
 import { errorMessage, jsonLine, type CliIo } from './io.js';
+import { registerMemberSessionCommands } from './member-sessions.js';
 
 function packageVersion(): string {
   try {
@@ -52,6 +53,7 @@ function buildProgram(io: CliIo, done: (result: object) => void): Command {
   });
 
   registerAdminCommands(program, io, done);
+  registerMemberSessionCommands(program, io, done);
   return program;
 }
 

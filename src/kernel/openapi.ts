@@ -29,7 +29,11 @@ export const DOCS_CSP = [
  * with interactive docs at /docs from local files and GET / pointing to both.
  * Register before the routes.
  */
-export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function installOpenApi(
+  app: FastifyInstance,
+  publicUrl: string,
+  sessionCookie = 'vitro_session',
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -52,6 +56,19 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
             type: 'http',
             scheme: 'bearer',
             description: 'Device token: xpd_live_… or xpd_dev_… (device operations only)',
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookie,
+            description:
+              'A person signed in to the console (POST /api/v1/session). Writes only from the ' +
+              "console's own origin; never together with an API key.",
+          },
+          signInLink: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A personal sign-in link's secret (vsl_…): only to sign in",
           },
         },
       },

@@ -9,6 +9,7 @@ import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import type { AssetFiles } from './assets/assets.service.js';
 import { registerAssetRoutes } from './assets/assets.routes.js';
 import { registerDeviceEventRoutes } from './device-events/device-events.routes.js';
+import { registerDeviceStatusRoutes } from './devices/device-status.routes.js';
 import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explants } from './explants/explants.repository.js';
@@ -17,6 +18,7 @@ import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
+import { registerPeopleRoutes } from './identity/people.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { plants } from './plants/plants.repository.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
@@ -25,6 +27,7 @@ import { sopRunRecords } from './sop-runs/sop-runs.service.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/sops.service.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerSessionRoutes } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/transfers.repository.js';
@@ -62,6 +65,8 @@ export interface ModuleDeps {
   readonly records: RecordLookup;
   /** Where asset bytes are stored and how image_url is fetched. */
   readonly files: AssetFiles;
+  /** Whether PUBLIC_URL was set: sign-in links use it, else the address the console was opened at. */
+  readonly publicUrlSet: boolean;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -86,6 +91,9 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAssetRoutes(routes, { records: deps.records, files: deps.files });
   registerCommentRoutes(routes, { records: deps.records });
   registerDeviceRoutes(routes);
+  registerDeviceStatusRoutes(routes);
   registerDeviceEventRoutes(routes);
   registerReadingRoutes(routes);
+  registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
+  registerPeopleRoutes(routes);
 }

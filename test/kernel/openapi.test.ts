@@ -130,6 +130,21 @@ describe('OpenAPI document', () => {
         'createDeviceEvent',
         'listSensorReadings',
         'createSensorReadings',
+        // Beyond the wire format: what the console needs (sessions, members, keys, devices).
+        'startSession',
+        'getSession',
+        'endSession',
+        'endAllSessions',
+        'createSignInLink',
+        'listMembers',
+        'addMember',
+        'changeMember',
+        'removeMember',
+        'listApiKeys',
+        'createApiKey',
+        'revokeApiKey',
+        'getDevice',
+        'changeDeviceStatus',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -5,11 +5,13 @@ import { minimumRoleForScope, SCOPES } from '../../src/kernel/access.js';
 import { REPO_ROOT } from '../cli/support.js';
 import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 
-const doc = readFileSync(join(REPO_ROOT, 'docs', 'access.md'), 'utf8');
+const whole = readFileSync(join(REPO_ROOT, 'docs', 'access.md'), 'utf8');
+const CONSOLE_SECTION = '### Operations of the console';
 
-/** The cells of every table row whose first cell matches. */
-function rows(first: RegExp): string[][] {
-  return doc
+/** The cells of every table row whose first cell matches (in the console's section, or before it). */
+function rows(first: RegExp, section: 'catalogue' | 'console' = 'catalogue'): string[][] {
+  const [catalogue, consoleOps] = whole.split(CONSOLE_SECTION) as [string, string];
+  return (section === 'catalogue' ? catalogue : consoleOps)
     .split('\n')
     .filter((line) => line.startsWith('|'))
     .map((line) =>
@@ -23,17 +25,31 @@ function rows(first: RegExp): string[][] {
 
 describe('docs/access.md agrees with the code', () => {
   let t: TestApp;
-  let operations: { method: string; path: string; scope: string | null }[];
+  let operations: {
+    method: string;
+    path: string;
+    scope: string | null;
+    plan: string;
+    security: string[];
+  }[];
   beforeAll(async () => {
     t = await startTestApp(databaseTargets()[0]!);
     const openapi = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
-      paths: Record<string, Record<string, { 'x-scope'?: string | null }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { 'x-scope'?: string | null; 'x-plan': string; security: Record<string, unknown>[] }
+        >
+      >;
     }>();
     operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({
         method: method.toUpperCase(),
         path: path.replace(/^\/api\/v1/, ''),
         scope: op['x-scope'] ?? null,
+        plan: op['x-plan'],
+        security: op.security.flatMap((s) => Object.keys(s)),
       })),
     );
   });
@@ -52,10 +68,25 @@ describe('docs/access.md agrees with the code', () => {
     expect(table).toHaveLength(58);
     const byOperation = new Map(table.map((cells) => [`${cells[0]} ${cells[1]}`, cells[2]]));
     expect(operations.length).toBeGreaterThan(10);
-    for (const { method, path, scope } of operations) {
+    for (const { method, path, scope, security } of operations) {
       const key = `${method} ${path}`;
       if (['POST /sop-runs/{id}/complete', 'GET /sop-runs/{id}/events'].includes(key)) continue;
+      if (!security.includes('bearerAuth')) continue; // the console's, below
       expect(byOperation.get(key), key).toBe(scope ?? 'none');
+    }
+  });
+
+  it("lists the console's operations with the credential and plan each takes", () => {
+    const table = rows(/^(GET|POST|PATCH|DELETE)$/, 'console');
+    const served = operations.filter((op) => !op.security.includes('bearerAuth'));
+    expect(served.length).toBeGreaterThan(10);
+    expect(table).toHaveLength(served.length);
+    const byOperation = new Map(table.map((cells) => [`${cells[0]} ${cells[1]}`, cells]));
+    for (const { method, path, plan, security } of served) {
+      const cells = byOperation.get(`${method} ${path}`);
+      expect(cells, `${method} ${path}`).toBeDefined();
+      expect(cells![2]).toBe(security.includes('signInLink') ? 'link' : 'session');
+      expect(cells![4]).toBe(plan);
     }
   });
 });

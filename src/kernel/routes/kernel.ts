@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Claim } from '../idempotency.js';
 import type { CursorCodec, PageRequest } from '../paging.js';
-import type { Authenticator, Principal } from '../principal.js';
+import type { Authenticator, Principal, SessionAuthenticator } from '../principal.js';
 import type { RateLimiter } from '../rate-limit.js';
 
 /** Everything the kernel needs to run a route, built once per app. */
@@ -10,6 +10,8 @@ export interface Kernel {
   readonly config: Config;
   readonly database: Database;
   readonly authenticate: Authenticator;
+  /** Console sessions and sign-in links. */
+  readonly sessions: SessionAuthenticator;
   readonly rateLimiter: RateLimiter;
   readonly cursors: CursorCodec;
 }
