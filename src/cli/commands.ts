@@ -100,8 +100,9 @@ export function registerAdminCommands(
     program
       .command('demo')
       .description(
-        'Create a demo lab with an owner key and save the key in <data dir>/demo-key.txt ' +
-          '(replacing the one there) -> {workspace_id, key, base_url, key_file}',
+        "Create a demo lab with an owner key and save the key in the database's demo key file " +
+          '(<data dir>/demo-key.txt for the default SQLite database; replacing the one there) ' +
+          '-> {workspace_id, key, base_url, key_file}',
       ),
     async (_options: object, trx, config) => {
       const { createDemoLab } = await import('../modules/demo/demo.service.js');
@@ -114,7 +115,7 @@ export function registerAdminCommands(
         const lab = await createDemoLab(trx, createRecordLookup(), new Date(), photos);
         let keyFile: string;
         try {
-          keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+          keyFile = await writeDemoKeyFile(config.dataDir, config.database, lab.key);
         } catch (error) {
           throw explainStartupError(error, config, 'files');
         }
