@@ -17,6 +17,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
+import { installConsole } from './console/serve.js';
 import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
+  await installConsole(app, config);
   const blobs = await createBlobStore(config);
   // Local files are served at signed /files/… links; S3 hands out presigned links itself.
   if (config.storage.kind === 'file') {

@@ -26,7 +26,8 @@ export const DOCS_CSP = [
 
 /**
  * OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json,
- * with interactive docs at /docs from local files and GET / pointing to both.
+ * with interactive docs at /docs from local files (GET /, which points JSON clients
+ * to both, is the console's: src/console/serve.ts).
  * Register before the routes.
  */
 export async function installOpenApi(
@@ -87,14 +88,4 @@ export async function installOpenApi(
     staticCSP: DOCS_CSP,
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // Whoever opens the server's address finds the way to the reference.
-  app.get('/', { schema: { hide: true } }, async () => ({
-    ok: true,
-    data: {
-      name: 'Vitro lab API',
-      docs: '/docs',
-      openapi: '/api/v1/openapi.json',
-      api: '/api/v1',
-    },
-  }));
 }
