@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { api, call, onSignedOut, type Failure } from './api/client';
-import {
-  ApiKeys,
-  Device,
-  Devices,
-  Home,
-  Members,
-  NotBuilt,
-  NotFound,
-  RESERVED,
-  SignedOut,
-  SignIn,
-} from './routes';
+import { ApiKeys, Device, Devices, Home, Members, NotBuilt, NotFound, RESERVED } from './routes';
+import SignedOut from './screens/signed-out';
+import SignIn from './screens/sign-in';
 import { isSignInPath, rememberNext, SessionProvider, type Session } from './session';
 import { Shell } from './shell/shell';
 

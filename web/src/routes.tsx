@@ -3,7 +3,9 @@ import { lazy } from 'preact-iso';
 /*
  * Every screen of the console: its address, its code (each screen is its own
  * chunk, loaded when first opened) and its place in the navigation. The server
- * answers browsers at the same addresses (src/console/pages.ts).
+ * answers browsers at the same addresses (src/console/pages.ts). The sign-in and
+ * signed-out pages are in the first chunk: they are what a signed-out person
+ * opens first, outside the router (app.tsx).
  *
  * Screens still to come (Today, Plants, Explants, Tasks, SOP runs, Rooms,
  * Contaminations, Sensors, Labels) have their record addresses reserved below,
@@ -11,8 +13,6 @@ import { lazy } from 'preact-iso';
  * NAVIGATION to show it.
  */
 export const Home = lazy(() => import('./screens/home'));
-export const SignIn = lazy(() => import('./screens/sign-in'));
-export const SignedOut = lazy(() => import('./screens/signed-out'));
 export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));

@@ -6,6 +6,7 @@ import type { RecordLookup } from '../../kernel/records.js';
 import { createContamination } from '../contaminations/contaminations.service.js';
 import { createExplant } from '../explants/explants.service.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/identity.service.js';
+import { addDemoDevices } from './demo.devices.js';
 import { applyImport, parseImportFile } from '../import/import.service.js';
 import { createPlant } from '../plants/plants.service.js';
 import { advanceStage } from '../stages/stages.service.js';
@@ -265,6 +266,8 @@ export async function createDemoLab(
       },
     ]);
   }
+
+  await addDemoDevices(trx, { owner: principals.owner, rooms, now });
 
   const key = await createApiKey(trx, {
     memberId: principals.owner.memberId!,

@@ -78,8 +78,8 @@ const strings = {
     'Copy it now into the tool that will use it. It is shown only this once; Vitro keeps only a fingerprint of it.',
   active: 'active',
   revoked: 'revoked',
-  lastUsed: 'Last used',
-  never: 'never',
+  lastUsed: 'last used',
+  neverUsed: 'not used yet',
   scopeCount: (n: number) => (n === 34 ? 'all scopes' : `${n} scope${n === 1 ? '' : 's'}`),
   revoke: 'Revoke',
   confirmRevoke: (name: string) =>
@@ -317,8 +317,14 @@ function KeyRow(props: {
           <code>{apiKey.prefix}…</code> · {strings.member} {props.memberName}
         </p>
         <p class="muted small">
-          {strings.scopeCount(apiKey.scopes.length)} · {apiKey.environment} · {strings.lastUsed}{' '}
-          <TimeAgo at={apiKey.last_used_at} never={strings.never} />
+          {strings.scopeCount(apiKey.scopes.length)} · {apiKey.environment} ·{' '}
+          {apiKey.last_used_at === null ? (
+            strings.neverUsed
+          ) : (
+            <>
+              {strings.lastUsed} <TimeAgo at={apiKey.last_used_at} />
+            </>
+          )}
         </p>
       </div>
       <div class="row-status">

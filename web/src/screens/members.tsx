@@ -52,9 +52,10 @@ const strings = {
 
 const ROLE_ORDER: readonly Role[] = ['owner', 'admin', 'manager', 'member', 'viewer', 'guest'];
 
-function roleOptions(actorIsOwner: boolean) {
+/** The roles an admin or owner may give: with what each may do, or by name only in a row. */
+function roleOptions(actorIsOwner: boolean, described = true) {
   return ROLE_ORDER.filter((role) => role !== 'owner' || actorIsOwner).map(
-    (role) => [role, strings.roles[role]] as const,
+    (role) => [role, described ? strings.roles[role] : role] as const,
   );
 }
 
@@ -270,7 +271,7 @@ function MemberRow(props: {
             name={`role-${member.id}`}
             label={strings.role}
             error={roleForm.errorFor('role') ?? roleForm.formError}
-            options={roleOptions(props.isOwner)}
+            options={roleOptions(props.isOwner, false)}
             value={role}
             onChange={(value) => {
               pendingRole.current = value as Role;

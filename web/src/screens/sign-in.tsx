@@ -10,7 +10,7 @@ const strings = {
   working: 'Signing you in…',
   failed: 'This link did not sign you in',
   noLink: 'Open the sign-in link you were given, or paste it here.',
-  ask: 'A link works once, for 15 minutes. Ask an admin or owner of your lab for a new one.',
+  again: 'Got a new link? Paste it here, or open it.',
 } as const;
 
 /**
@@ -53,7 +53,7 @@ export default function SignIn(props: { onSignedIn: (session: Session) => void }
         )}
         {(secret === null || problem !== null) && (
           <>
-            <p>{problem === null ? strings.noLink : strings.ask}</p>
+            <p>{problem === null ? strings.noLink : strings.again}</p>
             <PasteLink onSignedIn={done} />
           </>
         )}

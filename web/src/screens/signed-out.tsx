@@ -10,11 +10,11 @@ const strings = {
   howTitle: 'How to get a sign-in link',
   how: [
     'Ask an admin or owner of your lab: they make one for you on the Members page.',
-    'On the server, an administrator can run: npx vitro member link --member <member id>',
+    'Whoever runs the Vitro server can also make one there: npx vitro member link --member <member id>',
     'Open the link on this device within 15 minutes. It works once.',
   ],
   paste: 'Got the link in a chat or an email? Paste it here:',
-  back: (path: string) => `After signing in you will go back to ${path}.`,
+  back: 'After signing in you will go straight back to the page you opened.',
 } as const;
 
 /** Where a signed-out visit lands: how to get in, and back to where the person was going. */
@@ -36,7 +36,7 @@ export default function SignedOut(props: { onSignedIn: (session: Session) => voi
             <li key={step}>{step}</li>
           ))}
         </ol>
-        {next !== null && next !== '/' && <p class="muted">{strings.back(next)}</p>}
+        {next !== null && next !== '/' && <p class="muted">{strings.back}</p>}
         <p>{strings.paste}</p>
         <PasteLink
           onSignedIn={(session) => {

@@ -6,7 +6,7 @@ export const strings = {
   home: 'Vitro home',
   scan: 'Scan',
   searchLabel: 'Find a record by its label',
-  searchPlaceholder: 'Scan or type a label code',
+  searchPlaceholder: 'Scan a label',
   searchButton: 'Find',
   searchScanning: 'Scan the label now, or type its code and press Enter.',
   searchContainer: (name: string, count: number) =>
