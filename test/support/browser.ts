@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { mintSignInLinkForMember } from '../../src/modules/sessions/index.js';
 import { databaseTargets, startTestApp, type DatabaseTarget, type TestApp } from './harness.js';
+import { CHROMIUM, launchChromium } from './chromium.js';
 import { REPO_ROOT } from './node-script.js';
 
 /**
@@ -16,7 +17,6 @@ import { REPO_ROOT } from './node-script.js';
  * and a desktop's size into test/.screenshots/ (ignored by git).
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
 const required = ['1', 'true'].includes(process.env.VITRO_TEST_REQUIRE_BROWSER ?? '');
 const present = existsSync(CHROMIUM);
 
@@ -31,21 +31,9 @@ export function browserTestsRun(what: string): boolean {
   return present || required;
 }
 
-/** The flags the docs-page test uses: no sandbox as root, no network of its own. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!present) throw new Error(`VITRO_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
-  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return launchChromium(extraArgs);
 }
 
 /** The app on a real socket: `base` is the address a browser opens. */
