@@ -65,6 +65,9 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
       const [cookie] = await context.cookies();
       expect(cookie).toMatchObject({ name: 'vitro_session', httpOnly: true, sameSite: 'Strict' });
       await screenshotBothWidths(page, 'home');
+      // Dark mode, from the system's setting: still readable.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshotBothWidths(page, 'home-dark');
       expect(problems).toEqual([]);
       await context.close();
     });
@@ -101,6 +104,13 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
       await screenshotBothWidths(page, 'members');
       await page.setViewportSize(DESKTOP);
 
+      // Each submission of the form carries its Idempotency-Key, the same until it succeeds.
+      const keys: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url() === `${t.base}/api/v1/members`) {
+          keys.push(request.headers()['idempotency-key'] ?? '');
+        }
+      });
       await page.getByRole('button', { name: 'Add a member' }).click();
       const form = page.getByRole('form', { name: 'New member' });
       await form.getByLabel('Name').fill('Noor Haddad');
@@ -117,6 +127,9 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
       await form.getByLabel('Email').fill('noor@greenleaf.example');
       await form.getByRole('button', { name: 'Add member' }).click();
       await page.getByRole('status').getByText('Noor Haddad was added').waitFor();
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^console-[0-9a-f]{32}$/);
+      expect(keys[1]).toBe(keys[0]);
 
       const members = body(await signedInApi(page, 'GET', '/api/v1/members?limit=200')).data;
       const noor = members.find((m: { name: string }) => m.name === 'Noor Haddad');
