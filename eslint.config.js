@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.bench/', 'web/src/api/schema.d.ts'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.bench/', 'web/src/api/schema.d.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
