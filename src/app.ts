@@ -18,15 +18,14 @@ import {
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
 import { installConsole } from './console/serve.js';
-import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
+import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
-import { createAuthenticator } from './modules/identity/authenticate.js';
-import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import { createAuthenticator } from './modules/auth/index.js';
+import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
 import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
-import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */

@@ -10,7 +10,7 @@ import type {
 } from '../context.js';
 import type { Credentials } from '../authorize.js';
 import type { ErrorCode } from '../errors.js';
-import type { Page } from '../paging.js';
+import type { Page } from '../../db/pages.js';
 
 export interface RouteRequest<P extends TSchema, Q extends TSchema, B extends TSchema> {
   readonly params: Static<P>;

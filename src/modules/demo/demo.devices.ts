@@ -1,7 +1,7 @@
 import type { Trx } from '../../db/database.js';
 import type { Principal } from '../../kernel/principal.js';
-import { changeDeviceStatus, mintDeviceToken, registerDevice } from '../devices/devices.service.js';
-import { ingestReadings } from '../readings/readings.service.js';
+import { changeDeviceStatus, mintDeviceToken, registerDevice } from '../devices/index.js';
+import { ingestReadings } from '../readings/index.js';
 
 /**
  * The demo lab's sensors: a climate sensor in each growth room with a day of

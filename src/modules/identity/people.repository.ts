@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { PageRequest } from '../../kernel/paging.js';
+import type { PageRequest } from '../../db/pages.js';
 
 /** Members and keys as the console lists them: one workspace's, newest first, by page. */
 const members = workspaceTable('members', [

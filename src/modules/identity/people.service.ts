@@ -4,7 +4,7 @@ import type { MemberTable } from '../../db/schema.js';
 import { SCOPES, type Role } from '../../kernel/access.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import {
   addMember,

@@ -5,10 +5,10 @@ import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
-import { requireRoom } from '../lab/lab.service.js';
+import { markDeviceSeen, requireDevices } from '../devices/index.js';
+import { requireRoom } from '../lab/index.js';
 import {
   findReading,
   insertReadings,

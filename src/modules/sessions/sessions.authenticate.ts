@@ -17,7 +17,7 @@ import { hashCredential } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import type { Principal, SessionAuthenticator } from '../../kernel/principal.js';
-import { generationCache } from '../identity/authenticate.js';
+import { generationCache } from '../auth/index.js';
 import { LINK_PREFIX, SESSION_IDLE_MS, SESSION_PREFIX, sessionCookieName } from './cookie.js';
 import { findSessionForAuth, findSignInLinkForAuth, touchSession } from './sessions.repository.js';
 

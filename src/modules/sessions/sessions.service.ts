@@ -5,8 +5,7 @@ import { hashCredential } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import { getMember, getWorkspace } from '../identity/identity.service.js';
-import { requireManageableMember } from '../identity/people.service.js';
+import { getMember, getWorkspace, requireManageableMember } from '../identity/index.js';
 import {
   LINK_PREFIX,
   newSecret,
