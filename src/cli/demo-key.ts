@@ -32,7 +32,7 @@ export async function writeDemoKeyFile(
   key: string,
 ): Promise<string> {
   const file = demoKeyPath(dataDir, database);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // A whole file or the old one, never half of the new one.
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${key}\n`, { mode: 0o600 });

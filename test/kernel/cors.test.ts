@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
+import { describeOnDatabases } from '../support/suite.js';
 
 const TOOL = 'https://tools.lab.example';
 
-describe.each(databaseTargets())('CORS on $name', (target) => {
+describeOnDatabases('CORS', (target) => {
   describe('with nothing configured', () => {
     let t: TestApp;
     beforeAll(async () => {

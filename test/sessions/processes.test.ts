@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -11,19 +11,19 @@ import { signOutMember } from '../../src/modules/sessions/index.js';
 import {
   body,
   createLab,
-  databaseTargets,
   testConfig,
   type DatabaseTarget,
   type TestApp,
 } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
+import { describeOnDatabases } from '../support/suite.js';
 
 /**
  * Two processes on one database: a server that has served a session (and, on
  * SQLite, cached its row), and another connection (the CLI, a second server)
  * that changes the member. The server must see the change on its next request.
  */
-describe.each(databaseTargets())('sessions seen from another process on $name', (target) => {
+describeOnDatabases('sessions seen from another process', (target) => {
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -100,7 +100,7 @@ describe.each(databaseTargets())('sessions seen from another process on $name', 
   });
 });
 
-describe.each(databaseTargets())('budgets of a session on $name', (target) => {
+describeOnDatabases('budgets of a session', (target) => {
   it('shares the workspace budget with the keys of its workspace', async () => {
     const database = await target.open();
     const config = testConfig({ VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: '4' });

@@ -1,22 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { removeMember, setMemberRole } from '../../src/modules/identity/identity.service.js';
 import { purgeFinishedSessions } from '../../src/modules/sessions/index.js';
-import { dataOf, GENEROUS_LIMITS } from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type TestApp,
-} from '../support/harness.js';
+import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
+import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
 import { CONSOLE_ORIGIN, cookieOf, mintLink, sessionClient, signIn } from '../support/sessions.js';
+import { describeOnDatabases } from '../support/suite.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe.each(databaseTargets())('console sign-in on $name', (target) => {
+describeOnDatabases('console sign-in', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, { env: GENEROUS_LIMITS });
@@ -387,7 +382,7 @@ describe.each(databaseTargets())('console sign-in on $name', (target) => {
   });
 });
 
-describe.each(databaseTargets())('the session cookie over https on $name', (target) => {
+describeOnDatabases('the session cookie over https', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, { env: { PUBLIC_URL: 'https://lab.example.org' } });
