@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { inTransaction } from '../src/db/transaction.js';
-import { createDemoLab } from '../src/modules/demo/demo.service.js';
+import { createDemoLab } from '../src/modules/demo/index.js';
 import { createRecordLookup } from '../src/modules/index.js';
 import { mintSignInLinkForMember } from '../src/modules/sessions/index.js';
 import { launchChromium } from '../test/support/chromium.js';
