@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { installCors } from './kernel/cors.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { writesSettled } from './kernel/writes-in-flight.js';
@@ -17,6 +18,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
+import { installConsole } from './console/serve.js';
 import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
@@ -30,6 +32,7 @@ import {
   targetPolicy,
   type DeliveryWorkerOptions,
 } from './modules/webhooks/index.js';
+import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -120,6 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     database,
     authenticate: createAuthenticator(database, app.log),
+    sessions: createSessionAuthenticator(database, app.log, config.publicUrl),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,
@@ -129,11 +133,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  installCors(app, config.corsOrigins);
   installProtocolErrors(app);
   const metrics = installMetrics(app, config.metricsToken);
-  await installOpenApi(app, config.publicUrl);
+  await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
+  await installConsole(app, config);
   const blobs = await createBlobStore(config);
   // Local files are served at signed /files/… links; S3 hands out presigned links itself.
   if (config.storage.kind === 'file') {
@@ -154,12 +160,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           })
         ).bytes,
     },
+    publicUrlSet: config.publicUrlSet,
   });
   options.extraRoutes?.(routes);
 
   const purge = () => {
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
+    );
+    purgeFinishedSessions(database.db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
     );
   };
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);

@@ -48,6 +48,8 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly publicUrl: string;
+  /** Whether PUBLIC_URL was set; otherwise links for people use the address they opened. */
+  readonly publicUrlSet: boolean;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly storage: StorageConfig;
@@ -58,6 +60,8 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   /** Whether this process runs the background work: webhook deliveries and the alert timer. */
   readonly worker: boolean;
+  /** Origins whose pages may call the API with a key (CORS); empty = no CORS headers. */
+  readonly corsOrigins: readonly string[];
   readonly logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
   readonly metricsToken: string | null;
@@ -276,6 +280,40 @@ function parseWorker(env: Env): boolean {
   return worker === 'on';
 }
 
+/** `CORS_ORIGINS`: exact origins (scheme, host, port), comma-separated; never `*`. */
+function parseCorsOrigins(env: Env): string[] {
+  const raw = read(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((origin) => {
+      if (origin === '*') {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          'list the origins allowed one by one; * is not accepted',
+        );
+      }
+      let url: URL;
+      try {
+        url = new URL(origin);
+      } catch {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          `"${origin}" is not an origin such as https://tools.example.org`,
+        );
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          `"${origin}" is not an origin such as https://tools.example.org (scheme, host and port only)`,
+        );
+      }
+      return url.origin;
+    });
+}
+
 function parseMetricsToken(env: Env): string | null {
   const raw = read(env, 'METRICS_TOKEN');
   if (raw === undefined) return null;
@@ -401,6 +439,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     publicUrl: parsePublicUrl(env, host, port),
+    publicUrlSet: read(env, 'PUBLIC_URL') !== undefined,
     dataDir,
     database,
     storage: parseStorage(env, dataDir),
@@ -430,6 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
     webhooks: parseWebhooks(env),
     worker: parseWorker(env),
+    corsOrigins: Object.freeze(parseCorsOrigins(env)),
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
     backup: parseBackupSchedule(env, database),

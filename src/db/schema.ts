@@ -667,6 +667,29 @@ export interface AlertTable {
   updated_at: string;
 }
 
+/** A personal sign-in link: single use, 15 minutes; only the secret's SHA-256 is kept. */
+export interface SignInLinkTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A console session: the cookie's SHA-256; ends on sign-out or after 30 days unused. */
+export interface SessionTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string;
+  ended_at: string | null;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -708,4 +731,6 @@ export interface DB {
   webhook_attempts: WebhookAttemptTable;
   alert_rules: AlertRuleTable;
   alerts: AlertTable;
+  sign_in_links: SignInLinkTable;
+  sessions: SessionTable;
 }

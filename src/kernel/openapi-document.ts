@@ -3,6 +3,7 @@ import { SCOPES } from './access.js';
 /** The operation groups of the reference, each with what it covers. */
 export const TAGS: Readonly<Record<string, string>> = {
   Account: 'The calling key and its workspace',
+  'API keys': 'Workspace API keys, created and revoked from the console by admins and owners',
   'Change history':
     'What happened to plants and explants (and sensor alerts), oldest first, for incremental sync',
   Comments: 'Notes and discussion on lab records, with mentions and references',
@@ -12,11 +13,14 @@ export const TAGS: Readonly<Record<string, string>> = {
   Equipment: 'The equipment library, its use, calibration, maintenance and faults',
   Explants: 'Cultures: vessels and plantlets on their way from a plant',
   Labels: 'QR and barcode labels: resolving a code, recording a scan',
+  Members:
+    'The people of the workspace, their roles and their sign-in links (console, admins and owners)',
   'Media files': 'Photos attached to plants, explants, contamination logs and SOPs',
   'Media recipes': 'Culture media formulations, versioned',
   Plants: 'Mother plants and culture lines',
   Pricing: 'Culture line prices and their history',
   Rooms: 'The lab’s rooms, with their devices, cultures and latest sensor values',
+  Sessions: 'People signing in to the console with a personal sign-in link, and out',
   'Sell-through': 'Store order lines and sales per culture line',
   'Sensor alerts':
     'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',

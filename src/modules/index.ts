@@ -14,6 +14,7 @@ import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import type { AssetFiles } from './assets/index.js';
 import { registerAssetRoutes } from './assets/assets.routes.js';
 import { registerDeviceEventRoutes } from './device-events/device-events.routes.js';
+import { registerDeviceStatusRoutes } from './devices/device-status.routes.js';
 import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explantRecords } from './explants/index.js';
@@ -22,6 +23,7 @@ import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeRecords } from './media-recipes/index.js';
+import { registerManagementRoutes } from './identity/management.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 import { registerPeopleRoutes } from './people/people.routes.js';
 import { plantRecords } from './plants/index.js';
@@ -31,6 +33,7 @@ import { sopRunRecords } from './sop-runs/index.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/index.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerSessionRoutes } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerRoomRoutes } from './rooms/rooms.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
@@ -80,6 +83,8 @@ export interface ModuleDeps {
   readonly files: AssetFiles;
   /** Where webhook endpoints may point. */
   readonly webhooks: { readonly policy: TargetPolicy };
+  /** Whether PUBLIC_URL was set: sign-in links use it, else the address the console was opened at. */
+  readonly publicUrlSet: boolean;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -105,9 +110,12 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAssetRoutes(routes, { records: deps.records, files: deps.files });
   registerCommentRoutes(routes, { records: deps.records });
   registerDeviceRoutes(routes);
+  registerDeviceStatusRoutes(routes);
   registerDeviceEventRoutes(routes);
   registerReadingRoutes(routes, { afterStore: checkReadings });
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
   registerRoomRoutes(routes);
+  registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
+  registerManagementRoutes(routes);
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { demoKeyPath } from '../../src/cli/demo-key.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { runInProcess, tempDir } from '../cli/support.js';
@@ -88,6 +89,10 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const restore = await runInProcess(restoredEnv, 'restore', archive);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.out).toMatchObject({ restored: archive, pending_migrations: [] });
+    // The demo key comes back as the key file of the database restored into.
+    const restoredConfig = loadConfig(restoredEnv);
+    const keyFile = demoKeyPath(restoredConfig.dataDir, restoredConfig.database);
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
     const restored = await serve(restoredEnv);
     try {
       const after = await readEverything(restored, key, await idsOf(env, demo.out.workspace_id));

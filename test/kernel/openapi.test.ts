@@ -159,6 +159,21 @@ describe('OpenAPI document', () => {
         'listPeople',
         'listRooms',
         'getRoom',
+        // Beyond the wire format: what the console needs (sessions, members, keys, devices).
+        'startSession',
+        'getSession',
+        'endSession',
+        'endAllSessions',
+        'createSignInLink',
+        'listMembers',
+        'addMember',
+        'changeMember',
+        'removeMember',
+        'listApiKeys',
+        'createApiKey',
+        'revokeApiKey',
+        'getDevice',
+        'changeDeviceStatus',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -13,6 +13,7 @@ import * as comments from './20261123170000_comments.js';
 import * as webhooks from './20261126220000_webhooks.js';
 import * as recordsConsole from './20261127010000_records_console.js';
 import * as searchIndex from './20261127010100_search_index.js';
+import * as sessions from './20261127000000_sessions.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '20261126220000_webhooks': webhooks,
   '20261127010000_records_console': recordsConsole,
   '20261127010100_search_index': searchIndex,
+  '20261127000000_sessions': sessions,
 };

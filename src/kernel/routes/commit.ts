@@ -48,8 +48,11 @@ export function runRead(
     req: FastifyRequest,
     ctx: RequestScope,
   ) => Promise<RouteResult<unknown, unknown>>;
-  return async (req, reply) =>
-    reply.code(op.status).send(payloadOf(await run(req, scopeOf(kernel, req))));
+  return async (req, reply) => {
+    const result = await run(req, scopeOf(kernel, req));
+    if (result.headers !== undefined) reply.headers(result.headers);
+    return reply.code(op.status).send(payloadOf(result));
+  };
 }
 
 /**
@@ -122,16 +125,17 @@ function writeHandler(kernel: Kernel, op: Operation, steps: WriteSteps): Handler
           );
     try {
       if (steps.prepare !== null) prepared = { value: await steps.prepare(req, scope) };
-      const payload = await inTransaction(db, async (trx) => {
-        const result = payloadOf(await steps.write(req, scope.within(trx), prepared?.value));
+      const result = await inTransaction(db, async (trx) => {
+        const written = await steps.write(req, scope.within(trx), prepared?.value);
         if (claim !== null) {
-          await completeIdempotencyKey(trx, claim, op.status, JSON.stringify(result));
+          await completeIdempotencyKey(trx, claim, op.status, JSON.stringify(payloadOf(written)));
         }
-        return result;
+        return written;
       });
       req.idempotencyClaim = null;
       if (op.idempotency === 'store') reply.header('idempotent-replay', 'false');
-      return reply.code(op.status).send(payload);
+      if (result.headers !== undefined) reply.headers(result.headers);
+      return reply.code(op.status).send(payloadOf(result));
     } catch (error) {
       if (prepared !== null && steps.discard !== null) {
         await steps

@@ -8,6 +8,7 @@ import type {
   RouteResult,
   WriteContext,
 } from '../context.js';
+import type { Credentials } from '../authorize.js';
 import type { ErrorCode } from '../errors.js';
 import type { Page } from '../../db/pages.js';
 
@@ -25,8 +26,11 @@ export interface OperationSpec<P extends TSchema, Q extends TSchema> {
   tags: string[];
   summary: string;
   description?: string;
-  /** Credentials accepted; default workspace API keys only. */
-  credentials?: 'key' | 'key+device';
+  /**
+   * Credentials accepted; default workspace API keys and console sessions.
+   * `session`: console sessions only; `sign-in-link`: the sign-in itself.
+   */
+  credentials?: Credentials;
   /** Scope the key must hold; null for none (GET /me). */
   scope: Scope | null;
   /** Default `full` (Teams/Enterprise). */

@@ -10,6 +10,7 @@ import { createPlant } from '../plants/index.js';
 import { advanceStage } from '../stages/index.js';
 import { recordEquipmentEvent } from '../equipment/index.js';
 import { createTransfer, type TransferRecords } from '../transfers/index.js';
+import { addDemoDevices } from './demo.devices.js';
 import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
 import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
@@ -277,6 +278,8 @@ export async function createDemoLab(
       },
     ]);
   }
+
+  await addDemoDevices(trx, { owner: principals.owner, rooms, now });
 
   const key = await createApiKey(trx, {
     memberId: principals.owner.memberId!,

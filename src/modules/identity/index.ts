@@ -31,3 +31,4 @@ export {
   type NewWorkspace,
   type WorkspaceRow,
 } from './identity.service.js';
+export { requireManageableMember } from './management.service.js';

@@ -1,5 +1,9 @@
-/* The readings module's face: what alert rules need of the readings, and sensor readings as other modules read them (rooms' summaries). */
+/*
+ * The readings module's face: what alert rules need of the readings, the latest
+ * readings of a room (rooms' summaries), and storing readings (the demo lab).
+ */
 export {
+  ingestReadings,
   latestReadingsOfRoom,
   newestReadingAt,
   READING_TYPES,
