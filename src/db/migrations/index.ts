@@ -10,6 +10,8 @@ import * as equipmentCommerce from './20261123140000_equipment_commerce.js';
 import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
 import * as comments from './20261123170000_comments.js';
+import * as compactReadings from './20261126210000_compact_readings.js';
+import * as readingRollups from './20261126210100_reading_rollups.js';
 
 /** Every migration, by its frozen timestamped name, in name order (the order they run). Append only. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '20261123150000_tasks': tasks,
   '20261123160000_assets': assets,
   '20261123170000_comments': comments,
+  '20261126210000_compact_readings': compactReadings,
+  '20261126210100_reading_rollups': readingRollups,
 };

@@ -10,11 +10,15 @@ import type { Principal } from '../../kernel/principal.js';
 import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
 import { requireRoom } from '../lab/lab.service.js';
 import {
+  EARLIEST,
   findReading,
   insertReadings,
+  LATEST,
   listReadingPage,
   type ReadingRow,
 } from './readings.repository.js';
+import { addToRollups } from './rollups.repository.js';
+import { rollupRowsOf } from './rollups.js';
 import type {
   CreateReadingsBody,
   CreateReadingsMeta,
@@ -76,6 +80,26 @@ const distinct = <T>(values: Iterable<T>): T[] => [...new Set(values)];
 const recordedAtOf = (value: string): string => (CANONICAL_UTC.test(value) ? value : toUtc(value));
 
 /**
+ * Whether a canonical time is one a reading may carry: years 1 to 9999 (UTC), what
+ * PostgreSQL's timestamptz holds and four-digit ISO years write. JavaScript writes
+ * other years `-000001-…` or `+010000-…`, which sort before `0001` as text.
+ */
+export const isReadingTime = (iso: string): boolean => iso >= EARLIEST && iso <= LATEST;
+
+/** A since/until bound within the times readings may carry (a filter past them changes nothing). */
+export function boundOf(iso: string): string {
+  if (iso.startsWith('+')) return LATEST;
+  if (iso < EARLIEST) return EARLIEST;
+  return iso > LATEST ? LATEST : iso;
+}
+
+/**
+ * Ids compare in any case: PostgreSQL's uuid columns do so by themselves, SQLite's
+ * text ones would not; ids are stored as Vitro writes them, lower case.
+ */
+export const idOf = (id: string): string => id.toLowerCase();
+
+/**
  * POST /sensor-readings: one reading or a batch, all or nothing. Every check comes
  * first (recorded_at with external_id, the devices, their status, the rooms); then
  * one insert stores the readings not stored before. A reading is a repeat when its
@@ -100,9 +124,12 @@ export async function ingestReadings(
   });
 
   const workspaceId = principal.workspaceId;
-  const devices = await requireDevices(trx, principal, distinct(inputs.map((r) => r.device_id)), {
-    holdStatus: true,
-  });
+  const devices = await requireDevices(
+    trx,
+    principal,
+    distinct(inputs.map((r) => idOf(r.device_id))),
+    { holdStatus: true },
+  );
   for (const device of devices.values()) {
     if (device.status !== 'active') {
       throw new AppError(
@@ -112,26 +139,32 @@ export async function ingestReadings(
     }
   }
   for (const roomId of distinct(
-    inputs.flatMap((r) => (r.room_id === undefined ? [] : [r.room_id])),
+    inputs.flatMap((r) => (r.room_id === undefined ? [] : [idOf(r.room_id)])),
   )) {
     await requireRoom(trx, workspaceId, roomId);
   }
 
   const rows: ReadingRow[] = [];
   const ids = new Set<string>();
-  for (const reading of inputs) {
+  inputs.forEach((reading, i) => {
     const recordedAt = reading.recorded_at === undefined ? now : recordedAtOf(reading.recorded_at);
+    if (!isReadingTime(recordedAt)) {
+      throw errors.validation(
+        `${single ? '' : `readings[${i}].`}recorded_at: must be within the years 0001 to 9999 (UTC)`,
+      );
+    }
+    const deviceId = idOf(reading.device_id);
     const externalId = reading.external_id ?? null;
-    const id =
-      externalId === null ? newId() : readingIdOf(reading.device_id, externalId, recordedAt);
-    if (ids.has(id)) continue;
+    const id = externalId === null ? newId() : readingIdOf(deviceId, externalId, recordedAt);
+    if (ids.has(id)) return;
     ids.add(id);
     rows.push({
-      device_id: reading.device_id,
+      device_id: deviceId,
       recorded_at: recordedAt,
       id,
       workspace_id: workspaceId,
-      room_id: reading.room_id ?? devices.get(reading.device_id)!.room_id,
+      room_id:
+        reading.room_id === undefined ? devices.get(deviceId)!.room_id : idOf(reading.room_id),
       type: reading.type,
       value: reading.value,
       unit: reading.unit,
@@ -139,13 +172,14 @@ export async function ingestReadings(
       external_id: externalId,
       created_at: now,
     });
-  }
+  });
   const stored = await insertReadings(trx, rows);
+  // The batch is accepted: what follows sees exactly the readings stored (repeats left out).
+  const accepted = stored.size === rows.length ? rows : rows.filter((row) => stored.has(row.id));
+  await addToRollups(trx, rollupRowsOf(accepted));
   for (const deviceId of devices.keys()) await markDeviceSeen(trx, workspaceId, deviceId, now);
 
-  if (!single) {
-    return { data: rows.filter((row) => stored.has(row.id)).map(presentReading) };
-  }
+  if (!single) return { data: accepted.map(presentReading) };
   const row = rows[0]!;
   if (stored.has(row.id)) return { data: presentReading(row) };
   const existing = await findReading(trx, workspaceId, row);
@@ -160,8 +194,8 @@ export async function listReadings(
   query: Static<typeof ReadingQuery>,
   page: PageRequest,
 ): Promise<Page<SensorReadingRecord>> {
-  const since = query.since === undefined ? undefined : toUtc(query.since);
-  const until = query.until === undefined ? undefined : toUtc(query.until);
+  const since = query.since === undefined ? undefined : boundOf(toUtc(query.since));
+  const until = query.until === undefined ? undefined : boundOf(toUtc(query.until));
   if (since !== undefined && until !== undefined && until < since) {
     throw errors.validation('until: must not be earlier than since');
   }
@@ -169,8 +203,8 @@ export async function listReadings(
     db,
     workspaceId,
     {
-      ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
-      ...(query.room_id === undefined ? {} : { roomId: query.room_id }),
+      ...(query.device_id === undefined ? {} : { deviceId: idOf(query.device_id) }),
+      ...(query.room_id === undefined ? {} : { roomId: idOf(query.room_id) }),
       ...(query.type === undefined ? {} : { type: query.type }),
       ...(since === undefined ? {} : { since }),
       ...(until === undefined ? {} : { until }),

@@ -1,0 +1,212 @@
+import { CompiledQuery, sql } from 'kysely';
+import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import type { SensorRollupTable } from '../../db/schema.js';
+import { NO_ROOM, type RollupRow, type Span } from './rollups.js';
+
+const COLUMNS = [
+  'workspace_id',
+  'device_id',
+  'span_minutes',
+  'minute',
+  'type',
+  'unit',
+  'room_key',
+  'reading_count',
+  'min_value',
+  'max_value',
+  'value_sum',
+  'last_at',
+  'last_id',
+  'last_value',
+] as const satisfies readonly (keyof SensorRollupTable)[];
+
+const KEY = 'workspace_id, device_id, span_minutes, minute, type, unit, room_key';
+const LATER =
+  '(excluded.last_at, excluded.last_id) > (sensor_rollups.last_at, sensor_rollups.last_id)';
+const laterOr = (column: string) =>
+  `${column} = case when ${LATER} then excluded.${column} else sensor_rollups.${column} end`;
+const LAST = ['last_value', 'last_id', 'last_at'].map(laterOr).join(', ');
+
+/** The PostgreSQL array type of each column, for the `unnest` upsert. */
+const PG_ARRAY_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  workspace_id: 'uuid[]',
+  device_id: 'uuid[]',
+  span_minutes: 'int2[]',
+  minute: 'int8[]',
+  type: 'text[]',
+  unit: 'text[]',
+  room_key: 'uuid[]',
+  reading_count: 'int8[]',
+  min_value: 'float8[]',
+  max_value: 'float8[]',
+  value_sum: 'numeric[]',
+  last_at: 'int8[]',
+  last_id: 'uuid[]',
+  last_value: 'float8[]',
+};
+
+/**
+ * Adds rows to the rollups: a new key is inserted, a stored one takes the sum of
+ * counts and exact sums, the lower min, the higher max and the later last reading.
+ * On PostgreSQL one statement of column arrays (like the readings insert); the sum
+ * is a `numeric`, so `+` is exact.
+ */
+const PG_UPSERT =
+  `insert into sensor_rollups (${COLUMNS.join(', ')}) ` +
+  `select * from unnest(${COLUMNS.map((c, i) => `$${i + 1}::${PG_ARRAY_TYPES[c]}`).join(', ')}) ` +
+  `on conflict (${KEY}) do update set ` +
+  'reading_count = sensor_rollups.reading_count + excluded.reading_count, ' +
+  'min_value = least(sensor_rollups.min_value, excluded.min_value), ' +
+  'max_value = greatest(sensor_rollups.max_value, excluded.max_value), ' +
+  `value_sum = sensor_rollups.value_sum + excluded.value_sum, ${LAST}`;
+
+/**
+ * On SQLite the sum is decimal text, added by `vitro_decimal_add` (registered on
+ * every connection, src/db/database.ts); the statement is compiled once per row count.
+ */
+const sqliteUpserts = new Map<number, string>();
+
+function sqliteUpsert(count: number): string {
+  let text = sqliteUpserts.get(count);
+  if (text === undefined) {
+    const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+    text =
+      `insert into sensor_rollups (${COLUMNS.join(', ')}) values ` +
+      `${Array.from({ length: count }, () => tuple).join(', ')} ` +
+      `on conflict (${KEY}) do update set ` +
+      'reading_count = sensor_rollups.reading_count + excluded.reading_count, ' +
+      'min_value = min(sensor_rollups.min_value, excluded.min_value), ' +
+      'max_value = max(sensor_rollups.max_value, excluded.max_value), ' +
+      `value_sum = vitro_decimal_add(sensor_rollups.value_sum, excluded.value_sum), ${LAST}`;
+    sqliteUpserts.set(count, text);
+  }
+  return text;
+}
+
+/** Adds the rollup rows of readings just stored (rows in key order: see rollupRowsOf). */
+export async function addToRollups(trx: Trx, rows: readonly RollupRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const sqlite = sqliteHandleOf(trx);
+  if (sqlite === undefined) {
+    await trx.executeQuery(
+      CompiledQuery.raw(
+        PG_UPSERT,
+        COLUMNS.map((column) => rows.map((row) => row[column])),
+      ),
+    );
+    return;
+  }
+  const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
+  let i = 0;
+  for (const row of rows) {
+    for (const column of COLUMNS) parameters[i++] = row[column];
+  }
+  sqlite.prepare(sqliteUpsert(rows.length)).run(parameters);
+}
+
+/** Which rollups a summary reads: a device's or a room's (or a device's in a room), maybe one type. */
+export interface RollupFilter {
+  readonly deviceId?: string;
+  readonly roomId?: string;
+  readonly type?: string;
+}
+
+/** Rollup figures of one (type, unit, bucket): a stored row, or a group of them. */
+export interface BucketFigures {
+  type: string;
+  unit: string;
+  /** The bucket's start, in minutes since 1970-01-01T00:00Z. */
+  bucket: number;
+  reading_count: number;
+  min_value: number;
+  max_value: number;
+  value_sum: string;
+  last_at: number;
+  last_id: string;
+  last_value: number;
+}
+
+function filtered(db: Db, workspaceId: string, filter: RollupFilter, span: Span) {
+  let query = db.selectFrom('sensor_rollups').where('workspace_id', '=', workspaceId);
+  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
+  if (filter.roomId !== undefined) query = query.where('room_key', '=', filter.roomId);
+  query = query.where('span_minutes', '=', span);
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  return query;
+}
+
+/**
+ * The rollups of `span` starting in [from, to) (minutes), by (type, unit, bucket of
+ * `bucketMinutes`). PostgreSQL groups them (the sum of `numeric`s is exact; the
+ * last reading is the first in (last_at, last_id) descending order), SQLite hands
+ * the rows back one per stored key and the caller merges them: its rows cost
+ * nothing to move, and it has no exact sum of decimal text.
+ */
+export async function rollupFigures(
+  db: Db,
+  workspaceId: string,
+  filter: RollupFilter,
+  range: { span: Span; from: number; to: number; bucketMinutes: number },
+): Promise<BucketFigures[]> {
+  const b = range.bucketMinutes;
+  const query = filtered(db, workspaceId, filter, range.span)
+    .where('minute', '>=', range.from)
+    .where('minute', '<', range.to);
+  if (sqliteHandleOf(db) !== undefined) {
+    const rows = await query
+      .select([
+        'type',
+        'unit',
+        'minute',
+        'reading_count',
+        'min_value',
+        'max_value',
+        'value_sum',
+        'last_at',
+        'last_id',
+        'last_value',
+      ])
+      .execute();
+    return rows.map(({ minute, ...row }) => ({
+      ...row,
+      bucket: minute - (((minute % b) + b) % b),
+    }));
+  }
+  const bucket = sql<number>`minute - ((minute % ${b}) + ${b}) % ${b}`;
+  const lastFirst = sql.raw('order by last_at desc, last_id desc');
+  return query
+    .select([
+      'type',
+      'unit',
+      bucket.as('bucket'),
+      sql<number>`sum(reading_count)::int8`.as('reading_count'),
+      sql<number>`min(min_value)`.as('min_value'),
+      sql<number>`max(max_value)`.as('max_value'),
+      sql<string>`sum(value_sum)`.as('value_sum'),
+      sql<number>`max(last_at)`.as('last_at'),
+      sql<string>`(array_agg(last_id ${lastFirst}))[1]`.as('last_id'),
+      sql<number>`(array_agg(last_value ${lastFirst}))[1]`.as('last_value'),
+    ])
+    .groupBy(['type', 'unit', sql`3`])
+    .execute();
+}
+
+/** The raw readings taken in [from, to) (ISO times): the part of a minute a summary's bound cuts. */
+export async function rawReadingsIn(
+  db: Db,
+  workspaceId: string,
+  filter: RollupFilter,
+  from: string,
+  to: string,
+): Promise<{ type: string; unit: string; value: number; recorded_at: string; id: string }[]> {
+  let query = db
+    .selectFrom('sensor_readings')
+    .select(['type', 'unit', 'value', 'recorded_at', 'id'])
+    .where('workspace_id', '=', workspaceId);
+  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
+  if (filter.roomId !== undefined) query = query.where('room_id', '=', filter.roomId);
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  return query.where('recorded_at', '>=', from).where('recorded_at', '<', to).execute();
+}
+
+export { NO_ROOM };
