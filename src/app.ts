@@ -23,6 +23,10 @@ import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/identity/authenticate.js';
 import { createRecordLookup, registerApiRoutes } from './modules/index.js';
+import {
+  startReadingsMaintenance,
+  type ReadingsMaintenance,
+} from './modules/readings/maintenance.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 export interface AppOptions {
@@ -40,6 +44,18 @@ export interface AppOptions {
   imageFetch?: Pick<FetchImageOptions, 'ca' | 'resolver' | 'deadlineMs'>;
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
+  /**
+   * Readings upkeep (partitions, retention) every hour; default true. False: it runs
+   * only when asked (`app.readingsMaintenance.runNow()`).
+   */
+  readingsMaintenance?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readings upkeep: partitions and retention (modules/readings/maintenance.ts). */
+    readingsMaintenance: ReadingsMaintenance;
+  }
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -155,9 +171,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
+  const maintenance = startReadingsMaintenance(database, {
+    defaultDays: config.readingsRetentionDays,
+    log: app.log,
+    schedule: options.readingsMaintenance !== false,
+  });
+  app.decorate('readingsMaintenance', maintenance);
 
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
+    await maintenance.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

@@ -177,6 +177,28 @@ export function registerAdminCommands(
     }),
   );
 
+  action(
+    workspace
+      .command('set-readings-retention')
+      .description(
+        "Keep a workspace's raw sensor readings N days (whole months go), for ever (off), or as " +
+          'READINGS_RETENTION_DAYS says (default) -> {workspace_id, setting, days, raw_since}',
+      )
+      .addOption(required('--workspace <id>', 'workspace id'))
+      .addOption(required('--days <days>', 'days from 1 to 36500, off or default')),
+    async (o: { workspace: string; days: string }, trx, config) => {
+      const { parseRetentionSetting, setReadingsRetention } =
+        await import('../modules/readings/retention.service.js');
+      return setReadingsRetention(
+        trx,
+        o.workspace,
+        parseRetentionSetting(o.days),
+        config.readingsRetentionDays,
+        new Date().toISOString(),
+      );
+    },
+  );
+
   const member = program.command('member').description('Add members, change roles, remove members');
   action(
     member

@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/transaction.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
-import type { Page, PageRequest } from '../paging.js';
+import type { PageRequest } from '../paging.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
-import type { ReplayPayload } from './spec.js';
+import type { ListResult, ReplayPayload } from './spec.js';
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 type Step<C, R> = (req: never, ctx: C) => Promise<R>;
@@ -49,9 +49,9 @@ export function runRead(
 export function runList(
   kernel: Kernel,
   op: Operation,
-  handler: Step<RequestScope, Page<unknown>>,
+  handler: Step<RequestScope, ListResult<unknown>>,
 ): Handler {
-  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<Page<unknown>>;
+  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<ListResult<unknown>>;
   const list = op.paging!.list;
   return async (req, reply) => {
     const page = await run(req, scopeOf(kernel, req));
@@ -59,7 +59,9 @@ export function runList(
       page.nextKey === null
         ? null
         : kernel.cursors.encode(list, req.pageFilters, req.principal!.workspaceId, page.nextKey);
-    return reply.code(op.status).send({ ok: true, data: page.items, meta: { next_cursor: next } });
+    const meta =
+      page.meta === undefined ? { next_cursor: next } : { next_cursor: next, ...page.meta };
+    return reply.code(op.status).send({ ok: true, data: page.items, meta });
   };
 }
 

@@ -3,6 +3,7 @@ import {
   CreateReadingsBody,
   CreateReadingsData,
   CreateReadingsMeta,
+  ReadingListMeta,
   ReadingQuery,
   SensorReading,
   SUMMARY_MAX_BUCKETS,
@@ -22,12 +23,14 @@ export function registerReadingRoutes(routes: Routes): void {
     description:
       'Newest first by `recorded_at`; readings taken at the same moment keep a fixed order, so none ' +
       'is skipped or repeated across pages. `since` and `until` are inclusive. Page size 1 to 1000 ' +
-      '(default 100; larger values are capped).',
+      '(default 100; larger values are capped). Once retention has removed old raw readings, ' +
+      '`meta.raw_since` says where they now start.',
     scope: 'read:sensor_readings',
     failureCode: 'READINGS_QUERY_FAILED',
     querystring: ReadingQuery,
     paging: { list: 'sensor-readings', defaultLimit: 100, maxLimit: 1000 },
     item: SensorReading,
+    meta: ReadingListMeta,
     handler: (req, ctx) => listReadings(ctx.db, ctx.principal.workspaceId, req.query, ctx.page),
   });
 

@@ -97,6 +97,16 @@ export const ReadingQuery = Type.Object({
   ),
 });
 
+export const ReadingListMeta = Type.Object({
+  raw_since: Type.Optional(
+    Type.String({
+      description:
+        'ISO 8601 UTC; present once retention has removed raw readings: those taken before this ' +
+        'time are gone (GET /sensor-readings/summary still covers them)',
+    }),
+  ),
+});
+
 /** Bucket sizes of a summary, each a whole number of minutes, aligned to UTC. */
 export const SUMMARY_BUCKETS = {
   '1m': 1,

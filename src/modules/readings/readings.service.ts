@@ -5,7 +5,8 @@ import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { PageRequest } from '../../kernel/paging.js';
+import type { ListResult } from '../../kernel/routes/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
 import { requireRoom } from '../lab/lab.service.js';
@@ -17,6 +18,7 @@ import {
   listReadingPage,
   type ReadingRow,
 } from './readings.repository.js';
+import { findRawSince } from './retention.repository.js';
 import { addToRollups } from './rollups.repository.js';
 import { rollupRowsOf } from './rollups.js';
 import type {
@@ -193,7 +195,7 @@ export async function listReadings(
   workspaceId: string,
   query: Static<typeof ReadingQuery>,
   page: PageRequest,
-): Promise<Page<SensorReadingRecord>> {
+): Promise<ListResult<SensorReadingRecord>> {
   const since = query.since === undefined ? undefined : boundOf(toUtc(query.since));
   const until = query.until === undefined ? undefined : boundOf(toUtc(query.until));
   if (since !== undefined && until !== undefined && until < since) {
@@ -211,5 +213,10 @@ export async function listReadings(
     },
     page,
   );
-  return { items: items.map(presentReading), nextKey };
+  const rawSince = await findRawSince(db, workspaceId);
+  return {
+    items: items.map(presentReading),
+    nextKey,
+    ...(rawSince === null ? {} : { meta: { raw_since: rawSince } }),
+  };
 }
