@@ -1,14 +1,18 @@
+import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 
-/** Where a workspace's raw readings now start (retention removed those before); null = all kept. */
+const rawSince = preparedQuery((db, p: { workspaceId: string }) =>
+  db.selectFrom('sensor_retention').select('raw_since').where('workspace_id', '=', p.workspaceId),
+);
+
+/**
+ * Where a workspace's raw readings now start (retention removed those before); null
+ * = all kept. Asked by every readings list and summary: compiled once.
+ */
 export async function findRawSince(db: Db, workspaceId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('sensor_retention')
-    .select('raw_since')
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  return row?.raw_since ?? null;
+  return (await rawSince.first(db, { workspaceId }))?.raw_since ?? null;
 }
 
 /** Every workspace with its own retention setting (null = the default) and where its raw readings start. */
@@ -87,22 +91,34 @@ export async function hasReadingsBefore(
 
 /**
  * SQLite: deletes up to `limit` of the workspace's oldest readings taken before
- * `before` (by key, found through the workspace's time index), returning how many.
- * On the transaction's own connection, synchronously: its time is the write lock's.
+ * `before`, one by one by key, stopping at `deadline` (a `performance.now()` time)
+ * even if fewer went; returns how many, and whether none is left. On the transaction's own connection,
+ * synchronously: its time is the write lock's, and the deadline bounds it whatever
+ * the rows cost (their pages cold, the machine busy).
  */
 export function deleteReadingsBefore(
   trx: Trx,
   workspaceId: string,
   before: string,
   limit: number,
-): number {
+  deadline: number,
+): { removed: number; done: boolean } {
   const sqlite = sqliteHandleOf(trx);
   if (sqlite === undefined) throw new Error('deleteReadingsBefore is for SQLite');
-  return sqlite
+  const keys = sqlite
     .prepare(
-      'delete from sensor_readings where (workspace_id, device_id, recorded_at, id) in (' +
-        'select workspace_id, device_id, recorded_at, id from sensor_readings ' +
-        'where workspace_id = ? and recorded_at < ? order by recorded_at limit ?)',
+      'select device_id, recorded_at, id from sensor_readings ' +
+        'where workspace_id = ? and recorded_at < ? order by recorded_at limit ?',
     )
-    .run([workspaceId, before, limit]).changes;
+    .all([workspaceId, before, limit]) as { device_id: string; recorded_at: string; id: string }[];
+  const remove = sqlite.prepare(
+    'delete from sensor_readings where workspace_id = ? and device_id = ? and recorded_at = ? and id = ?',
+  );
+  let removed = 0;
+  for (const key of keys) {
+    // Checked every 16 rows: reading the clock costs more than deleting a warm row.
+    if ((removed & 15) === 15 && performance.now() >= deadline) break;
+    removed += remove.run([workspaceId, key.device_id, key.recorded_at, key.id]).changes;
+  }
+  return { removed, done: keys.length < limit && removed === keys.length };
 }

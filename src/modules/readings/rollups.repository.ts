@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { SensorRollupTable } from '../../db/schema.js';
 import { NO_ROOM, type RollupRow, type Span } from './rollups.js';
 
@@ -126,14 +127,92 @@ export interface BucketFigures {
   last_value: number;
 }
 
-function filtered(db: Db, workspaceId: string, filter: RollupFilter, span: Span) {
-  let query = db.selectFrom('sensor_rollups').where('workspace_id', '=', workspaceId);
-  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
-  if (filter.roomId !== undefined) query = query.where('room_key', '=', filter.roomId);
-  query = query.where('span_minutes', '=', span);
-  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
-  return query;
+interface RangeParams {
+  workspaceId: string;
+  deviceId: string;
+  roomId: string;
+  type: string;
 }
+
+/** The filter's shape: which of device, room and type it names (each shape is compiled once). */
+const shapeOf = (filter: RollupFilter) =>
+  `${filter.deviceId === undefined ? '' : 'd'}${filter.roomId === undefined ? '' : 'r'}${filter.type === undefined ? '' : 't'}`;
+
+/** Prepared queries by shape, made on first use. */
+function byShape<Q>(make: (filter: RollupFilter) => Q) {
+  const made = new Map<string, Q>();
+  return (filter: RollupFilter): Q => {
+    const shape = shapeOf(filter);
+    let query = made.get(shape);
+    if (query === undefined) {
+      query = make(filter);
+      made.set(shape, query);
+    }
+    return query;
+  };
+}
+
+function rollupsOf(
+  db: Db,
+  p: RangeParams & { span: number; from: number; to: number },
+  filter: RollupFilter,
+) {
+  let query = db.selectFrom('sensor_rollups').where('workspace_id', '=', p.workspaceId);
+  if (filter.deviceId !== undefined) query = query.where('device_id', '=', p.deviceId);
+  if (filter.roomId !== undefined) query = query.where('room_key', '=', p.roomId);
+  query = query.where('span_minutes', '=', p.span);
+  if (filter.type !== undefined) query = query.where('type', '=', p.type);
+  return query.where('minute', '>=', p.from).where('minute', '<', p.to);
+}
+
+type RollupParams = RangeParams & { span: number; from: number; to: number; b: number };
+
+/** SQLite: the stored rollup rows of the range. */
+const rollupRows = byShape((filter) =>
+  preparedQuery((db, p: RollupParams) =>
+    rollupsOf(db, p, filter).select([
+      'type',
+      'unit',
+      'minute',
+      'reading_count',
+      'min_value',
+      'max_value',
+      'value_sum',
+      'last_at',
+      'last_id',
+      'last_value',
+    ]),
+  ),
+);
+
+const LAST_FIRST = sql.raw('order by last_at desc, last_id desc');
+
+/** PostgreSQL: the range's rollups grouped by (type, unit, bucket). */
+const rollupGroups = byShape((filter) =>
+  preparedQuery((db, p: RollupParams) =>
+    rollupsOf(db, p, filter)
+      .select([
+        'type',
+        'unit',
+        sql<number>`minute - ((minute % ${p.b}) + ${p.b}) % ${p.b}`.as('bucket'),
+        sql<number>`sum(reading_count)::int8`.as('reading_count'),
+        sql<number>`min(min_value)`.as('min_value'),
+        sql<number>`max(max_value)`.as('max_value'),
+        sql<string>`sum(value_sum)`.as('value_sum'),
+        sql<number>`max(last_at)`.as('last_at'),
+        sql<string>`(array_agg(last_id ${LAST_FIRST}))[1]`.as('last_id'),
+        sql<number>`(array_agg(last_value ${LAST_FIRST}))[1]`.as('last_value'),
+      ])
+      .groupBy(['type', 'unit', sql`3`]),
+  ),
+);
+
+const params = (workspaceId: string, filter: RollupFilter): RangeParams => ({
+  workspaceId,
+  deviceId: filter.deviceId ?? '',
+  roomId: filter.roomId ?? '',
+  type: filter.type ?? '',
+});
 
 /**
  * The rollups of `span` starting in [from, to) (minutes), by (type, unit, bucket of
@@ -149,64 +228,36 @@ export async function rollupFigures(
   range: { span: Span; from: number; to: number; bucketMinutes: number },
 ): Promise<BucketFigures[]> {
   const b = range.bucketMinutes;
-  const query = filtered(db, workspaceId, filter, range.span)
-    .where('minute', '>=', range.from)
-    .where('minute', '<', range.to);
-  if (sqliteHandleOf(db) !== undefined) {
-    const rows = await query
-      .select([
-        'type',
-        'unit',
-        'minute',
-        'reading_count',
-        'min_value',
-        'max_value',
-        'value_sum',
-        'last_at',
-        'last_id',
-        'last_value',
-      ])
-      .execute();
-    return rows.map(({ minute, ...row }) => ({
-      ...row,
-      bucket: minute - (((minute % b) + b) % b),
-    }));
-  }
-  const bucket = sql<number>`minute - ((minute % ${b}) + ${b}) % ${b}`;
-  const lastFirst = sql.raw('order by last_at desc, last_id desc');
-  return query
-    .select([
-      'type',
-      'unit',
-      bucket.as('bucket'),
-      sql<number>`sum(reading_count)::int8`.as('reading_count'),
-      sql<number>`min(min_value)`.as('min_value'),
-      sql<number>`max(max_value)`.as('max_value'),
-      sql<string>`sum(value_sum)`.as('value_sum'),
-      sql<number>`max(last_at)`.as('last_at'),
-      sql<string>`(array_agg(last_id ${lastFirst}))[1]`.as('last_id'),
-      sql<number>`(array_agg(last_value ${lastFirst}))[1]`.as('last_value'),
-    ])
-    .groupBy(['type', 'unit', sql`3`])
-    .execute();
+  const p = { ...params(workspaceId, filter), span: range.span, from: range.from, to: range.to, b };
+  if (sqliteHandleOf(db) === undefined) return rollupGroups(filter).all(db, p);
+  const rows = await rollupRows(filter).all(db, p);
+  return rows.map(({ minute, ...row }) => ({ ...row, bucket: minute - (((minute % b) + b) % b) }));
 }
 
+type RawParams = RangeParams & { from: string; to: string };
+
+const rawReadings = byShape((filter) =>
+  preparedQuery((db, p: RawParams) => {
+    let query = db
+      .selectFrom('sensor_readings')
+      .select(['type', 'unit', 'value', 'recorded_at', 'id'])
+      .where('workspace_id', '=', p.workspaceId);
+    if (filter.deviceId !== undefined) query = query.where('device_id', '=', p.deviceId);
+    if (filter.roomId !== undefined) query = query.where('room_id', '=', p.roomId);
+    if (filter.type !== undefined) query = query.where('type', '=', p.type);
+    return query.where('recorded_at', '>=', p.from).where('recorded_at', '<', p.to);
+  }),
+);
+
 /** The raw readings taken in [from, to) (ISO times): the part of a minute a summary's bound cuts. */
-export async function rawReadingsIn(
+export function rawReadingsIn(
   db: Db,
   workspaceId: string,
   filter: RollupFilter,
   from: string,
   to: string,
 ): Promise<{ type: string; unit: string; value: number; recorded_at: string; id: string }[]> {
-  let query = db
-    .selectFrom('sensor_readings')
-    .select(['type', 'unit', 'value', 'recorded_at', 'id'])
-    .where('workspace_id', '=', workspaceId);
-  if (filter.deviceId !== undefined) query = query.where('device_id', '=', filter.deviceId);
-  if (filter.roomId !== undefined) query = query.where('room_id', '=', filter.roomId);
-  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
-  return query.where('recorded_at', '>=', from).where('recorded_at', '<', to).execute();
+  return rawReadings(filter).all(db, { ...params(workspaceId, filter), from, to });
 }
 
 export { NO_ROOM };
