@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 
 /** SQLite: page bytes of each table and index (dbstat), summed per table with its indexes. */
-function sqliteFigures(path) {
+function sqliteFigures(path, rollups) {
   const db = new Database(path, { readonly: true });
   try {
     const bytesOf = (table) => {
@@ -18,8 +18,8 @@ function sqliteFigures(path) {
     return {
       readings: count('sensor_readings'),
       readingBytes: bytesOf('sensor_readings'),
-      rollups: count('sensor_rollups'),
-      rollupBytes: bytesOf('sensor_rollups'),
+      rollups: rollups ? count('sensor_rollups') : 0,
+      rollupBytes: rollups ? bytesOf('sensor_rollups') : 0,
     };
   } finally {
     db.close();
@@ -27,18 +27,21 @@ function sqliteFigures(path) {
 }
 
 /** PostgreSQL: every partition with its indexes and TOAST (pg_total_relation_size). */
-async function postgresFigures(url) {
+async function postgresFigures(url, rollups) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const one = async (text) => Number((await client.query(text)).rows[0].n);
     return {
       readings: await one('select count(*) as n from sensor_readings'),
+      // Every partition (or the one table of an older schema), with indexes and TOAST.
       readingBytes: await one(
-        "select sum(pg_total_relation_size(relid)) as n from pg_partition_tree('sensor_readings')",
+        "select case when relkind = 'p' then (select sum(pg_total_relation_size(relid)) " +
+          "from pg_partition_tree('sensor_readings')) else pg_total_relation_size(oid) end as n " +
+          "from pg_class where oid = 'sensor_readings'::regclass",
       ),
-      rollups: await one('select count(*) as n from sensor_rollups'),
-      rollupBytes: await one("select pg_total_relation_size('sensor_rollups') as n"),
+      rollups: rollups ? await one('select count(*) as n from sensor_rollups') : 0,
+      rollupBytes: rollups ? await one("select pg_total_relation_size('sensor_rollups') as n") : 0,
     };
   } finally {
     await client.end();
@@ -46,9 +49,11 @@ async function postgresFigures(url) {
 }
 
 /** `{readings, readingBytes, rollups, rollupBytes, perReading, rollupsPerReading}` of a bench database. */
-export async function storageFigures(target) {
+export async function storageFigures(target, { rollups = true } = {}) {
   const figures =
-    target.dialect === 'sqlite' ? sqliteFigures(target.path) : await postgresFigures(target.url);
+    target.dialect === 'sqlite'
+      ? sqliteFigures(target.path, rollups)
+      : await postgresFigures(target.url, rollups);
   return {
     ...figures,
     perReading: figures.readingBytes / figures.readings,

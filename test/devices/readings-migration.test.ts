@@ -197,3 +197,65 @@ describe.each(['sqlite', 'postgres'] as const)('readings migrations on %s', (nam
     },
   );
 });
+
+describe('the readings rollups migration on sqlite', () => {
+  it('backfills in batches that end with a device-hour, and adds up one larger than a batch', async () => {
+    const before = await databaseBefore('sqlite');
+    try {
+      const { db } = before.database;
+      const workspace = randomUUID();
+      const [busy, quiet] = [randomUUID(), randomUUID()];
+      const start = Date.parse('2026-11-20T05:00:00.000Z');
+      const row = (device: string, ms: number, i: number): ReadingRow => ({
+        device_id: device,
+        recorded_at: new Date(ms).toISOString(),
+        id: randomUUID(),
+        workspace_id: workspace,
+        room_id: null,
+        type: 'temperature',
+        value: (i % 400) / 10,
+        unit: 'C',
+        notes: null,
+        external_id: null,
+        created_at: new Date(ms).toISOString(),
+      });
+      // 70,000 readings of one device in one hour (more than a batch of 50,000), then
+      // 40,000 of another over 11 hours (batches end between its hours).
+      const rows = [
+        ...Array.from({ length: 70_000 }, (_, i) => row(busy, start + i * 50, i)),
+        ...Array.from({ length: 40_000 }, (_, i) => row(quiet, start + i * 1000, i)),
+      ];
+      for (let i = 0; i < rows.length; i += 2000) {
+        await db
+          .insertInto('sensor_readings')
+          .values(rows.slice(i, i + 2000))
+          .execute();
+      }
+      await before.migrateToLatest();
+      const rollups = await db
+        .selectFrom('sensor_rollups')
+        .select([
+          'workspace_id',
+          'device_id',
+          'span_minutes',
+          'minute',
+          'type',
+          'unit',
+          'room_key',
+          'reading_count',
+          'min_value',
+          'max_value',
+          'value_sum',
+          'last_at',
+          'last_id',
+          'last_value',
+        ])
+        .execute();
+      expect(normalisedRollups(rollups as RollupRow[])).toEqual(
+        normalisedRollups(rollupRowsOf(rows)),
+      );
+    } finally {
+      await before.close();
+    }
+  });
+});

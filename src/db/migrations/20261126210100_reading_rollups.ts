@@ -128,7 +128,8 @@ interface StoredRollup {
 }
 
 interface Group {
-  key: string;
+  /** The device-hour of the readings. */
+  hourKey: string;
   workspace_id: string;
   device_id: string;
   span_minutes: number;
@@ -145,13 +146,21 @@ interface Group {
   last_value: number;
 }
 
+/** Rows of one device's hour go into the same batch (its rollups written once). */
+const hourKeyOf = (row: Reading) =>
+  `${row.workspace_id}|${row.device_id}|${Math.floor(Date.parse(row.recorded_at) / 3_600_000)}`;
+
 /**
- * SQLite: the readings in key order, 20,000 at a time; each batch's minute and hour
- * groups are added to the table (a group cut by a batch's end is added to twice).
+ * SQLite: the readings in key order (workspace, device, time), 50,000 at a time, a
+ * batch ending where a device's hour does, so that each batch's rollups are new rows
+ * written in bulk. Only a device-hour holding more readings than a batch is cut, and
+ * its rollups are added to the stored ones.
  */
 async function backfillSqlite(db: Kysely<any>): Promise<void> {
-  const BATCH = 20_000;
+  const BATCH = 50_000;
   let after: unknown[] | null = null;
+  /** The device-hour the last batch ended in, when the batch had to cut it. */
+  let cutHour: string | null = null;
   for (;;) {
     let query = db
       .selectFrom('sensor_readings')
@@ -175,109 +184,137 @@ async function backfillSqlite(db: Kysely<any>): Promise<void> {
         sql<boolean>`(workspace_id, device_id, recorded_at, id) > (${sql.join(after.map((v) => sql.val(v)))})`,
       );
     }
-    const rows = (await query.execute()) as Reading[];
-    if (rows.length === 0) return;
-    const groups = new Map<string, Group>();
-    for (const row of rows) {
-      const ms = Date.parse(row.recorded_at);
-      const minute = Math.floor(ms / 60_000);
-      for (const [span, start] of [
-        [1, minute],
-        [60, minute - (((minute % 60) + 60) % 60)],
-      ] as const) {
-        const room = row.room_id ?? NO_ROOM;
-        const key = `${row.workspace_id}|${row.device_id}|${span}|${start}|${row.type}|${row.unit}|${room}`;
-        let group = groups.get(key);
-        if (group === undefined) {
-          group = {
-            key,
-            workspace_id: row.workspace_id,
-            device_id: row.device_id,
-            span_minutes: span,
-            minute: start,
-            type: row.type,
-            unit: row.unit,
-            room_key: room,
-            reading_count: 0,
-            min_value: row.value,
-            max_value: row.value,
-            sum: new ExactSum(),
-            last_at: row.recorded_at,
-            last_id: row.id,
-            last_value: row.value,
-          };
-          groups.set(key, group);
-        }
-        group.reading_count += 1;
-        group.min_value = Math.min(group.min_value, row.value);
-        group.max_value = Math.max(group.max_value, row.value);
-        group.sum.add(row.value);
-        if (
-          row.recorded_at > group.last_at ||
-          (row.recorded_at === group.last_at && row.id > group.last_id)
-        ) {
-          group.last_at = row.recorded_at;
-          group.last_id = row.id;
-          group.last_value = row.value;
-        }
-      }
+    const fetched = (await query.execute()) as Reading[];
+    if (fetched.length === 0) return;
+    let rows = fetched;
+    let cut: string | null = null;
+    if (fetched.length === BATCH) {
+      const lastHour = hourKeyOf(fetched[BATCH - 1]!);
+      let end = BATCH;
+      while (end > 0 && hourKeyOf(fetched[end - 1]!) === lastHour) end -= 1;
+      if (end > 0) rows = fetched.slice(0, end);
+      else cut = lastHour;
     }
-    for (const group of groups.values()) {
-      const stored: StoredRollup | undefined = await db
-        .selectFrom('sensor_rollups')
-        .select(['reading_count', 'min_value', 'max_value', 'value_sum', 'last_at', 'last_id'])
-        .where('workspace_id', '=', group.workspace_id)
-        .where('device_id', '=', group.device_id)
-        .where('span_minutes', '=', group.span_minutes)
-        .where('minute', '=', group.minute)
-        .where('type', '=', group.type)
-        .where('unit', '=', group.unit)
-        .where('room_key', '=', group.room_key)
-        .executeTakeFirst();
-      const lastAt = Date.parse(group.last_at);
-      const row = {
-        workspace_id: group.workspace_id,
-        device_id: group.device_id,
-        span_minutes: group.span_minutes,
-        minute: group.minute,
-        type: group.type,
-        unit: group.unit,
-        room_key: group.room_key,
-        reading_count: group.reading_count,
-        min_value: group.min_value,
-        max_value: group.max_value,
-        value_sum: group.sum.text,
-        last_at: lastAt,
-        last_id: group.last_id,
-        last_value: group.last_value,
-      };
-      if (stored === undefined) {
-        await db.insertInto('sensor_rollups').values(row).execute();
-        continue;
-      }
-      const later =
-        lastAt > stored.last_at || (lastAt === stored.last_at && row.last_id > stored.last_id);
+    const groups = groupsOf(rows);
+    const fresh: Group[] = [];
+    for (const group of groups) {
+      if (cutHour !== null && group.hourKey === cutHour) await mergeGroup(db, group);
+      else fresh.push(group);
+    }
+    for (let i = 0; i < fresh.length; i += 500) {
       await db
-        .updateTable('sensor_rollups')
-        .set({
-          reading_count: stored.reading_count + row.reading_count,
-          min_value: Math.min(stored.min_value, row.min_value),
-          max_value: Math.max(stored.max_value, row.max_value),
-          value_sum: addDecimalTexts(stored.value_sum, row.value_sum),
-          ...(later ? { last_at: lastAt, last_id: row.last_id, last_value: row.last_value } : {}),
-        })
-        .where('workspace_id', '=', group.workspace_id)
-        .where('device_id', '=', group.device_id)
-        .where('span_minutes', '=', group.span_minutes)
-        .where('minute', '=', group.minute)
-        .where('type', '=', group.type)
-        .where('unit', '=', group.unit)
-        .where('room_key', '=', group.room_key)
+        .insertInto('sensor_rollups')
+        .values(fresh.slice(i, i + 500).map(rowOf))
         .execute();
     }
+    cutHour = cut;
     const last = rows[rows.length - 1]!;
     after = [last.workspace_id, last.device_id, last.recorded_at, last.id];
   }
+}
+
+/** The minute and hour groups of readings, with their figures. */
+function groupsOf(rows: Reading[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const row of rows) {
+    const minute = Math.floor(Date.parse(row.recorded_at) / 60_000);
+    const hourKey = hourKeyOf(row);
+    for (const [span, start] of [
+      [1, minute],
+      [60, minute - (((minute % 60) + 60) % 60)],
+    ] as const) {
+      const room = row.room_id ?? NO_ROOM;
+      const key = `${row.workspace_id}|${row.device_id}|${span}|${start}|${row.type}|${row.unit}|${room}`;
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = {
+          hourKey,
+          workspace_id: row.workspace_id,
+          device_id: row.device_id,
+          span_minutes: span,
+          minute: start,
+          type: row.type,
+          unit: row.unit,
+          room_key: room,
+          reading_count: 0,
+          min_value: row.value,
+          max_value: row.value,
+          sum: new ExactSum(),
+          last_at: row.recorded_at,
+          last_id: row.id,
+          last_value: row.value,
+        };
+        groups.set(key, group);
+      }
+      group.reading_count += 1;
+      group.min_value = Math.min(group.min_value, row.value);
+      group.max_value = Math.max(group.max_value, row.value);
+      group.sum.add(row.value);
+      if (
+        row.recorded_at > group.last_at ||
+        (row.recorded_at === group.last_at && row.id > group.last_id)
+      ) {
+        group.last_at = row.recorded_at;
+        group.last_id = row.id;
+        group.last_value = row.value;
+      }
+    }
+  }
+  return [...groups.values()];
+}
+
+const rowOf = (group: Group) => ({
+  workspace_id: group.workspace_id,
+  device_id: group.device_id,
+  span_minutes: group.span_minutes,
+  minute: group.minute,
+  type: group.type,
+  unit: group.unit,
+  room_key: group.room_key,
+  reading_count: group.reading_count,
+  min_value: group.min_value,
+  max_value: group.max_value,
+  value_sum: group.sum.text,
+  last_at: Date.parse(group.last_at),
+  last_id: group.last_id,
+  last_value: group.last_value,
+});
+
+/** Adds a group to its stored rollup row (a device-hour cut between batches), or inserts it. */
+async function mergeGroup(db: Kysely<any>, group: Group): Promise<void> {
+  const row = rowOf(group);
+  const keyOf = {
+    workspace_id: row.workspace_id,
+    device_id: row.device_id,
+    span_minutes: row.span_minutes,
+    minute: row.minute,
+    type: row.type,
+    unit: row.unit,
+    room_key: row.room_key,
+  };
+  const stored: StoredRollup | undefined = await db
+    .selectFrom('sensor_rollups')
+    .select(['reading_count', 'min_value', 'max_value', 'value_sum', 'last_at', 'last_id'])
+    .where((eb) => eb.and(keyOf))
+    .executeTakeFirst();
+  if (stored === undefined) {
+    await db.insertInto('sensor_rollups').values(row).execute();
+    return;
+  }
+  const later =
+    row.last_at > stored.last_at ||
+    (row.last_at === stored.last_at && row.last_id > stored.last_id);
+  await db
+    .updateTable('sensor_rollups')
+    .set({
+      reading_count: stored.reading_count + row.reading_count,
+      min_value: Math.min(stored.min_value, row.min_value),
+      max_value: Math.max(stored.max_value, row.max_value),
+      value_sum: addDecimalTexts(stored.value_sum, row.value_sum),
+      ...(later ? { last_at: row.last_at, last_id: row.last_id, last_value: row.last_value } : {}),
+    })
+    .where((eb) => eb.and(keyOf))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
