@@ -73,11 +73,17 @@ export function addDecimalTexts(a: string, b: string): string {
   return formatDecimal(addDecimals(parseDecimal(a), parseDecimal(b)));
 }
 
+const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k);
+/** Below 2^52 a double's spacing is under 10^-k at the scale tried: one k-place decimal fits. */
+const FAST_LIMIT = 2 ** 52;
+
 /**
- * A running exact sum of doubles. Values with at most 15 significant digits and
- * no exponent, what sensors send, are summed as integers in a double while that
- * stays exact (below 2^53), which spares a BigInt per value; anything else, or a
- * sum growing past that, goes through BigInt.
+ * A running exact sum of doubles. A value that is a decimal of at most 6 places
+ * (what sensors send) is found without writing it out: `m = round(v × 10^k)` for
+ * the smallest such k, if m / 10^k reads back as v and |m| < 2^52 (then m × 10^-k
+ * is the only k-place decimal that reads back as v, so it is the value's shortest
+ * decimal). Those are summed as integers in a double while that stays exact; any
+ * other value, or a sum growing past 2^53, goes through its text and BigInt.
  */
 export class ExactSum {
   #exact: Decimal = ZERO;
@@ -86,25 +92,25 @@ export class ExactSum {
   #scale = 0;
 
   add(value: number): void {
-    const text = String(value);
-    const point = text.indexOf('.');
-    const digits = point === -1 ? text : `${text.slice(0, point)}${text.slice(point + 1)}`;
-    const scale = point === -1 ? 0 : text.length - point - 1;
-    if (digits.length <= 16 && !text.includes('e') && scale <= 15) {
-      if (scale > this.#scale) this.#rescale(scale);
-      const units = Number(digits) * 10 ** (this.#scale - scale);
-      const next = this.#small + units;
-      if (Number.isSafeInteger(units) && Number.isSafeInteger(next)) {
+    for (let k = 0; k <= 6; k++) {
+      const units = Math.round(value * POWERS[k]!);
+      if (Math.abs(units) >= FAST_LIMIT) break;
+      if (units / POWERS[k]! !== value) continue;
+      if (k > this.#scale) this.#rescale(k);
+      const scaled = units * POWERS[this.#scale - k]!;
+      const next = this.#small + scaled;
+      if (Number.isSafeInteger(scaled) && Number.isSafeInteger(next)) {
         this.#small = next;
         return;
       }
+      break;
     }
-    this.#exact = addDecimals(this.#exact, parseDecimal(text));
+    this.#exact = addDecimals(this.#exact, decimalOfValue(value));
   }
 
   /** Moves the fast part to a finer scale, or into the exact part when that is not exact. */
   #rescale(scale: number): void {
-    const moved = this.#small * 10 ** (scale - this.#scale);
+    const moved = this.#small * POWERS[scale - this.#scale]!;
     if (Number.isSafeInteger(moved)) {
       this.#small = moved;
     } else {

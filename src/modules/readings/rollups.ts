@@ -91,33 +91,48 @@ interface Group {
  */
 export function rollupRowsOf(rows: readonly ReadingRow[]): RollupRow[] {
   const minutes = new Map<string, Group>();
+  let previous: ReadingRow | null = null;
+  let group: Group | undefined;
+  /** The current group's minute: canonical ISO text, its first 16 characters. */
+  let minuteText = '';
   for (const reading of rows) {
-    // Canonical ISO text: the minute is its first 16 characters.
-    const minuteText = reading.recorded_at.slice(0, 16);
-    const room = reading.room_id ?? NO_ROOM;
-    const key = `${reading.device_id}|${room}|${reading.type}|${reading.unit}|${minuteText}`;
-    let group = minutes.get(key);
-    if (group === undefined) {
-      group = {
-        row: {
-          workspace_id: reading.workspace_id,
-          device_id: reading.device_id,
-          span_minutes: 1,
-          minute: Date.parse(`${minuteText}:00.000Z`) / MINUTE_MS,
-          type: reading.type,
-          unit: reading.unit,
-          room_key: room,
-        },
-        count: 0,
-        min: reading.value,
-        max: reading.value,
-        sum: new ExactSum(),
-        lastRecordedAt: reading.recorded_at,
-        lastId: reading.id,
-        lastValue: reading.value,
-      };
-      minutes.set(key, group);
+    // Most readings of a batch continue the previous one's group (a device's run).
+    if (
+      previous === null ||
+      group === undefined ||
+      reading.device_id !== previous.device_id ||
+      reading.room_id !== previous.room_id ||
+      reading.type !== previous.type ||
+      reading.unit !== previous.unit ||
+      !reading.recorded_at.startsWith(minuteText)
+    ) {
+      minuteText = reading.recorded_at.slice(0, 16);
+      const room = reading.room_id ?? NO_ROOM;
+      const key = `${reading.device_id}|${room}|${reading.type}|${reading.unit}|${minuteText}`;
+      group = minutes.get(key);
+      if (group === undefined) {
+        group = {
+          row: {
+            workspace_id: reading.workspace_id,
+            device_id: reading.device_id,
+            span_minutes: 1,
+            minute: Date.parse(`${minuteText}:00.000Z`) / MINUTE_MS,
+            type: reading.type,
+            unit: reading.unit,
+            room_key: room,
+          },
+          count: 0,
+          min: reading.value,
+          max: reading.value,
+          sum: new ExactSum(),
+          lastRecordedAt: reading.recorded_at,
+          lastId: reading.id,
+          lastValue: reading.value,
+        };
+        minutes.set(key, group);
+      }
     }
+    previous = reading;
     group.count += 1;
     if (reading.value < group.min) group.min = reading.value;
     if (reading.value > group.max) group.max = reading.value;
