@@ -133,7 +133,7 @@ export const SummaryQuery = Type.Object({
   since: Type.Optional(
     Type.String({
       format: 'date-time',
-      description: `taken at or after (ISO 8601 with a zone); default: the start of the ${SUMMARY_MAX_BUCKETS.toLocaleString('en-US')}th bucket before until's`,
+      description: `taken at or after (ISO 8601 with a zone); default: as far back as the range may reach (${SUMMARY_MAX_BUCKETS.toLocaleString('en-US')} buckets, until's the last)`,
     }),
   ),
   until: Type.Optional(
