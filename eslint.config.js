@@ -1,5 +1,55 @@
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const MODULES = join(import.meta.dirname, 'src', 'modules');
+
+/** The module a path lies in (`src/modules/<name>/…`), or null outside every module. */
+function moduleOf(path) {
+  const inside = relative(MODULES, path);
+  if (inside.startsWith('..') || !inside.includes(sep)) return null;
+  return inside.split(sep)[0];
+}
+
+/**
+ * A module is reached only through its face: outside `src/modules/<name>/`, code
+ * imports `<name>/index.js` and nothing else of it (not its repository, schemas or
+ * services). The wiring, `src/modules/index.ts`, may also import each module's
+ * `*.routes.js`. Tests may reach internals (the rule runs on `src/` only).
+ */
+const moduleFaces = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      internal:
+        "'{{file}}' is inside the {{module}} module: import its face, '{{module}}/index.js', " +
+        'which exports what other modules may use (add the name there if it is missing)',
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const from = moduleOf(file);
+    const wiring = file === join(MODULES, 'index.ts');
+    const check = (node) => {
+      if (node?.type !== 'Literal' || typeof node.value !== 'string') return;
+      if (!node.value.startsWith('.')) return;
+      const target = normalize(join(dirname(file), node.value));
+      const to = moduleOf(target);
+      if (to === null || to === from) return;
+      const within = relative(join(MODULES, to), target).split(sep).join('/');
+      if (within === 'index.js') return;
+      if (wiring && /^[^/]+\.routes\.js$/.test(within)) return;
+      context.report({ node, messageId: 'internal', data: { module: to, file: within } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.bench/'] },
@@ -17,6 +67,11 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { vitro: { rules: { 'module-faces': moduleFaces } } },
+    rules: { 'vitro/module-faces': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

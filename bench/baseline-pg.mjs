@@ -13,7 +13,7 @@ import {
 } from './readings.mjs';
 import { SUMMARY_SQL } from './baseline-summary.mjs';
 import {
-  changeEventRow,
+  changeEventRows,
   createdEventRow,
   initialStageOf,
   newPlantRows,
@@ -126,11 +126,13 @@ export function openPgStore(url) {
     }
   };
 
-  const recordEvent = async (run, event) => {
-    const [sequence] = await run('nextEventSequence', [1, event.workspace_id]);
-    const row = changeEventRow(event, sequence);
-    await run('setLastEventAt', [row.created_at, event.workspace_id]);
-    await run('insertEvent', valuesOf(row, FIELDS.event));
+  /** Appends change events of one workspace: one sequence reservation, one last event time, the rows. */
+  const recordEvents = async (run, events) => {
+    const workspaceId = events[0].workspace_id;
+    const [sequence] = await run('nextEventSequence', [events.length, workspaceId]);
+    const rows = changeEventRows(events, sequence);
+    await run('setLastEventAt', [rows.at(-1).created_at, workspaceId]);
+    for (const row of rows) await run('insertEvent', valuesOf(row, FIELDS.event));
   };
 
   const createPlant = (key, species, now) =>
@@ -149,28 +151,25 @@ export function openPgStore(url) {
   const createExplantTransfer = (key, body, now) =>
     inTransaction(async (run) => {
       const workspaceId = key.workspace_id;
-      const [locked] = await run('lockExplant', [workspaceId, body.explant_id]);
-      if (locked === undefined) return undefined;
+      const [explant] = await run('lockExplant', [workspaceId, body.explant_id]);
+      if (explant === undefined) return undefined;
       const [highest] = await run('highestCycle', [workspaceId, 'explant', body.explant_id, 1]);
       const cycle = (highest === undefined ? 0 : highest.transfer_cycle) + 1;
       const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
       await run('insertTransfer', valuesOf(row, FIELDS.transfer));
-      await recordEvent(run, transferEvent(row));
-      const counts = countsOf(row);
-      if (Object.keys(counts).length > 0) {
-        const [explant] = await run('findExplant', [workspaceId, body.explant_id]);
-        const changes = countChanges(explant, counts);
-        const fields = Object.keys(changes);
-        if (fields.length > 0) {
-          await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
-            ...fields.map((field) => changes[field].to),
-            now,
-            workspaceId,
-            row.entity_id,
-          ]);
-          await recordEvent(run, countsEvent(row, changes, now));
-        }
+      const events = [transferEvent(row)];
+      const changes = countChanges(explant, countsOf(row));
+      const fields = Object.keys(changes);
+      if (fields.length > 0) {
+        await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
+          ...fields.map((field) => changes[field].to),
+          now,
+          workspaceId,
+          row.entity_id,
+        ]);
+        events.push(countsEvent(row, changes, now));
       }
+      await recordEvents(run, events);
       return row;
     });
 

@@ -157,6 +157,21 @@ export function changeEventRow(event, sequence) {
   };
 }
 
+/**
+ * The rows of `events` of one workspace recorded together, as Vitro's
+ * recordChangeEvents does: `sequence` holds the last of the numbers reserved for
+ * them and the workspace's previous last event time.
+ */
+export function changeEventRows(events, sequence) {
+  const first = Number(sequence.event_seq) - events.length + 1;
+  let lastEventAt = sequence.last_event_at;
+  return events.map((event, i) => {
+    const row = changeEventRow(event, { event_seq: first + i, last_event_at: lastEventAt });
+    lastEventAt = row.created_at;
+    return row;
+  });
+}
+
 /** The `created` change event of a new plant. */
 export function createdEventRow(rows, sequence, now) {
   const { plant, stage } = rows;

@@ -1,6 +1,6 @@
 // Baseline store on SQLite: better-sqlite3 statements prepared once, the same pragmas as Vitro.
 import Database from 'better-sqlite3';
-import { addDecimalTexts } from '../dist/kernel/exact-sum.js';
+import { addDecimalTexts } from '../dist/lib/exact-sum.js';
 import {
   insertReadingsSql,
   LATEST,
@@ -13,7 +13,7 @@ import {
 } from './readings.mjs';
 import { SUMMARY_SQL, withBucket } from './baseline-summary.mjs';
 import {
-  changeEventRow,
+  changeEventRows,
   createdEventRow,
   initialStageOf,
   newPlantRows,
@@ -47,12 +47,13 @@ export function openSqliteStore(path) {
     return updates.get(key);
   };
 
-  /** Appends a change event: the workspace's sequence, its last event time, the row. */
-  const recordEvent = (event) => {
-    const sequence = statements.nextEventSequence.get(1, event.workspace_id);
-    const row = changeEventRow(event, sequence);
-    statements.setLastEventAt.run(row.created_at, event.workspace_id);
-    statements.insertEvent.run(valuesOf(row, FIELDS.event));
+  /** Appends change events of one workspace: one sequence reservation, one last event time, the rows. */
+  const recordEvents = (events) => {
+    const workspaceId = events[0].workspace_id;
+    const sequence = statements.nextEventSequence.get(events.length, workspaceId);
+    const rows = changeEventRows(events, sequence);
+    statements.setLastEventAt.run(rows.at(-1).created_at, workspaceId);
+    for (const row of rows) statements.insertEvent.run(valuesOf(row, FIELDS.event));
   };
 
   const createPlant = db.transaction((key, species, now) => {
@@ -107,23 +108,21 @@ export function openSqliteStore(path) {
   /** An explant transfer with its event and counts; undefined when the explant is not found. */
   const createExplantTransfer = db.transaction((key, body, now) => {
     const workspaceId = key.workspace_id;
-    if (statements.findExplant.get(workspaceId, body.explant_id) === undefined) return undefined;
+    const explant = statements.findExplant.get(workspaceId, body.explant_id);
+    if (explant === undefined) return undefined;
     const highest = statements.highestCycle.get(workspaceId, 'explant', body.explant_id, 1);
     const cycle = (highest === undefined ? 0 : highest.transfer_cycle) + 1;
     const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
     statements.insertTransfer.run(valuesOf(row, FIELDS.transfer));
-    recordEvent(transferEvent(row));
-    const counts = countsOf(row);
-    if (Object.keys(counts).length > 0) {
-      const explant = statements.findExplant.get(workspaceId, body.explant_id);
-      const changes = countChanges(explant, counts);
-      const fields = Object.keys(changes);
-      if (fields.length > 0) {
-        const values = fields.map((field) => changes[field].to);
-        updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
-        recordEvent(countsEvent(row, changes, now));
-      }
+    const events = [transferEvent(row)];
+    const changes = countChanges(explant, countsOf(row));
+    const fields = Object.keys(changes);
+    if (fields.length > 0) {
+      const values = fields.map((field) => changes[field].to);
+      updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
+      events.push(countsEvent(row, changes, now));
     }
+    recordEvents(events);
     return row;
   });
 

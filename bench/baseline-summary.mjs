@@ -1,7 +1,7 @@
 // The baseline's GET /api/v1/sensor-readings/summary for one device: the same queries as
 // Vitro's summary (rollups.repository.ts) and the same arithmetic (Vitro's own pure functions
 // from dist/: the range plan, exact sums, figure merging), without validation or the kernel.
-import { decimalOfValue, meanOf } from '../dist/kernel/exact-sum.js';
+import { decimalOfValue, meanOf } from '../dist/lib/exact-sum.js';
 import {
   figuresOf,
   HOUR_MINUTES,

@@ -1,5 +1,5 @@
 // The bench cases: one request each, with the throughput goal (vitro/baseline) from the issues.
-import { writesOfCreatedPlant, writesOfTransfer } from './inspect.mjs';
+import { mask, writesOfCreatedPlant, writesOfTransfer } from './inspect.mjs';
 
 import { ingestBodies, INGEST_BATCH, LIST_LIMIT } from './readings.mjs';
 
@@ -24,18 +24,6 @@ function nextTransferBody(seeded) {
     explant_id: explants[n % explants.length],
     vessel_count: SEEDED_VESSELS_BELOW + Math.floor(n / explants.length),
   });
-}
-
-/** Replaces values that legitimately differ between two servers' answers. */
-export function mask(value, ...paths) {
-  const copy = JSON.parse(JSON.stringify(value));
-  for (const path of paths) {
-    const keys = path.split('.');
-    const last = keys.pop();
-    const parent = keys.reduce((node, key) => node?.[key], copy);
-    if (parent && last in parent) parent[last] = '(varies)';
-  }
-  return copy;
 }
 
 export const CASES = [

@@ -10,11 +10,7 @@ import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
-import {
-  addMember,
-  createApiKey,
-  createWorkspace,
-} from '../dist/modules/identity/identity.service.js';
+import { addMember, createApiKey, createWorkspace } from '../dist/modules/identity/index.js';
 import { FIELDS, valuesOf } from './baseline-sql.mjs';
 import { seedReadings } from './readings.mjs';
 import { SEEDED_VESSELS_BELOW } from './cases.mjs';

@@ -16,18 +16,14 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
-import { createBlobStore, createFileLinkSigner } from './files/blob-store.js';
+import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
-import { createAuthenticator } from './modules/identity/authenticate.js';
-import { createRecordLookup, registerApiRoutes } from './modules/index.js';
-import {
-  startReadingsMaintenance,
-  type ReadingsMaintenance,
-} from './modules/readings/maintenance.js';
-import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { createAuthenticator } from './modules/auth/index.js';
+import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
+import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */

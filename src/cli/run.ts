@@ -23,7 +23,11 @@ Environment: DATABASE_URL (sqlite:PATH or postgres://...), VITRO_DATA_DIR
 (default ./data), HOST, PORT, PUBLIC_URL, VITRO_SECRET, REDIS_URL, LOG_LEVEL, ...:
 see docs/configuration.md. Every command and its output: docs/cli.md.`;
 
-function buildProgram(io: CliIo, done: (result: object) => void): Command {
+async function buildProgram(
+  io: CliIo,
+  done: (result: object) => void,
+  argv: readonly string[],
+): Promise<Command> {
   const program = new Command('vitro')
     .description('Admin CLI and server of Vitro, the lab-management API server')
     .version(packageVersion())
@@ -51,7 +55,7 @@ function buildProgram(io: CliIo, done: (result: object) => void): Command {
     done((await startServe(io, { demo })).summary);
   });
 
-  registerAdminCommands(program, io, done);
+  await registerAdminCommands(program, io, done, argv);
   return program;
 }
 
@@ -63,9 +67,13 @@ function commanderProblem(error: CommanderError): string {
 /** Runs one CLI invocation; resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let result: object | undefined;
-  const program = buildProgram(io, (value) => {
-    result = value;
-  });
+  const program = await buildProgram(
+    io,
+    (value) => {
+      result = value;
+    },
+    argv,
+  );
   if (argv.length === 0) {
     // `vitro` alone: what it can do, not an error.
     io.out(program.helpInformation());

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createBlobStore } from '../files/blob-store.js';
-import { demoPhotos, discardDemoPhotos } from '../modules/demo/demo.photos.js';
-import { createDemoLab } from '../modules/demo/demo.service.js';
-import { createAuthenticator } from '../modules/identity/authenticate.js';
-import { hasAnyWorkspace } from '../modules/identity/identity.service.js';
+import { createBlobStore } from '../files/create-blob-store.js';
+import { createDemoLab, demoPhotos, discardDemoPhotos } from '../modules/demo/index.js';
+import { createAuthenticator } from '../modules/auth/index.js';
+import { hasAnyWorkspace } from '../modules/identity/index.js';
 import { createRecordLookup } from '../modules/index.js';
 import { startServer, type RunningServer } from '../server.js';
 import { transact } from './database.js';

@@ -11,7 +11,7 @@ import {
   type Checkpointer,
 } from './checkpointer.js';
 import type { DB } from './schema.js';
-import { addDecimalTexts } from '../kernel/exact-sum.js';
+import { addDecimalTexts } from '../lib/exact-sum.js';
 import { timestamptzToIso } from './pg-timestamps.js';
 import { ImmediateSqliteDialect, sqliteHandle, type SqliteHandle } from './sqlite.js';
 

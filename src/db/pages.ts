@@ -1,8 +1,24 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { KeyValue, Page, PageRequest, SortKey } from '../kernel/paging.js';
 import type { Db } from './database.js';
 import { preparedQuery } from './prepared.js';
 import type { DB } from './schema.js';
+
+/** A sort key value as it travels inside a cursor. */
+export type KeyValue = string | number | null;
+export type SortKey = readonly KeyValue[];
+
+/** One page of a list: its items and the sort key the next page starts after (null: last page). */
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextKey: SortKey | null;
+}
+
+export interface PageRequest {
+  readonly limit: number;
+  readonly offset: number;
+  /** The sort key of the last row of the previous page, when a cursor was sent. */
+  readonly after: SortKey | null;
+}
 
 /**
  * A list's order: its sort columns, the last one unique (the id), all in one

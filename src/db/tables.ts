@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isPostgres, type Db, type Trx } from './database.js';
-import { diffFields, type FieldChanges } from '../kernel/changes.js';
-import type { Page, PageRequest } from '../kernel/paging.js';
-import { NEWEST_FIRST, preparedPage } from './pages.js';
+import { NEWEST_FIRST, type Page, type PageRequest, preparedPage } from './pages.js';
 import { pick, preparedQuery } from './prepared.js';
 import type { DB } from './schema.js';
 
@@ -27,8 +25,9 @@ export interface TableOptions {
 /**
  * What every workspace-owned table needs and each repository used to write again:
  * find by id within a workspace (and lock it for a write), insert, update by id,
- * and "which of these ids does another workspace hold" (an import never takes over
- * another workspace's id). Reads and inserts are compiled once (`preparedQuery`).
+ * and the newest rows. Reads and inserts are compiled once (`preparedQuery`). What
+ * only an import needs (upserts, natural keys, ids of other workspaces) is in
+ * modules/import/upsert.ts.
  */
 export interface WorkspaceTable<T extends WorkspaceTableName> {
   readonly table: T;
@@ -37,28 +36,6 @@ export interface WorkspaceTable<T extends WorkspaceTableName> {
   lock: (trx: Trx, workspaceId: string, id: string) => Promise<DB[T] | undefined>;
   insert: (trx: Trx, row: DB[T]) => Promise<void>;
   update: (trx: Trx, workspaceId: string, id: string, changes: Partial<DB[T]>) => Promise<void>;
-  idsHeldElsewhere: (db: Db, workspaceId: string, ids: readonly string[]) => Promise<Set<string>>;
-  /**
-   * Upserts by id (imports): inserts `insert()` when the row is new, else writes
-   * the `fields` that differ plus what `onChange` adds; an equal row is left
-   * untouched. Says which happened.
-   */
-  save: <K extends keyof DB[T] & string>(
-    trx: Trx,
-    workspaceId: string,
-    id: string,
-    fields: Pick<DB[T], K>,
-    how: {
-      insert: () => DB[T];
-      onChange?: (existing: DB[T], changes: FieldChanges) => Partial<DB[T]>;
-    },
-  ) => Promise<'inserted' | 'updated' | 'unchanged'>;
-  /** Every row's id and these columns, for the workspace (imports match records on them). */
-  identities: <K extends keyof DB[T] & string>(
-    db: Db,
-    workspaceId: string,
-    columns: readonly K[],
-  ) => Promise<(Pick<DB[T], K> & { id: string })[]>;
   /** A page of the workspace's rows, newest first (`created_at`, then id). */
   newest: (db: Db, workspaceId: string, page: PageRequest) => Promise<Page<DB[T]>>;
 }
@@ -110,41 +87,6 @@ export function workspaceTable<T extends WorkspaceTableName>(
         .where('id', '=', id)
         .execute();
     },
-    idsHeldElsewhere: async (db, workspaceId, ids) => {
-      if (ids.length === 0) return new Set();
-      const rows = await loose(db)
-        .selectFrom(name)
-        .select(['id', 'workspace_id'])
-        .where('id', 'in', ids)
-        .where('workspace_id', '!=', workspaceId)
-        .execute();
-      return new Set(rows.map((row: { id: string }) => row.id));
-    },
-    save: async (trx, workspaceId, id, fields, how) => {
-      const existing = await gateway.find(trx, workspaceId, id);
-      if (existing === undefined) {
-        await gateway.insert(trx, how.insert());
-        return 'inserted';
-      }
-      const changes = diffFields(
-        existing,
-        fields,
-        Object.keys(fields) as (keyof typeof fields & string)[],
-      );
-      if (Object.keys(changes).length === 0) return 'unchanged';
-      await gateway.update(trx, workspaceId, id, {
-        ...(fields as Partial<DB[T]>),
-        ...how.onChange?.(existing, changes),
-      });
-      return 'updated';
-    },
-    identities: async (db, workspaceId, keyColumns) =>
-      (await loose(db)
-        .selectFrom(name)
-        .select(['id', ...keyColumns] as (keyof AnyRow)[])
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('id')
-        .execute()) as never,
     newest: async (db, workspaceId, page) =>
       (await newestRows.fetch(db, { workspaceId }, page)) as Page<DB[T]>,
   };

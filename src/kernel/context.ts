@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
-import { filterHash, type CursorCodec, type PageRequest, type SortKey } from './paging.js';
+import type { PageRequest, SortKey } from '../db/pages.js';
+import { filterHash, type CursorCodec } from './paging.js';
 import type { Principal } from './principal.js';
 
 export interface RouteResult<D, M> {

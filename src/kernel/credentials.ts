@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import type { Db } from '../db/database.js';
 
 /**
  * API keys and device tokens: `xpk_live_` / `xpk_dev_` / `xpd_live_` / `xpd_dev_`,
@@ -22,6 +23,16 @@ export interface ParsedCredential {
   hash: string;
   /** Shown in listings: the type prefix and the first four characters of the secret. */
   displayPrefix: string;
+}
+
+/**
+ * How authentication reads one kind of credential (API keys, device tokens) from the
+ * module that owns it: the row by the SHA-256 of the presented secret, with what
+ * the principal is built from, and a stamp of its last use.
+ */
+export interface CredentialLookup<Row> {
+  find(db: Db, hash: string): Promise<Row | undefined>;
+  recordUse(db: Db, id: string, at: string): Promise<void>;
 }
 
 function base62(value: number, width: number): string {

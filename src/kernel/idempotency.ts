@@ -13,6 +13,12 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 export const IDEMPOTENCY_LEASE_MS = 10 * 1000;
 export const IDEMPOTENCY_LEASE_RENEW_MS = 3 * 1000;
+/**
+ * A lease renewed (or claimed) within this long is held by a live request: two
+ * renewal intervals, so one late renewal (a busy event loop, a slow statement)
+ * does not make a live holder look dead.
+ */
+export const IDEMPOTENCY_LEASE_ALIVE_MS = 2 * IDEMPOTENCY_LEASE_RENEW_MS;
 
 export interface ClaimRequest {
   credentialId: string;
@@ -41,9 +47,17 @@ function isoAfter(base: number, ms: number): string {
   return new Date(base + ms).toISOString();
 }
 
-/** 409 whose Retry-After is the whole seconds (at least 1) until the lease ends. */
+/**
+ * 409 IDEMPOTENCY_IN_FLIGHT with a Retry-After in whole seconds. A claim or renewal
+ * writes `lease_expires_at` as its own time plus the lease, so the row tells when the
+ * holder last showed a sign of life. A live holder answers in milliseconds (or keeps
+ * renewing while it works): 1 second. A lease that stopped being renewed belongs to a
+ * worker that died; it is free when it ends: the seconds until then (at least 1).
+ */
 function inFlightUntil(leaseExpiresAt: string, nowMs: number): AppError {
-  const seconds = Math.max(1, Math.ceil((Date.parse(leaseExpiresAt) - nowMs) / 1000));
+  const expiresMs = Date.parse(leaseExpiresAt);
+  const alive = nowMs - (expiresMs - IDEMPOTENCY_LEASE_MS) <= IDEMPOTENCY_LEASE_ALIVE_MS;
+  const seconds = alive ? 1 : Math.max(1, Math.ceil((expiresMs - nowMs) / 1000));
   return new AppError(
     'IDEMPOTENCY_IN_FLIGHT',
     'A request with this Idempotency-Key is still in progress; retry after Retry-After seconds',

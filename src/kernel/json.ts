@@ -1,3 +1,5 @@
+import { errors } from './errors.js';
+
 /** JSON with object keys sorted at every depth, so equal values give equal text. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
@@ -25,4 +27,16 @@ export function parseJsonArray(text: string | null): unknown[] {
   if (text === null) return [];
   const value: unknown = JSON.parse(text);
   return Array.isArray(value) ? value : [];
+}
+
+/** The most JSON a free-form object (device metadata, an event's payload) may hold, as UTF-8 bytes. */
+export const JSON_OBJECT_MAX_BYTES = 10_000;
+
+/** Refuses a free-form JSON object larger than JSON_OBJECT_MAX_BYTES; returns its text. */
+export function boundedJson(field: string, value: Record<string, unknown>): string {
+  const text = JSON.stringify(value);
+  if (Buffer.byteLength(text, 'utf8') > JSON_OBJECT_MAX_BYTES) {
+    throw errors.validation(`${field}: must be at most ${JSON_OBJECT_MAX_BYTES} bytes of JSON`);
+  }
+  return text;
 }

@@ -3,23 +3,7 @@ import Type from 'typebox';
 import { errors } from './errors.js';
 import { canonicalJson } from './json.js';
 import { Int } from './schemas.js';
-
-/** A sort key value as it travels inside a cursor. */
-export type KeyValue = string | number | null;
-export type SortKey = readonly KeyValue[];
-
-/** One page of a list: its items and the sort key the next page starts after (null: last page). */
-export interface Page<T> {
-  readonly items: T[];
-  readonly nextKey: SortKey | null;
-}
-
-export interface PageRequest {
-  readonly limit: number;
-  readonly offset: number;
-  /** The sort key of the last row of the previous page, when a cursor was sent. */
-  readonly after: SortKey | null;
-}
+import type { KeyValue, SortKey } from '../db/pages.js';
 
 export interface PageSettings {
   readonly list: string;

@@ -1,4 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
+import { MAX_JSON_DEPTH } from './validation.js';
 
 /** `T | null` as `type: [T, "null"]` (OpenAPI 3.1 style; fast to validate and serialise). */
 export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}) {
@@ -102,3 +103,13 @@ export function successEnvelope(data: TSchema, meta: TSchema | null, metaRequire
 
 /** Empty object schema used for operations without parameters of a kind. */
 export const NoFields = Type.Object({}, { additionalProperties: false });
+
+/**
+ * Free-form JSON (device metadata, event payloads); its size is checked by the
+ * service (`boundedJson`, JSON_OBJECT_MAX_BYTES), its depth by validation
+ * (`MAX_JSON_DEPTH`).
+ */
+export const JsonObject = () =>
+  Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), {
+    description: `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
+  });

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { addVitroFormats, formatProblem } from './formats.js';
@@ -21,10 +21,62 @@ const shared: Options = {
   discriminator: true,
 };
 
+/**
+ * UUIDs are case-insensitive (RFC 9562) and Vitro stores and answers them in lower
+ * case: a `format: uuid` value that passed is lowercased in place, in paths, queries
+ * and bodies alike (at any depth, in arrays too), so every lookup, every stored id,
+ * every echo, list filter, cursor and Idempotency-Key fingerprint sees one spelling.
+ * The keyword is added, by `withLowercaseUuids`, to a copy of each request schema
+ * beside `format: uuid`; Ajv checks it after the format, so only a valid UUID
+ * is rewritten. The import file is read the same way (`addLowercaseUuids`).
+ */
+const LOWERCASE_UUID = 'x-vitro-lowercase-uuid';
+
+const lowercaseUuid: SchemaValidateFunction = (_enabled, data: unknown, _schema, where) => {
+  if (typeof data === 'string' && where?.parentData !== undefined && /[A-F]/.test(data)) {
+    (where.parentData as Record<string | number, unknown>)[where.parentDataProperty] =
+      data.toLowerCase();
+  }
+  return true;
+};
+
+export function addLowercaseUuids(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: LOWERCASE_UUID,
+    type: 'string',
+    schemaType: 'boolean',
+    modifying: true,
+    errors: false,
+    validate: lowercaseUuid,
+  });
+}
+
+const copies = new WeakMap<object, unknown>();
+
+function copyMarkingUuids(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(copyMarkingUuids);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const known = copies.get(schema);
+  if (known !== undefined) return known;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = copyMarkingUuids(value);
+  if (copy.format === 'uuid') copy[LOWERCASE_UUID] = true;
+  copies.set(schema, copy);
+  return copy;
+}
+
+/**
+ * A copy of `schema` with the lowercasing keyword beside every `format: uuid`; the
+ * same copy each time (Ajv compiles a schema object once). The schema itself is left
+ * as it is: it is also the OpenAPI document's.
+ */
+export const withLowercaseUuids = <T extends object>(schema: T): T => copyMarkingUuids(schema) as T;
+
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...shared, coerceTypes });
   addFormats(ajv, ['uri', 'email']);
   addVitroFormats(ajv);
+  addLowercaseUuids(ajv);
   return ajv;
 }
 
@@ -112,7 +164,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const textAjv = makeAjv(true);
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-    const validate = ajv.compile(schema as object);
+    const validate = ajv.compile(withLowercaseUuids(schema as object));
     const checked = (data: unknown): boolean => {
       // What no database can store is named first, whatever else is wrong with the
       // value: a NUL in a path id is a 422 for the NUL, not the 404 of a malformed id.

@@ -1,65 +1,77 @@
-import { recordLookup, type RecordLookup, type RecordSources } from '../kernel/records.js';
+import {
+  recordLookup,
+  type RecordLookup,
+  type RecordRefsOf,
+  type RecordSources,
+} from '../kernel/record-lookup.js';
 import type { Routes } from '../kernel/routes/index.js';
-import { contaminations } from './contaminations/contaminations.repository.js';
+import { contaminationRecords } from './contaminations/index.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
 import { registerCommentRoutes } from './comments/comments.routes.js';
 import { registerCommerceRoutes } from './commerce/commerce.routes.js';
 import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
-import type { AssetFiles } from './assets/assets.service.js';
+import type { AssetFiles } from './assets/index.js';
 import { registerAssetRoutes } from './assets/assets.routes.js';
 import { registerDeviceEventRoutes } from './device-events/device-events.routes.js';
 import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
-import { explants } from './explants/explants.repository.js';
+import { explantRecords } from './explants/index.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
 import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
-import { mediaRecipeSource } from './media-recipes/media-recipes.service.js';
+import { mediaRecipeRecords } from './media-recipes/index.js';
 import { registerMeRoutes } from './me/me.routes.js';
-import { plants } from './plants/plants.repository.js';
+import { plantRecords } from './plants/index.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
-import { sopRunRecords } from './sop-runs/sop-runs.service.js';
+import { sopRunRecords } from './sop-runs/index.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
-import { sopRecords } from './sops/sops.service.js';
+import { sopRecords } from './sops/index.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
-import { explantTransferRecords, plantTransferRecords } from './transfers/transfers.repository.js';
+import { explantTransferRecords, plantTransferRecords } from './transfers/index.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
-import { tasks } from './tasks/tasks.repository.js';
+import { taskRecords } from './tasks/index.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 
 /*
  * The one place that wires the modules: it builds what they share and hands each
- * `register…Routes` only the dependencies it uses.
+ * `register…Routes` only the dependencies it uses. It is also the one place outside
+ * a module that imports the module's routes file; everything else goes through the
+ * module's face (`<name>/index.ts`).
  */
 
+export { registerSystemRoutes } from './system/system.routes.js';
+
 /** Each record kind's source: its own module's gateway. */
-export function recordSources(): RecordSources {
+export function recordSources() {
   return {
-    plant: plants,
-    explant: explants,
-    contamination: contaminations,
-    media_recipe: mediaRecipeSource,
-    task: tasks,
+    plant: plantRecords,
+    explant: explantRecords,
+    contamination: contaminationRecords,
+    media_recipe: mediaRecipeRecords,
+    task: taskRecords,
     sop: sopRecords,
     plant_transfer: plantTransferRecords,
     explant_transfer: explantTransferRecords,
     sop_run: sopRunRecords,
-  };
+  } satisfies RecordSources;
 }
 
+/** The record lookup the modules are handed: what each kind's source hands out. */
+export type Records = RecordLookup<RecordRefsOf<ReturnType<typeof recordSources>>>;
+
 /** "The record of kind K with id X in workspace W", from each kind's own module. */
-export function createRecordLookup(): RecordLookup {
+export function createRecordLookup(): Records {
   return recordLookup(recordSources());
 }
 
 export interface ModuleDeps {
-  readonly records: RecordLookup;
+  readonly records: Records;
   /** Where asset bytes are stored and how image_url is fetched. */
   readonly files: AssetFiles;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
-import { mintDeviceToken, registerDevice } from '../../src/modules/devices/devices.service.js';
+import { mintDeviceToken, registerDevice } from '../../src/modules/devices/index.js';
 import { cliTargets, runInProcess, tempDir } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { createBlobStore, type BlobStore } from '../../src/files/blob-store.js';
+import type { BlobStore } from '../../src/files/blob-store.js';
+import { createBlobStore } from '../../src/files/create-blob-store.js';
 import { demoPhotos, discardDemoPhotos } from '../../src/modules/demo/demo.photos.js';
 import { createDemoLab } from '../../src/modules/demo/demo.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/kernel/access.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { changeDeviceStatus, registerDevice } from '../../src/modules/devices/devices.service.js';
-import { updateWorkspaceSettings } from '../../src/modules/identity/identity.service.js';
+import { changeDeviceStatus, registerDevice } from '../../src/modules/devices/index.js';
+import { updateWorkspaceSettings } from '../../src/modules/identity/index.js';
 import {
   addRoom,
   client,

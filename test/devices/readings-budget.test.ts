@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { changeDeviceStatus } from '../../src/modules/devices/devices.service.js';
+import { changeDeviceStatus } from '../../src/modules/devices/index.js';
 import { client, expectError, GENEROUS_LIMITS, randomId, type Client } from '../records/helpers.js';
 import {
   createLab,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { changeDeviceStatus } from '../../src/modules/devices/devices.service.js';
+import { changeDeviceStatus } from '../../src/modules/devices/index.js';
 import {
   addRoom,
   client,

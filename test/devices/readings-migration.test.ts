@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { formatDecimal, parseDecimal } from '../../src/kernel/exact-sum.js';
+import { formatDecimal, parseDecimal } from '../../src/lib/exact-sum.js';
 import { rollupRowsOf, type RollupRow } from '../../src/modules/readings/rollups.js';
 import type { ReadingRow } from '../../src/modules/readings/readings.repository.js';
 

@@ -1,4 +1,4 @@
-import { roundedQuotient } from '../../src/kernel/exact-sum.js';
+import { roundedQuotient } from '../../src/lib/exact-sum.js';
 
 /** A stored reading as the list answers it (or as read from the table). */
 export interface RawReading {

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import type { Plan } from '../../src/kernel/access.js';
 import { hashCredential } from '../../src/kernel/credentials.js';
-import { changeDeviceStatus, mintDeviceToken } from '../../src/modules/devices/devices.service.js';
+import { changeDeviceStatus, mintDeviceToken } from '../../src/modules/devices/index.js';
 import {
   client,
   dataOf,

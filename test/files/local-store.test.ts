@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBlobStore, createFileLinkSigner } from '../../src/files/blob-store.js';
+import { createBlobStore, createFileLinkSigner } from '../../src/files/create-blob-store.js';
 import { FileLinkSigner } from '../../src/files/file-links.js';
 import { registerFileRoutes } from '../../src/files/file-routes.js';
 import { LocalBlobStore } from '../../src/files/local-store.js';
@@ -104,7 +104,7 @@ describe('LocalBlobStore', () => {
       import { createRequire } from 'node:module';
       import { buildApp } from './src/app.ts';
       import { loadConfig } from './src/config.ts';
-      import { createBlobStore } from './src/files/blob-store.ts';
+      import { createBlobStore } from './src/files/create-blob-store.ts';
       const sdkModules = () => Object.keys(createRequire(process.cwd() + '/').cache)
         .filter((path) => path.includes('/@aws-sdk/')).length;
       const app = await buildApp(loadConfig({ VITRO_DATA_DIR: ${JSON.stringify(dir)}, LOG_LEVEL: 'silent' }));

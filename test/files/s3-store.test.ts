@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../src/files/blob-store.js';
+import { createBlobStore } from '../../src/files/create-blob-store.js';
 import { S3BlobStore } from '../../src/files/s3-store.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from '../support/harness.js';

@@ -6,8 +6,8 @@ import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/erro
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import { mintDeviceToken } from '../../src/modules/devices/devices.service.js';
-import { DEFAULT_STAGE_LISTS } from '../../src/modules/lab/stage-lists.js';
+import { mintDeviceToken } from '../../src/modules/devices/index.js';
+import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/index.js';
 import {
   addRoom,
   client,

@@ -4,7 +4,7 @@ import { newId } from '../../src/kernel/ids.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { orderLines } from '../../src/modules/commerce/commerce.repository.js';
 import { equipment } from '../../src/modules/equipment/equipment.repository.js';
-import { getWorkspace } from '../../src/modules/identity/identity.service.js';
+import { getWorkspace } from '../../src/modules/identity/index.js';
 import { importLabData as importInto } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import {

@@ -6,13 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { changeDeviceStatus } from '../../src/modules/devices/devices.service.js';
+import { changeDeviceStatus } from '../../src/modules/devices/index.js';
 import {
   removeMember,
   revokeApiKey,
   setMemberRole,
   setWorkspacePlan,
-} from '../../src/modules/identity/identity.service.js';
+} from '../../src/modules/identity/index.js';
 import { body, createLab, testConfig } from '../support/harness.js';
 
 /**

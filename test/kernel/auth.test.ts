@@ -2,14 +2,14 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { generateCredential } from '../../src/kernel/credentials.js';
-import { changeDeviceStatus } from '../../src/modules/devices/devices.service.js';
+import { changeDeviceStatus } from '../../src/modules/devices/index.js';
 import {
   removeMember,
   revokeApiKey,
   setMemberRole,
   setWorkspaceFeatures,
   setWorkspacePlan,
-} from '../../src/modules/identity/identity.service.js';
+} from '../../src/modules/identity/index.js';
 import {
   body,
   createLab,

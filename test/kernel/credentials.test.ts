@@ -7,7 +7,7 @@ import {
   parseCredential,
 } from '../../src/kernel/credentials.js';
 import type { Db } from '../../src/db/database.js';
-import { createAuthenticator } from '../../src/modules/identity/authenticate.js';
+import { createAuthenticator } from '../../src/modules/auth/index.js';
 
 describe('credentials', () => {
   it('have the documented shape, prefix and checksum', () => {

@@ -1,4 +1,5 @@
 import { connect, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
@@ -122,6 +123,94 @@ describe('protocol-level errors over a real socket', () => {
     expect(exchange.responses.map((r) => r.status)).toEqual([200, 200]);
     expect(exchange.responses.every((r) => UUID.test(r.headers['x-request-id'] ?? ''))).toBe(true);
   });
+});
+
+/** The lines a test app logged, parsed. */
+function logCapture() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return {
+    stream,
+    text: () => text,
+    lines: () =>
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+describe.each(databaseTargets())('the log of a malformed request on $name', (target) => {
+  let t: TestApp;
+  let port: number;
+  const log = logCapture();
+  beforeAll(async () => {
+    t = await startTestApp(target, {
+      logger: true,
+      logStream: log.stream,
+      env: { LOG_LEVEL: 'info' },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  /** The log lines written while `send` runs. */
+  const loggedDuring = async (send: () => Promise<unknown>) => {
+    const before = log.lines().length;
+    const bytesBefore = log.text().length;
+    await send();
+    return { lines: log.lines().slice(before), bytes: log.text().length - bytesBefore };
+  };
+
+  it.each([
+    {
+      what: 'headers over the limit (20 KB, still sending)',
+      chunks: [
+        `GET /api/v1/me HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}`,
+        'a'.repeat(20 * 1024),
+        'a'.repeat(20 * 1024),
+      ],
+      status: 431,
+      code: 'HPE_HEADER_OVERFLOW',
+    },
+    {
+      what: 'a bad character in a header',
+      chunks: [
+        `GET /api/v1/me HTTP/1.1\r\nHost: localhost\r\nX-Odd: ${'b'.repeat(4000)}\u0000b\r\n\r\n`,
+      ],
+      status: 400,
+      code: 'HPE_INVALID_HEADER_TOKEN',
+    },
+  ])(
+    'logs $what once, short: its code and the remote address, no packet, no stack',
+    async ({ chunks, status, code }) => {
+      let exchange: Awaited<ReturnType<typeof rawExchange>> | undefined;
+      const { lines, bytes } = await loggedDuring(async () => {
+        exchange = await rawExchange(port, chunks, { gapMs: 50 });
+      });
+      // The client is answered as before.
+      expect(exchange!.responses[0]?.status).toBe(status);
+      const refused = lines.filter((line) => line.msg === 'malformed request refused');
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatchObject({
+        level: 30,
+        clientError: { code, reason: expect.any(String) },
+        remoteAddress: '127.0.0.1',
+        requestId: exchange!.responses[0]!.headers['x-request-id'],
+      });
+      const line = JSON.stringify(refused[0]);
+      expect(line).not.toMatch(/rawPacket|stack|"err"/);
+      // A few hundred bytes, whatever the request's size.
+      expect(line.length).toBeLessThan(400);
+      expect(bytes).toBeLessThan(1000);
+    },
+  );
 });
 
 describe('requests arriving while the server shuts down', () => {

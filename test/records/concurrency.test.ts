@@ -4,7 +4,7 @@ import { SCOPES } from '../../src/kernel/access.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/kernel/idempotency.js';
 import type { Principal } from '../../src/kernel/principal.js';
 import type { Trx } from '../../src/db/database.js';
-import { recordLookup } from '../../src/kernel/records.js';
+import { recordLookup } from '../../src/kernel/record-lookup.js';
 import { recordSources } from '../../src/modules/index.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';

@@ -1,7 +1,7 @@
 import { inTransaction } from '../../src/db/transaction.js';
 import type { Feature } from '../../src/kernel/access.js';
 import { newId } from '../../src/kernel/ids.js';
-import { setWorkspaceFeatures } from '../../src/modules/identity/identity.service.js';
+import { setWorkspaceFeatures } from '../../src/modules/identity/index.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import type { TestApp } from '../support/harness.js';

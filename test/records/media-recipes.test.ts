@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordVisibleTo } from '../../src/kernel/records.js';
+import { recordVisibleTo } from '../../src/kernel/record-lookup.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import {
   body,

@@ -1,6 +1,6 @@
 import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { removeMember } from '../../src/modules/identity/identity.service.js';
+import { removeMember } from '../../src/modules/identity/index.js';
 import { placeTaskByHand } from '../../src/modules/tasks/tasks.service.js';
 import { dataOf, listAll, type Client } from './helpers.js';
 

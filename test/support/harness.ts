@@ -10,12 +10,8 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SCOPES, type Plan, type Role, type Scope } from '../../src/kernel/access.js';
 import type { Environment } from '../../src/kernel/credentials.js';
-import { mintDeviceToken, registerDevice } from '../../src/modules/devices/devices.service.js';
-import {
-  addMember,
-  createApiKey,
-  createWorkspace,
-} from '../../src/modules/identity/identity.service.js';
+import { mintDeviceToken, registerDevice } from '../../src/modules/devices/index.js';
+import { addMember, createApiKey, createWorkspace } from '../../src/modules/identity/index.js';
 
 export interface DatabaseTarget {
   readonly name: 'sqlite' | 'postgres';

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { ExactSum, addDecimalTexts } from '../../kernel/exact-sum.js';
+import { ExactSum, addDecimalTexts } from '../../lib/exact-sum.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time: typed Kysely<any> */
 
@@ -9,7 +9,7 @@ import { ExactSum, addDecimalTexts } from '../../kernel/exact-sum.js';
  * - `sensor_rollups`: per workspace, device, span (1 = a minute, 60 = an hour),
  *   start (epoch minutes), type, unit and room (`room_key`, the nil UUID for none):
  *   count, min, max, the exact sum of the values (decimal: `numeric` on PostgreSQL,
- *   text on SQLite; see kernel/exact-sum.ts) and the last reading (greatest
+ *   text on SQLite; see lib/exact-sum.ts) and the last reading (greatest
  *   recorded_at as epoch ms, then greatest id). Keyed for a device's summary (on
  *   SQLite stored in that order, WITHOUT ROWID), indexed for a room's.
  * - `sensor_retention`: a workspace's own retention (null = the default) and where

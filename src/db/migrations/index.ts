@@ -13,19 +13,24 @@ import * as comments from './20261123170000_comments.js';
 import * as compactReadings from './20261126210000_compact_readings.js';
 import * as readingRollups from './20261126210100_reading_rollups.js';
 
-/** Every migration, by its frozen timestamped name, in name order (the order they run). Append only. */
+/**
+ * Every migration, by its frozen timestamped name, in the order they landed on main:
+ * append a new one at the end, never sort. A fresh database runs them in name order;
+ * an older one runs those it lacks after the ones it has (see `migrate.ts`). The
+ * upgrade test builds every prefix of this list as an earlier release.
+ */
 export const migrations: Record<string, Migration> = {
   '20261121090000_identity': identity,
   '20261121090100_records': records,
   '20261121090200_library': library,
   '20261123100000_transfers': transfers,
   '20261123110000_recipes_and_scans': recipesAndScans,
-  '20261123120000_sop_runs': sopRuns,
-  '20261123130000_device_data': deviceData,
-  '20261123140000_equipment_commerce': equipmentCommerce,
   '20261123150000_tasks': tasks,
+  '20261123120000_sop_runs': sopRuns,
+  '20261123140000_equipment_commerce': equipmentCommerce,
   '20261123160000_assets': assets,
   '20261123170000_comments': comments,
+  '20261123130000_device_data': deviceData,
   '20261126210000_compact_readings': compactReadings,
   '20261126210100_reading_rollups': readingRollups,
 };

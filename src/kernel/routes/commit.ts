@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/transaction.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
-import type { PageRequest } from '../paging.js';
+import type { PageRequest } from '../../db/pages.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ListResult, ReplayPayload } from './spec.js';

@@ -7,7 +7,8 @@ import type {
 } from 'fastify';
 import { authorize } from '../authorize.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '../idempotency.js';
-import { filterHash, readPageQuery, type PageRequest } from '../paging.js';
+import type { PageRequest } from '../../db/pages.js';
+import { filterHash, readPageQuery } from '../paging.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ReplayPayload } from './spec.js';
@@ -128,7 +129,16 @@ export function releaseLeftoverClaim(kernel: Kernel) {
   };
 }
 
+/**
+ * The concrete path as validation left it: the route's template with the validated
+ * path parameters put in. A path id is a UUID in lower case whatever case was sent
+ * (validation), so `/plants/ABC…` and `/plants/abc…` are one request for the
+ * Idempotency-Key, as their bodies are. A request sent in lower case, unencoded,
+ * gets the path it sent, as before.
+ */
 function pathOf(req: FastifyRequest): string {
-  const query = req.url.indexOf('?');
-  return query === -1 ? req.url : req.url.slice(0, query);
+  const params = req.params as Record<string, unknown>;
+  return req.routeOptions.url!.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+    String(params[name]),
+  );
 }

@@ -1,7 +1,8 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Claim } from '../idempotency.js';
-import type { CursorCodec, PageRequest } from '../paging.js';
+import type { PageRequest } from '../../db/pages.js';
+import type { CursorCodec } from '../paging.js';
 import type { Authenticator, Principal } from '../principal.js';
 import type { RateLimiter } from '../rate-limit.js';
 

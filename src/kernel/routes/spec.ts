@@ -9,7 +9,7 @@ import type {
   WriteContext,
 } from '../context.js';
 import type { ErrorCode } from '../errors.js';
-import type { Page } from '../paging.js';
+import type { Page } from '../../db/pages.js';
 
 export interface RouteRequest<P extends TSchema, Q extends TSchema, B extends TSchema> {
   readonly params: Static<P>;

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
+import { fetchPage, NEWEST_FIRST, type Page, type PageRequest } from '../../db/pages.js';
 import type { AssetTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type AssetRow = AssetTable;
 

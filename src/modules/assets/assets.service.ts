@@ -5,9 +5,9 @@ import { IMAGE_MAX_BYTES } from '../../files/image-fetch.js';
 import { sniffImage, type ImageType } from '../../files/sniff.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { assets, listAssetsOf, type AssetRow } from './assets.repository.js';
 import type { Asset, AssetTarget, CreateAssetBody } from './assets.schemas.js';
 
@@ -137,7 +137,7 @@ export async function prepareAsset(
 export async function insertAsset(
   trx: Trx,
   principal: Principal,
-  input: Static<typeof CreateAssetBody>,
+  input: Pick<Static<typeof CreateAssetBody>, 'target' | 'target_id' | 'caption'>,
   prepared: PreparedAsset,
   now: string,
 ): Promise<AssetRow> {

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { fetchPage, type Ordering } from '../../db/pages.js';
+import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import type { CommentTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type CommentRow = CommentTable;
 

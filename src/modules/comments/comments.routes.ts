@@ -1,4 +1,4 @@
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { Comment, CommentQuery, CreateCommentBody } from './comments.schemas.js';
 import { createComment, listComments } from './comments.service.js';

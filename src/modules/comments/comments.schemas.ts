@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { RecordKind } from '../../kernel/records.js';
+import type { RecordKind } from '../../kernel/record-lookup.js';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
 /** The kinds of record a comment is on, or names in its references. */

@@ -2,10 +2,10 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordVisibleTo, type RecordKind, type RecordLookup } from '../../kernel/records.js';
-import { listMembers } from '../identity/identity.service.js';
+import { recordVisibleTo, type RecordKind, type RecordLookup } from '../../kernel/record-lookup.js';
+import { listMembers } from '../identity/index.js';
 import { comments, listCommentRows, type CommentRow } from './comments.repository.js';
 import type {
   Comment,

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { PageMeta } from '../../kernel/schemas.js';
 import { timeWindow } from '../../kernel/window.js';

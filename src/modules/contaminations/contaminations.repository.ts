@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
-import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
+import { fetchPage, NEWEST_FIRST, type Page, type PageRequest } from '../../db/pages.js';
 import type { ContaminationTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
 
 export type ContaminationRow = ContaminationTable;
 
@@ -35,6 +35,9 @@ const COLUMNS = [
 
 /** Contamination logs by id, inserted, listed; withdrawn ones (deleted_at) hidden. */
 export const contaminations = workspaceTable('contaminations', COLUMNS, { softDelete: true });
+
+/** How other modules find and lock contaminations (the record lookup's source of kind `contamination`). */
+export const contaminationRecords: RecordSource = contaminations;
 
 export interface ContaminationFilter {
   /** Logs of these records; a plant and an explant together match nothing. */

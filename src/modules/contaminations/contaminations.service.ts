@@ -3,13 +3,12 @@ import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
-import { stageAt, targetOf } from '../stages/stages.service.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { stageAt } from '../stages/index.js';
+import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   contaminations,
   listContaminations as listContaminationRows,

@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.js';
-import { createComment } from '../comments/comments.service.js';
+import { createComment } from '../comments/index.js';
 import type { DemoMemberKey } from './demo.records.js';
 import type { addDemoTasks } from './demo.tasks.js';
 

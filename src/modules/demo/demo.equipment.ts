@@ -1,4 +1,4 @@
-import type { EquipmentEventInput } from '../equipment/equipment-events.service.js';
+import type { EquipmentEventInput } from '../equipment/index.js';
 import type { DemoMemberKey } from './demo.records.js';
 
 /*

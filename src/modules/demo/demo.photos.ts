@@ -3,7 +3,7 @@ import type { Trx } from '../../db/database.js';
 import type { BlobStore } from '../../files/blob-store.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import { assets } from '../assets/assets.repository.js';
+import { insertAsset } from '../assets/index.js';
 
 /**
  * Where the demo lab's photos go: the server's blob store, and the keys written so
@@ -91,20 +91,18 @@ export async function addDemoPhotos(
     const bytes = demoPng(photo.top, photo.bottom);
     photos.keys.push(key);
     await photos.store.put(key, bytes, 'image/png');
-    await assets.insert(trx, {
-      id,
-      workspace_id: by.workspaceId,
-      target: photo.target,
-      target_id: photo.targetId,
-      kind: 'photo',
-      file_name: photo.fileName,
-      content_type: 'image/png',
-      byte_size: bytes.length,
-      storage_key: key,
-      caption: photo.caption,
-      captured_at: null,
-      uploaded_by: by.memberId,
-      created_at: photo.takenAt,
-    });
+    await insertAsset(
+      trx,
+      by,
+      { target: photo.target, target_id: photo.targetId, caption: photo.caption },
+      {
+        id,
+        key,
+        type: { mime: 'image/png', ext: 'png' },
+        size: bytes.length,
+        fileName: photo.fileName,
+      },
+      photo.takenAt,
+    );
   }
 }

@@ -1,8 +1,8 @@
 import type { Trx } from '../../db/database.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { recordLabelScan } from '../label-scans/label-scans.service.js';
-import { createMediaRecipe, updateMediaRecipe } from '../media-recipes/media-recipes.service.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { recordLabelScan } from '../label-scans/index.js';
+import { createMediaRecipe, updateMediaRecipe } from '../media-recipes/index.js';
 import type { DemoMemberKey } from './demo.records.js';
 
 const g = (name: string, qty: string, unit = 'g/L') => ({ name, qty, unit });

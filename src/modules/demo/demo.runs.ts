@@ -1,12 +1,12 @@
 import type { Trx } from '../../db/database.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import {
   completeSopRun,
   recordStepEvent,
   recordStepMeasurement,
   startSopRun,
-} from '../sop-runs/sop-runs.service.js';
+} from '../sop-runs/index.js';
 import type { DemoSopIds } from './demo.library.js';
 
 /**

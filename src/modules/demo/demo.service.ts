@@ -2,15 +2,14 @@ import type { Trx } from '../../db/database.js';
 import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { createContamination } from '../contaminations/contaminations.service.js';
-import { createExplant } from '../explants/explants.service.js';
-import { addMember, createApiKey, createWorkspace } from '../identity/identity.service.js';
-import { applyImport, parseImportFile } from '../import/import.service.js';
-import { createPlant } from '../plants/plants.service.js';
-import { advanceStage } from '../stages/stages.service.js';
-import { recordEquipmentEvent } from '../equipment/equipment-events.service.js';
-import { createTransfer } from '../transfers/transfers.service.js';
+import { createContamination } from '../contaminations/index.js';
+import { createExplant } from '../explants/index.js';
+import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
+import { applyImport, parseImportFile } from '../import/index.js';
+import { createPlant } from '../plants/index.js';
+import { advanceStage } from '../stages/index.js';
+import { recordEquipmentEvent } from '../equipment/index.js';
+import { createTransfer, type TransferRecords } from '../transfers/index.js';
 import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
 import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
@@ -65,7 +64,7 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  */
 export async function createDemoLab(
   trx: Trx,
-  records: RecordLookup,
+  records: TransferRecords,
   now: Date = new Date(),
   photos: DemoPhotos | null = null,
 ): Promise<{ workspace_id: string; key: string }> {

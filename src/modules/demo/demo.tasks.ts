@@ -1,8 +1,8 @@
 import type { Trx } from '../../db/database.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { recordDemandSignal } from '../demand/demand.service.js';
-import { createTask, placeTaskByHand, type CreateTaskInput } from '../tasks/tasks.service.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { recordDemandSignal } from '../demand/index.js';
+import { createTask, placeTaskByHand, type CreateTaskInput } from '../tasks/index.js';
 import type { DemoMemberKey } from './demo.records.js';
 
 /**

@@ -1,6 +1,5 @@
 import Type from 'typebox';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { JsonObject } from '../devices/devices.schemas.js';
+import { JsonObject, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
 export const DEVICE_EVENT_TYPES = [
   'heartbeat',

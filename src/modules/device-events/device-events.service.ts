@@ -3,9 +3,9 @@ import type { Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import { parseJsonObject } from '../../kernel/json.js';
+import { boundedJson, parseJsonObject } from '../../kernel/json.js';
 import type { Principal } from '../../kernel/principal.js';
-import { boundedJson, requireDevices } from '../devices/devices.service.js';
+import { requireDevices } from '../devices/index.js';
 import {
   findDeviceEventByExternalId,
   insertDeviceEvent,

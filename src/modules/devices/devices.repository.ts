@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
-import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
+import { fetchPage, NEWEST_FIRST, type Page, type PageRequest } from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DeviceTable, DeviceTokenTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type DeviceRow = DeviceTable;
 export type DeviceTokenRow = DeviceTokenTable;

@@ -10,14 +10,8 @@ import {
   MintTokenBody,
   RegisterDeviceBody,
 } from './devices.schemas.js';
-import {
-  createDevice,
-  createDeviceToken,
-  listDevices,
-  listDeviceTokens,
-  revokeToken,
-  sendHeartbeat,
-} from './devices.service.js';
+import { createDeviceToken, listDeviceTokens, revokeToken } from './device-tokens.service.js';
+import { createDevice, listDevices, sendHeartbeat } from './devices.service.js';
 
 /** Device and token lists default to a page of 200 (resources.md decision 16). */
 const DEVICE_PAGE = { defaultLimit: 200, maxLimit: 200 };

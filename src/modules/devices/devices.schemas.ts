@@ -1,19 +1,9 @@
 import Type from 'typebox';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { MAX_JSON_DEPTH } from '../../kernel/validation.js';
+import { JsonObject, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
 export const DEVICE_TYPES = ['sensor', 'controller', 'gateway'] as const;
 export const DEVICE_STATUSES = ['active', 'paused', 'retired'] as const;
 export const TOKEN_ENVIRONMENTS = ['production', 'development'] as const;
-
-/**
- * Free-form JSON (device metadata, event payloads); its size is checked by the service,
- * its depth by validation (`MAX_JSON_DEPTH`).
- */
-export const JsonObject = () =>
-  Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), {
-    description: `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
-  });
 
 export const Device = Type.Object(
   {

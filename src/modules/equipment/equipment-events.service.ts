@@ -3,9 +3,9 @@ import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { RECORD_KINDS, type RecordKind, type RecordLookup } from '../../kernel/records.js';
+import { RECORD_KINDS, type RecordKind, type RecordLookup } from '../../kernel/record-lookup.js';
 import type { TimeWindow } from '../../kernel/window.js';
 import {
   equipment,
@@ -27,7 +27,7 @@ export type EquipmentEventReceiptRecord = Static<typeof EquipmentEventReceipt>;
 
 /**
  * The record kinds a `used` event's subject may be, by subject type. A kind counts
- * once a module registers it in RECORD_KINDS (kernel/records.ts), as plant and
+ * once a module registers it in RECORD_KINDS (kernel/record-lookup.ts), as plant and
  * explant transfers and SOP runs do. A subject type none of whose kinds Vitro keeps yet is
  * not checked (there is nothing to check it against); otherwise the subject must be
  * a record of one of them in the workspace (404 otherwise, as for a random id).

@@ -1,8 +1,13 @@
 import type { Db } from '../../db/database.js';
-import { fetchPage, NEWEST_FIRST, type Ordering } from '../../db/pages.js';
+import {
+  fetchPage,
+  NEWEST_FIRST,
+  type Ordering,
+  type Page,
+  type PageRequest,
+} from '../../db/pages.js';
 import type { EquipmentEventTable, EquipmentTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 import type { TimeWindow } from '../../kernel/window.js';
 
 export type EquipmentRow = EquipmentTable;

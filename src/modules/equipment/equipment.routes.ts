@@ -1,4 +1,4 @@
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { timeWindow } from '../../kernel/window.js';
 import { listEquipmentEvents, recordEquipmentEvent } from './equipment-events.service.js';

@@ -1,12 +1,48 @@
 import Type, { type Static } from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import {
-  EQUIPMENT_CATEGORIES,
-  EQUIPMENT_EVENT_KINDS,
-  EQUIPMENT_OUTCOMES,
-  EQUIPMENT_STATUSES,
-  SUBJECT_TYPES,
-} from './equipment.service.js';
+
+export const EQUIPMENT_CATEGORIES = [
+  'balance_scale',
+  'autoclave_pressure_cooker',
+  'laminar_flow_hood',
+  'still_air_box',
+  'incubator',
+  'light_rack',
+  'fridge_freezer',
+  'ph_ec_meter',
+  'microscope',
+  'label_printer',
+  'other',
+] as const;
+export const EQUIPMENT_STATUSES = ['active', 'archived'] as const;
+
+/** Event kinds: the wire format's three, and `service` and `fault` (resources.md decision 6). */
+export const EQUIPMENT_EVENT_KINDS = [
+  'used',
+  'calibration',
+  'preventive_maintenance',
+  'service',
+  'fault',
+] as const;
+export type EquipmentEventKind = (typeof EQUIPMENT_EVENT_KINDS)[number];
+
+export const EQUIPMENT_OUTCOMES = [
+  'pass',
+  'pass_after_adjustment',
+  'out_of_tolerance',
+  'fail',
+  'not_performed',
+] as const;
+
+/** What a `used` event names: the record the equipment was used for. */
+export const SUBJECT_TYPES = [
+  'sop_log',
+  'media_batch',
+  'plant_transfer',
+  'explant_transfer',
+  'contamination_log',
+] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
 
 export const Equipment = Type.Object(
   {

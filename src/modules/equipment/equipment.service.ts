@@ -1,100 +1,21 @@
 import type { Static } from 'typebox';
-import type { Db, Trx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { equipment, listEquipmentRows, type EquipmentRow } from './equipment.repository.js';
 import type { Equipment } from './equipment.schemas.js';
 
-export const EQUIPMENT_CATEGORIES = [
-  'balance_scale',
-  'autoclave_pressure_cooker',
-  'laminar_flow_hood',
-  'still_air_box',
-  'incubator',
-  'light_rack',
-  'fridge_freezer',
-  'ph_ec_meter',
-  'microscope',
-  'label_printer',
-  'other',
-] as const;
-export const EQUIPMENT_STATUSES = ['active', 'archived'] as const;
-
-/** Event kinds: the wire format's three, and `service` and `fault` (resources.md decision 6). */
-export const EQUIPMENT_EVENT_KINDS = [
-  'used',
-  'calibration',
-  'preventive_maintenance',
-  'service',
-  'fault',
-] as const;
-export type EquipmentEventKind = (typeof EQUIPMENT_EVENT_KINDS)[number];
-
-export const EQUIPMENT_OUTCOMES = [
-  'pass',
-  'pass_after_adjustment',
-  'out_of_tolerance',
-  'fail',
-  'not_performed',
-] as const;
-
-/** What a `used` event names: the record the equipment was used for. */
-export const SUBJECT_TYPES = [
-  'sop_log',
-  'media_batch',
-  'plant_transfer',
-  'explant_transfer',
-  'contamination_log',
-] as const;
-export type SubjectType = (typeof SUBJECT_TYPES)[number];
+export {
+  EQUIPMENT_CATEGORIES,
+  EQUIPMENT_EVENT_KINDS,
+  EQUIPMENT_OUTCOMES,
+  EQUIPMENT_STATUSES,
+  SUBJECT_TYPES,
+  type EquipmentEventKind,
+  type SubjectType,
+} from './equipment.schemas.js';
 
 export type EquipmentRecord = Static<typeof Equipment>;
-
-/** The library fields of a piece of equipment; calibration and maintenance dates come from its events. */
-export interface EquipmentInput {
-  id: string;
-  name: string;
-  category: (typeof EQUIPMENT_CATEGORIES)[number];
-  status: (typeof EQUIPMENT_STATUSES)[number];
-  manufacturer: string | null;
-  model: string | null;
-  serial_number: string | null;
-  location: string | null;
-  purchase_date: string | null;
-  vendor_url: string | null;
-  notes: string | null;
-}
-
-/** The ids among `ids` that equipment of another workspace already has. */
-export const equipmentIdsUsedElsewhere = equipment.idsHeldElsewhere;
-
-/** Inserts the equipment or updates its library fields; an unchanged row is left untouched. */
-export async function saveEquipment(
-  trx: Trx,
-  workspaceId: string,
-  input: EquipmentInput,
-  now: string,
-): Promise<void> {
-  const { id, ...fields } = input;
-  await equipment.save(trx, workspaceId, id, fields, {
-    insert: () => ({
-      id,
-      workspace_id: workspaceId,
-      ...fields,
-      last_calibrated_at: null,
-      next_calibration_due_at: null,
-      last_maintenance_at: null,
-      next_maintenance_due_at: null,
-      created_at: now,
-      updated_at: now,
-    }),
-    onChange: () => ({ updated_at: now }),
-  });
-}
-
-/** Equipment ids by name, for matching imported equipment sent without an id. */
-export const equipmentIdentities = (db: Db, workspaceId: string) =>
-  equipment.identities(db, workspaceId, ['name']);
 
 export function presentEquipment(row: EquipmentRow): EquipmentRecord {
   return {

@@ -1,8 +1,7 @@
 import type { Db, Trx } from '../../db/database.js';
-import { fetchPage, type Ordering } from '../../db/pages.js';
+import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import { pick, preparedQuery } from '../../db/prepared.js';
 import type { EventTable } from '../../db/schema.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type EventRow = EventTable;
 
@@ -20,26 +19,28 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-const bumpSequence = preparedQuery((db, p: { workspaceId: string }) =>
+const bumpSequence = preparedQuery((db, p: { workspaceId: string; count: number }) =>
   db
     .updateTable('workspaces')
-    .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
+    .set((eb) => ({ event_seq: eb('event_seq', '+', p.count) }))
     .where('id', '=', p.workspaceId)
     .returning(['event_seq', 'last_event_at']),
 );
 
 /**
- * Takes the next change-history sequence number of a workspace. The row lock this
- * update takes is held until the transaction commits, so events of one workspace
- * commit in sequence order and a reader paging by sequence never skips one.
+ * Takes the next `count` change-history sequence numbers of a workspace: the
+ * first of them and the workspace's last event time. The row lock this update
+ * takes is held until the transaction commits, so events of one workspace commit
+ * in sequence order and a reader paging by sequence never skips one.
  */
 export async function nextEventSequence(
   trx: Trx,
   workspaceId: string,
+  count = 1,
 ): Promise<{ seq: number; lastEventAt: string | null }> {
-  const row = await bumpSequence.first(trx, { workspaceId });
+  const row = await bumpSequence.first(trx, { workspaceId, count });
   if (row === undefined) throw new Error(`workspace ${workspaceId} does not exist`);
-  return { seq: Number(row.event_seq), lastEventAt: row.last_event_at };
+  return { seq: Number(row.event_seq) - count + 1, lastEventAt: row.last_event_at };
 }
 
 const lastEventAt = preparedQuery((db, p: { workspaceId: string; at: string }) =>

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { strictlyAfter } from '../../kernel/time.js';
 import {
   insertEvent,
@@ -35,24 +35,46 @@ export type ChangeEvent = Static<typeof ChangeEventSchema>;
  * event that committed later with the same millisecond.
  */
 export async function recordChangeEvent(trx: Trx, event: NewChangeEvent): Promise<EventRow> {
-  const { seq, lastEventAt } = await nextEventSequence(trx, event.workspaceId);
-  const createdAt = strictlyAfter(new Date().toISOString(), lastEventAt);
-  await setLastEventAt(trx, event.workspaceId, createdAt);
-  const row: EventRow = {
-    id: newId(),
-    workspace_id: event.workspaceId,
-    seq,
-    entity_type: event.entityType,
-    entity_id: event.entityId,
-    stage_id: event.stageId ?? null,
-    event_type: event.eventType,
-    event_time: event.eventTime ?? createdAt,
-    recorded_by: event.recordedBy,
-    payload: JSON.stringify(event.payload ?? null),
-    created_at: createdAt,
-  };
-  await insertEvent(trx, row);
-  return row;
+  const [row] = await recordChangeEvents(trx, [event]);
+  return row!;
+}
+
+/**
+ * Appends several events of one workspace, in order, as `recordChangeEvent` would
+ * one after the other, but with one sequence reservation and one `last_event_at`
+ * write for all of them (a write that changes two records records both at once).
+ */
+export async function recordChangeEvents(
+  trx: Trx,
+  events: readonly NewChangeEvent[],
+): Promise<EventRow[]> {
+  if (events.length === 0) return [];
+  const workspaceId = events[0]!.workspaceId;
+  if (events.some((event) => event.workspaceId !== workspaceId)) {
+    throw new Error('recordChangeEvents: the events of one call belong to one workspace');
+  }
+  const { seq, lastEventAt } = await nextEventSequence(trx, workspaceId, events.length);
+  let previous = lastEventAt;
+  const rows = events.map((event, i): EventRow => {
+    const createdAt = strictlyAfter(new Date().toISOString(), previous);
+    previous = createdAt;
+    return {
+      id: newId(),
+      workspace_id: workspaceId,
+      seq: seq + i,
+      entity_type: event.entityType,
+      entity_id: event.entityId,
+      stage_id: event.stageId ?? null,
+      event_type: event.eventType,
+      event_time: event.eventTime ?? createdAt,
+      recorded_by: event.recordedBy,
+      payload: JSON.stringify(event.payload ?? null),
+      created_at: createdAt,
+    };
+  });
+  await setLastEventAt(trx, workspaceId, previous!);
+  for (const row of rows) await insertEvent(trx, row);
+  return rows;
 }
 
 export function presentEvent(row: EventRow): ChangeEvent {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
 import type { ExplantTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import { externalIds } from '../records/external-ids.js';
-import { TRACKED_COLUMNS } from '../records/tracked.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
+import { externalIds, TRACKED_COLUMNS } from '../records/index.js';
 
 export type ExplantRow = ExplantTable;
 
@@ -24,6 +24,13 @@ const COLUMNS = [
 
 /** Explants by id, locked for a write, inserted, updated, listed newest first; deleted ones hidden. */
 export const explants = workspaceTable('explants', COLUMNS, { softDelete: true });
+
+/**
+ * How other modules find and lock explants (the record lookup's source of kind
+ * `explant`): the whole row, so that a transfer hands the explant it locked to
+ * `applyTransferCounts`.
+ */
+export const explantRecords: RecordSource<ExplantRow> = explants;
 
 export const explantExternalIds = externalIds('explants', 'explant');
 

@@ -1,15 +1,20 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields } from '../../kernel/changes.js';
+import { changedValues, diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { recordChangeEvent } from '../events/events.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
-import { getTracked, listTracked, updateTracked, type TrackedKind } from '../records/tracked.js';
+import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
+import { recordChangeEvent, type NewChangeEvent } from '../events/index.js';
+import {
+  applyCustomFields,
+  customFieldsOf,
+  getTracked,
+  listTracked,
+  type TrackedKind,
+  updateTracked,
+} from '../records/index.js';
 import {
   explantExternalIds,
   explants,
@@ -175,40 +180,42 @@ export interface ObservedCounts {
   plantlet_count?: number;
 }
 
+/** What a transfer holds of its explant to apply counts: the explant as it locked it. */
+export type ExplantCounts = RecordRef & Pick<ExplantRow, 'current_count' | 'plantlet_count'>;
+
 /**
  * Applies the counts a transfer observed to its explant, in the transfer's
- * transaction (the caller holds the explant's lock): the counts that differ are
- * written with `updated_at`, and an `updated` event names them and the transfer,
- * so a mirror that follows `created`/`updated` events keeps the right counts.
- * Counts equal to the stored ones write nothing.
+ * transaction: `explant` is the row the transfer locked through the record lookup,
+ * so it is not read again. The counts that differ are written with `updated_at`;
+ * the answer is the `updated` event naming them and the transfer (for the caller
+ * to record with its own), so a mirror that follows `created`/`updated` events
+ * keeps the right counts. Counts equal to the stored ones write nothing (null).
  */
 export async function applyTransferCounts(
   trx: Trx,
+  explant: ExplantCounts,
   input: {
     workspaceId: string;
-    explantId: string;
     counts: ObservedCounts;
     transferId: string;
     by: string | null;
     at: string;
   },
-): Promise<void> {
-  const { workspaceId, explantId, at } = input;
-  const row = await explants.find(trx, workspaceId, explantId);
-  if (row === undefined) throw errors.notFound('Explant');
-  const changes = diffFields(row, input.counts, ['current_count', 'plantlet_count']);
-  if (Object.keys(changes).length === 0) return;
-  await explants.update(trx, workspaceId, explantId, {
+): Promise<NewChangeEvent | null> {
+  const { workspaceId, at } = input;
+  const changes = diffFields(explant, input.counts, ['current_count', 'plantlet_count']);
+  if (Object.keys(changes).length === 0) return null;
+  await explants.update(trx, workspaceId, explant.id, {
     ...(changedValues(changes) as ObservedCounts),
     updated_at: at,
   });
-  await recordChangeEvent(trx, {
+  return {
     workspaceId,
     entityType: 'explant',
-    entityId: explantId,
+    entityId: explant.id,
     eventType: 'updated',
     eventTime: at,
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
-  });
+  };
 }

@@ -6,6 +6,7 @@ import type { ApiKeyTable, MemberTable, WorkspaceTable } from '../../db/schema.j
 export type WorkspaceRow = WorkspaceTable;
 export type MemberRow = MemberTable;
 export type ApiKeyRow = ApiKeyTable;
+export type ListedApiKey = Omit<ApiKeyRow, 'key_hash'>;
 
 const WORKSPACE_COLUMNS = [
   'id',
@@ -149,10 +150,7 @@ export async function findActiveMemberByEmail(
 }
 
 /** A workspace's keys (revoked ones included), oldest first; never their hashes. */
-export async function listApiKeys(
-  db: Db,
-  workspaceId: string,
-): Promise<Omit<ApiKeyRow, 'key_hash'>[]> {
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ListedApiKey[]> {
   return db
     .selectFrom('api_keys')
     .select(KEY_COLUMNS.filter((c): c is Exclude<typeof c, 'key_hash'> => c !== 'key_hash'))

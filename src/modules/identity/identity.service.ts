@@ -1,11 +1,8 @@
 import type { Db, Trx } from '../../db/database.js';
 import {
-  effectiveFeatures,
   isFeature,
   isPlan,
   isRole,
-  isScope,
-  SCOPES,
   type Feature,
   type Plan,
   type Role,
@@ -14,9 +11,8 @@ import {
 import { generateCredential, type Environment } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { withSuggestion } from '../../kernel/scope-suggest.js';
 import { nowIso } from '../../kernel/time.js';
-import { installDefaultStageLists } from '../lab/lab.service.js';
+import { installDefaultStageLists } from '../records/index.js';
 import {
   findActiveMemberByEmail,
   findApiKey,
@@ -31,12 +27,13 @@ import {
   revokeApiKey as revokeApiKeyRow,
   updateMember,
   updateWorkspace,
-  listWorkspaces,
+  listWorkspaces as listWorkspaceRows,
+  type ListedApiKey,
   type MemberRow,
   type WorkspaceRow,
 } from './identity.repository.js';
 
-export type { WorkspaceRow } from './identity.repository.js';
+export type { ListedApiKey, MemberRow, WorkspaceRow } from './identity.repository.js';
 
 export const WORKSPACE_TYPES = ['lab', 'team'] as const;
 
@@ -94,7 +91,7 @@ export async function createWorkspace(trx: Trx, input: NewWorkspace): Promise<Wo
 }
 
 export async function hasAnyWorkspace(db: Db): Promise<boolean> {
-  return (await listWorkspaces(db)).length > 0;
+  return (await listWorkspaceRows(db)).length > 0;
 }
 
 /** Name, type and device allowance (null = the plan's default), as an import sets them. */
@@ -217,22 +214,6 @@ export async function removeMember(trx: Trx, id: string): Promise<MemberRow> {
   return getMember(trx, id);
 }
 
-/** `all`, `none`, `''` (none) or a comma-separated list of scopes. */
-export function parseScopes(text: string): Scope[] {
-  const trimmed = text.trim();
-  if (trimmed === 'all') return [...SCOPES];
-  if (trimmed === 'none' || trimmed === '') return [];
-  const scopes = trimmed
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length > 0) {
-    throw errors.validation(`scopes: unknown scope ${unknown.map(withSuggestion).join(', ')}`);
-  }
-  return SCOPES.filter((s) => scopes.includes(s));
-}
-
 export interface NewApiKey {
   memberId: string;
   name?: string;
@@ -295,52 +276,19 @@ export async function revokeApiKey(
   return { id, revoked_at: revoked!.revoked_at! };
 }
 
-/** Every workspace, oldest first: what `vitro workspace list` shows. */
-export async function listWorkspaceSummaries(db: Db) {
-  return (await listWorkspaces(db)).map((w) => ({
-    id: w.id,
-    name: w.name,
-    type: w.type,
-    plan: w.plan,
-    features: isPlan(w.plan)
-      ? effectiveFeatures(w.plan, w.features === null ? null : parseFeatures(w.features))
-      : [],
-    created_at: w.created_at,
-  }));
+/** Every workspace, oldest first. */
+export function listWorkspaces(db: Db): Promise<WorkspaceRow[]> {
+  return listWorkspaceRows(db);
 }
 
-function parseFeatures(text: string): Feature[] {
-  const list: unknown = JSON.parse(text);
-  return Array.isArray(list)
-    ? list.filter((f): f is Feature => typeof f === 'string' && isFeature(f))
-    : [];
-}
-
-/** A workspace's members (removed ones too), for `vitro member list`. */
-export async function listMembers(db: Db, workspaceId: string) {
+/** A workspace's members, oldest first, removed ones too (404 for an unknown workspace). */
+export async function listMembers(db: Db, workspaceId: string): Promise<MemberRow[]> {
   await getWorkspace(db, workspaceId);
-  return (await listMemberRows(db, workspaceId)).map((m) => ({
-    id: m.id,
-    name: m.name,
-    email: m.email,
-    role: m.role,
-    status: m.status,
-    created_at: m.created_at,
-  }));
+  return listMemberRows(db, workspaceId);
 }
 
-/** A workspace's API keys, for `vitro key list`: prefix, scopes, last use; never the secret. */
-export async function listApiKeys(db: Db, workspaceId: string) {
+/** A workspace's API keys, oldest first, revoked ones too; never their hashes. */
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ListedApiKey[]> {
   await getWorkspace(db, workspaceId);
-  return (await listApiKeyRows(db, workspaceId)).map((k) => ({
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    member_id: k.member_id,
-    environment: k.environment,
-    scopes: JSON.parse(k.scopes) as unknown,
-    created_at: k.created_at,
-    last_used_at: k.last_used_at,
-    revoked_at: k.revoked_at,
-  }));
+  return listApiKeyRows(db, workspaceId);
 }

@@ -1,32 +1,34 @@
 import type { Db } from '../../db/database.js';
+import type { WorkspaceTable, WorkspaceTableName } from '../../db/tables.js';
 import { errors } from '../../kernel/errors.js';
-import { orderLineIdsUsedElsewhere } from '../commerce/commerce.service.js';
-import { equipmentIdsUsedElsewhere } from '../equipment/equipment.service.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { roomIdsHeldElsewhere } from '../lab/lab.service.js';
-import {
-  cultureLinePriceIdsUsedElsewhere,
-  priceEventIdsUsedElsewhere,
-} from '../pricing/pricing.service.js';
-import { findSopVersionConflict, sopIdsUsedElsewhere } from '../sops/sops.service.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { orderLines } from '../commerce/index.js';
+import { equipment } from '../equipment/index.js';
+import { rooms } from '../lab/index.js';
+import { cultureLinePrices, priceEvents } from '../pricing/index.js';
+import { findSopVersionConflict, sops } from '../sops/index.js';
 import type { ImportPlan } from './import.plan.js';
-
-type IdLookup = (db: Db, workspaceId: string, ids: readonly string[]) => Promise<Set<string>>;
+import { idsHeldElsewhere } from './upsert.js';
 
 /** Keeps `IN (…)` lists well below the bound-parameter limits of both engines. */
 const CHUNK = 500;
 
-async function refuseForeignIds(
+async function refuseForeignIds<T extends WorkspaceTableName>(
   db: Db,
   workspaceId: string,
   section: string,
   records: readonly { id: string }[],
-  lookup: IdLookup,
+  table: WorkspaceTable<T>,
 ): Promise<void> {
   const ids = records.map((r) => r.id);
   const foreign = new Set<string>();
   for (let start = 0; start < ids.length; start += CHUNK) {
-    for (const id of await lookup(db, workspaceId, ids.slice(start, start + CHUNK))) {
+    for (const id of await idsHeldElsewhere(
+      table,
+      db,
+      workspaceId,
+      ids.slice(start, start + CHUNK),
+    )) {
       foreign.add(id);
     }
   }
@@ -93,8 +95,8 @@ export async function checkImportAgainstDatabase(
   plan: ImportPlan,
   records: RecordLookup,
 ): Promise<void> {
-  await refuseForeignIds(db, workspaceId, 'rooms', plan.rooms, roomIdsHeldElsewhere);
-  await refuseForeignIds(db, workspaceId, 'sops', plan.sops, sopIdsUsedElsewhere);
+  await refuseForeignIds(db, workspaceId, 'rooms', plan.rooms, rooms);
+  await refuseForeignIds(db, workspaceId, 'sops', plan.sops, sops);
   for (const [i, sop] of plan.sops.entries()) {
     const conflict = await findSopVersionConflict(db, workspaceId, sop);
     if (conflict !== null) {
@@ -103,27 +105,15 @@ export async function checkImportAgainstDatabase(
       );
     }
   }
-  await refuseForeignIds(db, workspaceId, 'equipment', plan.equipment, equipmentIdsUsedElsewhere);
+  await refuseForeignIds(db, workspaceId, 'equipment', plan.equipment, equipment);
   await refuseForeignIds(
     db,
     workspaceId,
     'culture_line_prices',
     plan.cultureLinePrices,
-    cultureLinePriceIdsUsedElsewhere,
+    cultureLinePrices,
   );
-  await refuseForeignIds(
-    db,
-    workspaceId,
-    'price_events',
-    plan.priceEvents,
-    priceEventIdsUsedElsewhere,
-  );
-  await refuseForeignIds(
-    db,
-    workspaceId,
-    'order_lines',
-    plan.orderLines,
-    orderLineIdsUsedElsewhere,
-  );
+  await refuseForeignIds(db, workspaceId, 'price_events', plan.priceEvents, priceEvents);
+  await refuseForeignIds(db, workspaceId, 'order_lines', plan.orderLines, orderLines);
   await checkReferences(db, workspaceId, plan, records);
 }

@@ -1,12 +1,13 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import { canonicalJson } from '../../kernel/json.js';
-import { orderLineIdentities } from '../commerce/commerce.service.js';
-import { equipmentIdentities } from '../equipment/equipment.service.js';
-import { roomIdentities } from '../lab/lab.service.js';
-import { cultureLinePriceIdentities, priceEventIdentities } from '../pricing/pricing.service.js';
-import { sopIdentities, sopVersionIdentities } from '../sops/sops.service.js';
+import { orderLines } from '../commerce/index.js';
+import { equipment } from '../equipment/index.js';
+import { rooms } from '../lab/index.js';
+import { cultureLinePrices, priceEvents } from '../pricing/index.js';
+import { sops, sopVersions } from '../sops/index.js';
 import type { ImportFile } from './import.schema.js';
+import { identitiesOf } from './upsert.js';
 
 /**
  * Records sent without an `id` are matched on a natural key, so that importing
@@ -116,38 +117,53 @@ export async function storedIds(db: Db, workspaceId: string, file: ImportFile): 
   await load(
     'rooms',
     file.rooms !== undefined,
-    () => roomIdentities(db, workspaceId),
+    () => identitiesOf(rooms, db, workspaceId, ['name']),
     naturalKey.room,
   );
-  await load('sops', file.sops !== undefined, () => sopIdentities(db, workspaceId), naturalKey.sop);
+  await load(
+    'sops',
+    file.sops !== undefined,
+    () => identitiesOf(sops, db, workspaceId, ['title']),
+    naturalKey.sop,
+  );
   await load(
     'sop_versions',
     file.sops !== undefined,
-    () => sopVersionIdentities(db, workspaceId),
+    () => identitiesOf(sopVersions, db, workspaceId, ['sop_id', 'version']),
     (v) => naturalKey.sopVersion(v.sop_id, v.version),
   );
   await load(
     'equipment',
     file.equipment !== undefined,
-    () => equipmentIdentities(db, workspaceId),
+    () => identitiesOf(equipment, db, workspaceId, ['name']),
     naturalKey.equipment,
   );
   await load(
     'culture_line_prices',
     file.culture_line_prices !== undefined,
-    () => cultureLinePriceIdentities(db, workspaceId),
+    () => identitiesOf(cultureLinePrices, db, workspaceId, ['plant_id']),
     naturalKey.price,
   );
   await load(
     'price_events',
     file.price_events !== undefined,
-    () => priceEventIdentities(db, workspaceId),
+    () => identitiesOf(priceEvents, db, workspaceId, ['plant_id', 'changed_at']),
     naturalKey.priceEvent,
   );
   await load(
     'order_lines',
     file.order_lines !== undefined,
-    () => orderLineIdentities(db, workspaceId),
+    () =>
+      identitiesOf(orderLines, db, workspaceId, [
+        'plant_id',
+        'product_link_id',
+        'store_product_id',
+        'store_variant_id',
+        'quantity',
+        'unit_amount',
+        'unit_currency',
+        'occurred_at',
+      ]),
     naturalKey.orderLine,
   );
   return {

@@ -1,13 +1,15 @@
 import type { Feature } from '../../kernel/access.js';
-import type { OrderLineInput } from '../commerce/commerce.service.js';
-import type { EquipmentInput } from '../equipment/equipment.service.js';
-import type { CustomFieldEntity } from '../lab/custom-fields.js';
-import type { StageEntity, StageOption } from '../lab/stage-lists.js';
-import type { LabelInput } from '../labels/labels.service.js';
-import type { CultureLinePriceInput, PriceEventInput } from '../pricing/pricing.service.js';
-import type { SopInput } from '../sops/sops.service.js';
+import type { CustomFieldEntity, StageEntity, StageOption } from '../lab/index.js';
 import { naturalKey, type IdSource } from './import.match.js';
 import type { ImportFile } from './import.schema.js';
+import type {
+  CultureLinePriceInput,
+  EquipmentInput,
+  LabelInput,
+  OrderLineInput,
+  PriceEventInput,
+  SopInput,
+} from './import.write.js';
 
 export interface WorkspaceSettings {
   name?: string;

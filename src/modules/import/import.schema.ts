@@ -1,14 +1,12 @@
 import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
 import { Count, Int, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/equipment.service.js';
-import { WORKSPACE_TYPES } from '../identity/identity.service.js';
-import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/labels.service.js';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/custom-fields.js';
-import { CURRENCY_PATTERN, DECIMAL_PATTERN } from '../pricing/money.js';
-import { PRICE_SOURCES } from '../pricing/pricing.service.js';
-import { StepId } from '../sops/sops.schemas.js';
-import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES } from '../sops/sops.service.js';
+import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/index.js';
+import { WORKSPACE_TYPES } from '../identity/index.js';
+import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/index.js';
+import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/index.js';
+import { CURRENCY_PATTERN, DECIMAL_PATTERN, PRICE_SOURCES } from '../pricing/index.js';
+import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sops/index.js';
 
 /*
  * The import file (resources.md §Import file). Every object is closed

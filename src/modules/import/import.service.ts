@@ -1,24 +1,27 @@
 import type { Trx } from '../../db/database.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { diffFields } from '../../kernel/changes.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { diffFields } from '../../lib/changes.js';
 import { nowIso } from '../../kernel/time.js';
-import { saveOrderLine } from '../commerce/commerce.service.js';
-import { saveEquipment } from '../equipment/equipment.service.js';
 import {
   getWorkspace,
   setWorkspaceFeatures,
   updateWorkspaceSettings,
   type WorkspaceRow,
-} from '../identity/identity.service.js';
-import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/lab.service.js';
-import { saveLabel } from '../labels/labels.service.js';
-import { saveCultureLinePrice, savePriceEvent } from '../pricing/pricing.service.js';
-import { saveSop } from '../sops/sops.service.js';
+} from '../identity/index.js';
+import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/index.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
 import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
 import type { ImportFile } from './import.schema.js';
 import { validateImportFile } from './import.validate.js';
+import {
+  saveCultureLinePrice,
+  saveEquipment,
+  saveLabel,
+  saveOrderLine,
+  savePriceEvent,
+  saveSop,
+} from './import.write.js';
 
 /** How many records of each section the file held (all were written or already equal). */
 export interface ImportCounts {

@@ -1,7 +1,11 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { errors } from '../../kernel/errors.js';
 import { addVitroFormats, formatProblem } from '../../kernel/formats.js';
-import { describeValidationError } from '../../kernel/validation.js';
+import {
+  addLowercaseUuids,
+  describeValidationError,
+  withLowercaseUuids,
+} from '../../kernel/validation.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
 // strictNumbers: NaN and ±Infinity (a parsed `1e400`) are not numbers here either.
@@ -13,7 +17,9 @@ const ajv = new Ajv({
   verbose: true,
 });
 addVitroFormats(ajv);
-const validateSchema = ajv.compile<ImportFile>(ImportFileSchema);
+// Ids in any case, stored in lower case as the API stores them.
+addLowercaseUuids(ajv);
+const validateSchema = ajv.compile<ImportFile>(withLowercaseUuids(ImportFileSchema));
 
 function pathOf(error: ErrorObject): string {
   return error.instancePath

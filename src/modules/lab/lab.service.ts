@@ -1,21 +1,33 @@
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import { parseJsonObject } from '../../kernel/json.js';
-import {
-  mergeCustomFields,
-  type CustomFieldEntity,
-  type CustomFieldMap,
-  type CustomFieldValue,
-} from './custom-fields.js';
 import {
   listCustomFieldDefinitions,
+  type CustomFieldDefinitionRow,
   listStageDefinitions,
   replaceCustomFieldDefinitions,
   replaceStageDefinitions,
   rooms,
   upsertRoom,
 } from './lab.repository.js';
-import { DEFAULT_STAGE_LISTS, type StageEntity, type StageOption } from './stage-lists.js';
+
+/*
+ * The lab's setup: its rooms, its stage lists and the custom fields it defines for
+ * each kind of record, as an import or a new workspace sets them. What records do
+ * with them (stage keys, custom field values) is in modules/records/.
+ */
+
+/** The kinds of record that have a stage list. */
+export type StageEntity = 'plant' | 'explant';
+
+/** One stage of a list: its key and its display name. */
+export interface StageOption {
+  readonly key: string;
+  readonly name: string;
+}
+
+export const CUSTOM_FIELD_ENTITIES = ['plant', 'explant', 'transfer', 'contamination'] as const;
+export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 
 /** Replaces a workspace's stage list for one kind, in the given order. */
 export async function setStageList(
@@ -36,12 +48,6 @@ export async function setStageList(
       position,
     })),
   );
-}
-
-export async function installDefaultStageLists(trx: Trx, workspaceId: string): Promise<void> {
-  for (const entity of ['plant', 'explant'] as const) {
-    await setStageList(trx, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
-  }
 }
 
 export interface CustomFieldDefinition {
@@ -83,9 +89,6 @@ export async function saveRoom(
   });
 }
 
-/** The ids among `ids` that a room of another workspace already has. */
-export const roomIdsHeldElsewhere = rooms.idsHeldElsewhere;
-
 export async function stageOptions(
   db: Db,
   workspaceId: string,
@@ -101,34 +104,11 @@ export async function requireRoom(db: Db, workspaceId: string, roomId: string): 
   if (room === undefined) throw errors.notFound('Room');
 }
 
-/**
- * What a PATCH does to stored custom fields (JSON text): null when nothing
- * changes, else the old and new maps after the lab's checks.
- */
-export async function customFieldsChange(
+/** The custom fields the lab defines for one kind of record, in order. */
+export function customFieldDefinitions(
   db: Db,
   workspaceId: string,
   entity: CustomFieldEntity,
-  stored: string,
-  input: Record<string, CustomFieldValue> | null | undefined,
-): Promise<{ from: CustomFieldMap; to: CustomFieldMap } | null> {
-  const from = parseJsonObject(stored) as CustomFieldMap;
-  const to = await applyCustomFields(db, workspaceId, entity, from, input);
-  return JSON.stringify(to) === JSON.stringify(from) ? null : { from, to };
+): Promise<CustomFieldDefinitionRow[]> {
+  return listCustomFieldDefinitions(db, workspaceId, entity);
 }
-
-export async function applyCustomFields(
-  db: Db,
-  workspaceId: string,
-  entity: CustomFieldEntity,
-  current: CustomFieldMap,
-  input: Record<string, CustomFieldValue> | null | undefined,
-): Promise<CustomFieldMap> {
-  if (input === undefined || input === null) return { ...current };
-  const definitions = await listCustomFieldDefinitions(db, workspaceId, entity);
-  return mergeCustomFields(definitions, entity, current, input);
-}
-
-/** Rooms' ids by name, for matching imported rooms sent without an id. */
-export const roomIdentities = (db: Db, workspaceId: string) =>
-  rooms.identities(db, workspaceId, ['name']);

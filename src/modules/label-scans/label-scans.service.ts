@@ -4,7 +4,7 @@ import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { labelScans, type LabelScanRow } from './label-scans.repository.js';
 import type { CreateLabelScanBody, LabelScan } from './label-scans.schemas.js';
 

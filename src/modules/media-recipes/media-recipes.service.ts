@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordRef, RecordSource } from '../../kernel/records.js';
+import type { RecordRef, RecordSource } from '../../kernel/record-lookup.js';
 import {
   insertRecipeVersion,
   listVisibleRecipes,
@@ -263,7 +263,7 @@ function refOf(row: MediaRecipeRow | undefined): RecordRef | undefined {
 }
 
 /** How other modules find a recipe (comments name them); private ones are `creatorOnly`. */
-export const mediaRecipeSource: RecordSource = {
+export const mediaRecipeRecords: RecordSource = {
   find: async (db, workspaceId, id) => refOf(await mediaRecipes.find(db, workspaceId, id)),
   lock: async (trx, workspaceId, id) => refOf(await mediaRecipes.lock(trx, workspaceId, id)),
 };

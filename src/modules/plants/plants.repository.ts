@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
 import type { PlantTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import { externalIds } from '../records/external-ids.js';
-import { TRACKED_COLUMNS } from '../records/tracked.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
+import { externalIds, TRACKED_COLUMNS } from '../records/index.js';
 
 export type PlantRow = PlantTable;
 
@@ -22,6 +22,9 @@ const COLUMNS = [
 
 /** Plants by id, locked for a write, inserted, updated, listed newest first; deleted ones hidden. */
 export const plants = workspaceTable('plants', COLUMNS, { softDelete: true });
+
+/** How other modules find and lock plants (the record lookup's source of kind `plant`). */
+export const plantRecords: RecordSource = plants;
 
 export const plantExternalIds = externalIds('plants', 'plant');
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { DEFAULT_PLANT_STAGE_NAMES } from '../lab/stage-lists.js';
+import { DEFAULT_PLANT_STAGE_NAMES } from '../records/index.js';
 
 export const PLANT_STATUSES = [
   'active',

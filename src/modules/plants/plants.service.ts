@@ -2,14 +2,20 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent } from '../events/events.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields, stageOptions } from '../lab/lab.service.js';
-import { resolveStageKey } from '../lab/stage-lists.js';
-import { getTracked, listTracked, updateTracked, type TrackedKind } from '../records/tracked.js';
-import { openInitialStage } from '../stages/stages.service.js';
+import { recordChangeEvent } from '../events/index.js';
+import { stageOptions } from '../lab/index.js';
+import {
+  applyCustomFields,
+  customFieldsOf,
+  getTracked,
+  listTracked,
+  resolveStageKey,
+  type TrackedKind,
+  updateTracked,
+} from '../records/index.js';
+import { openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
   plantExternalIds,

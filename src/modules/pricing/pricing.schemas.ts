@@ -1,6 +1,8 @@
 import Type from 'typebox';
 import { MoneyRef, Nullable, NullableMoney, Uuid } from '../../kernel/schemas.js';
-import { PRICE_SOURCES } from './pricing.service.js';
+
+export const PRICE_SOURCES = ['manual', 'store_adopted', 'store_follow'] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
 
 const PriceSource = Type.String({ description: PRICE_SOURCES.join(', ') });
 

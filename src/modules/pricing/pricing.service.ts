@@ -1,118 +1,19 @@
 import type { Static } from 'typebox';
-import type { Db, Trx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { Page, PageRequest } from '../../db/pages.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { TimeWindow } from '../../kernel/window.js';
-import { moneyOf, type Money } from './money.js';
+import { moneyOf } from './money.js';
 import {
-  cultureLinePrices,
   listCultureLinePriceRows,
   listPriceEventRows,
-  priceEvents,
   type CultureLinePriceRow,
   type PriceEventRow,
 } from './pricing.repository.js';
 import type { CultureLinePrice, PriceEvent } from './pricing.schemas.js';
 
-export const PRICE_SOURCES = ['manual', 'store_adopted', 'store_follow'] as const;
-export type PriceSource = (typeof PRICE_SOURCES)[number];
-
-export interface CultureLinePriceInput {
-  id: string;
-  plant_id: string;
-  list_price: Money;
-  wholesale_price: Money | null;
-  pricing_tier: string | null;
-  /** An exact decimal string, like the amounts. */
-  tier_score: string | null;
-  price_source: PriceSource;
-  notes: string | null;
-}
-
-export interface PriceEventInput {
-  id: string;
-  plant_id: string;
-  list_price: Money;
-  previous_list_price: Money | null;
-  price_source: PriceSource;
-  changed_at: string;
-}
-
-/** The ids among `ids` that a culture line price of another workspace already has. */
-export const cultureLinePriceIdsUsedElsewhere = cultureLinePrices.idsHeldElsewhere;
-
-/** The ids among `ids` that a price event of another workspace already has. */
-export const priceEventIdsUsedElsewhere = priceEvents.idsHeldElsewhere;
-
-/**
- * Inserts or updates a culture line price. When the list price changes, the old
- * one becomes `previous_list_price`; when the source changes, `price_source_at`
- * is now. An unchanged row is left untouched.
- */
-export async function saveCultureLinePrice(
-  trx: Trx,
-  workspaceId: string,
-  input: CultureLinePriceInput,
-  now: string,
-): Promise<void> {
-  const fields = {
-    plant_id: input.plant_id,
-    list_amount: input.list_price.amount,
-    list_currency: input.list_price.currency,
-    wholesale_amount: input.wholesale_price?.amount ?? null,
-    wholesale_currency: input.wholesale_price?.currency ?? null,
-    pricing_tier: input.pricing_tier,
-    tier_score: input.tier_score,
-    price_source: input.price_source,
-    notes: input.notes,
-  };
-  await cultureLinePrices.save(trx, workspaceId, input.id, fields, {
-    insert: () => ({
-      id: input.id,
-      workspace_id: workspaceId,
-      ...fields,
-      previous_amount: null,
-      previous_currency: null,
-      price_source_at: now,
-      created_at: now,
-      updated_at: now,
-    }),
-    onChange: (existing, changes) => ({
-      ...('list_amount' in changes || 'list_currency' in changes
-        ? { previous_amount: existing.list_amount, previous_currency: existing.list_currency }
-        : {}),
-      ...('price_source' in changes ? { price_source_at: now } : {}),
-      updated_at: now,
-    }),
-  });
-}
-
-/** Inserts or updates a recorded price change; an unchanged row is left untouched. */
-export async function savePriceEvent(
-  trx: Trx,
-  workspaceId: string,
-  input: PriceEventInput,
-): Promise<void> {
-  const fields = {
-    plant_id: input.plant_id,
-    list_amount: input.list_price.amount,
-    list_currency: input.list_price.currency,
-    previous_amount: input.previous_list_price?.amount ?? null,
-    previous_currency: input.previous_list_price?.currency ?? null,
-    price_source: input.price_source,
-    changed_at: input.changed_at,
-  };
-  await priceEvents.save(trx, workspaceId, input.id, fields, {
-    insert: () => ({ id: input.id, workspace_id: workspaceId, ...fields, changed_by: null }),
-  });
-}
-
-/** Price ids by culture line, and price events' by line and time, for matching imports. */
-export const cultureLinePriceIdentities = (db: Db, workspaceId: string) =>
-  cultureLinePrices.identities(db, workspaceId, ['plant_id']);
-export const priceEventIdentities = (db: Db, workspaceId: string) =>
-  priceEvents.identities(db, workspaceId, ['plant_id', 'changed_at']);
+export { PRICE_SOURCES, type PriceSource } from './pricing.schemas.js';
 
 export type CultureLinePriceRecord = Static<typeof CultureLinePrice>;
 export type PriceEventRecord = Static<typeof PriceEvent>;

@@ -1,8 +1,13 @@
 import { CompiledQuery } from 'kysely';
 import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
-import { fetchPage, preparedPage, type Ordering } from '../../db/pages.js';
+import {
+  fetchPage,
+  type Ordering,
+  type Page,
+  type PageRequest,
+  preparedPage,
+} from '../../db/pages.js';
 import type { SensorReadingTable } from '../../db/schema.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type ReadingRow = SensorReadingTable;
 

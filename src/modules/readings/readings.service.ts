@@ -5,11 +5,11 @@ import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
-import type { PageRequest } from '../../kernel/paging.js';
+import type { PageRequest } from '../../db/pages.js';
 import type { ListResult } from '../../kernel/routes/index.js';
 import type { Principal } from '../../kernel/principal.js';
-import { markDeviceSeen, requireDevices } from '../devices/devices.service.js';
-import { requireRoom } from '../lab/lab.service.js';
+import { markDeviceSeen, requireDevices } from '../devices/index.js';
+import { requireRoom } from '../lab/index.js';
 import {
   EARLIEST,
   findReading,
@@ -96,12 +96,6 @@ export function boundOf(iso: string): string {
 }
 
 /**
- * Ids compare in any case: PostgreSQL's uuid columns do so by themselves, SQLite's
- * text ones would not; ids are stored as Vitro writes them, lower case.
- */
-export const idOf = (id: string): string => id.toLowerCase();
-
-/**
  * POST /sensor-readings: one reading or a batch, all or nothing. Every check comes
  * first (recorded_at with external_id, the devices, their status, the rooms); then
  * one insert stores the readings not stored before. A reading is a repeat when its
@@ -126,12 +120,9 @@ export async function ingestReadings(
   });
 
   const workspaceId = principal.workspaceId;
-  const devices = await requireDevices(
-    trx,
-    principal,
-    distinct(inputs.map((r) => idOf(r.device_id))),
-    { holdStatus: true },
-  );
+  const devices = await requireDevices(trx, principal, distinct(inputs.map((r) => r.device_id)), {
+    holdStatus: true,
+  });
   for (const device of devices.values()) {
     if (device.status !== 'active') {
       throw new AppError(
@@ -141,7 +132,7 @@ export async function ingestReadings(
     }
   }
   for (const roomId of distinct(
-    inputs.flatMap((r) => (r.room_id === undefined ? [] : [idOf(r.room_id)])),
+    inputs.flatMap((r) => (r.room_id === undefined ? [] : [r.room_id])),
   )) {
     await requireRoom(trx, workspaceId, roomId);
   }
@@ -155,7 +146,7 @@ export async function ingestReadings(
         `${single ? '' : `readings[${i}].`}recorded_at: must be within the years 0001 to 9999 (UTC)`,
       );
     }
-    const deviceId = idOf(reading.device_id);
+    const deviceId = reading.device_id;
     const externalId = reading.external_id ?? null;
     const id = externalId === null ? newId() : readingIdOf(deviceId, externalId, recordedAt);
     if (ids.has(id)) return;
@@ -165,8 +156,7 @@ export async function ingestReadings(
       recorded_at: recordedAt,
       id,
       workspace_id: workspaceId,
-      room_id:
-        reading.room_id === undefined ? devices.get(deviceId)!.room_id : idOf(reading.room_id),
+      room_id: reading.room_id ?? devices.get(deviceId)!.room_id,
       type: reading.type,
       value: reading.value,
       unit: reading.unit,
@@ -205,8 +195,8 @@ export async function listReadings(
     db,
     workspaceId,
     {
-      ...(query.device_id === undefined ? {} : { deviceId: idOf(query.device_id) }),
-      ...(query.room_id === undefined ? {} : { roomId: idOf(query.room_id) }),
+      ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
+      ...(query.room_id === undefined ? {} : { roomId: query.room_id }),
       ...(query.type === undefined ? {} : { type: query.type }),
       ...(since === undefined ? {} : { since }),
       ...(until === undefined ? {} : { until }),

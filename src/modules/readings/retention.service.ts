@@ -1,6 +1,6 @@
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import { getWorkspace } from '../identity/identity.service.js';
+import { getWorkspace } from '../identity/index.js';
 import { MAX_RETENTION_DAYS } from '../../config.js';
 import { findRawSince, findRetentionDays, saveRetentionDays } from './retention.repository.js';
 

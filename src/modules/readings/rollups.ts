@@ -4,7 +4,7 @@ import {
   formatDecimal,
   parseDecimal,
   type Decimal,
-} from '../../kernel/exact-sum.js';
+} from '../../lib/exact-sum.js';
 import type { ReadingRow } from './readings.repository.js';
 
 /**
@@ -63,7 +63,7 @@ export interface RollupRow {
   reading_count: number;
   min_value: number;
   max_value: number;
-  /** Exact decimal text (see kernel/exact-sum.ts). */
+  /** Exact decimal text (see lib/exact-sum.ts). */
   value_sum: string;
   last_at: number;
   last_id: string;

@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
-import { decimalOfValue, meanOf } from '../../kernel/exact-sum.js';
+import { decimalOfValue, meanOf } from '../../lib/exact-sum.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
-import { boundOf, idOf } from './readings.service.js';
+import { boundOf } from './readings.service.js';
 import {
   READING_TYPES,
   SUMMARY_BUCKETS,
@@ -80,8 +80,8 @@ export async function summarizeReadings(
   }
 
   const filter: RollupFilter = {
-    ...(query.device_id === undefined ? {} : { deviceId: idOf(query.device_id) }),
-    ...(query.room_id === undefined ? {} : { roomId: idOf(query.room_id) }),
+    ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
+    ...(query.room_id === undefined ? {} : { roomId: query.room_id }),
     ...(query.type === undefined ? {} : { type: query.type }),
   };
   const rawSince = await findRawSince(db, workspaceId);

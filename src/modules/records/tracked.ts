@@ -1,11 +1,11 @@
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields, type FieldChanges } from '../../kernel/changes.js';
+import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import type { CustomFieldEntity, CustomFieldValue } from '../lab/custom-fields.js';
-import { customFieldsChange } from '../lab/lab.service.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { type CustomFieldEntity } from '../lab/index.js';
+import { customFieldsChange, type CustomFieldValue } from './custom-fields.js';
 import type { ExternalIds } from './external-ids.js';
 import { requireMayChange, type OwnershipRefusal } from './ownership.js';
 

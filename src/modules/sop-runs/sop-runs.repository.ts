@@ -1,9 +1,8 @@
 import type { Db, Trx } from '../../db/database.js';
-import { fetchPage, type Ordering } from '../../db/pages.js';
+import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { SopRunTable, SopStepEventTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
 
 export type SopRunRow = SopRunTable;
 export type SopStepEventRow = SopStepEventTable;

@@ -1,6 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { FINITE_NUMBER_BOUNDS, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { StepId } from '../sops/sops.schemas.js';
+import { StepId } from '../sops/index.js';
 
 /** Statuses of a run that has ended: it accepts no more evidence and cannot be closed again. */
 export const CLOSED_RUN_STATUSES = ['completed', 'failed', 'cancelled', 'archived'] as const;

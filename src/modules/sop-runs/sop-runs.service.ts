@@ -4,10 +4,10 @@ import { mayChangeRecordOf } from '../../kernel/access.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest, SortKey } from '../../kernel/paging.js';
+import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/records.js';
-import { findVersionInForce } from '../sops/sops.service.js';
+import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-lookup.js';
+import { findVersionInForce } from '../sops/index.js';
 import {
   listEvidence,
   nextEvidenceSequence,

@@ -1,4 +1,4 @@
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { AdvanceStageBody, AdvanceStageMeta, Stage, StageQuery } from './stages.schemas.js';
 import { advanceStage, listStagesOf } from './stages.service.js';

@@ -4,14 +4,13 @@ import { pick } from '../../db/prepared.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import { requireRoom, stageOptions } from '../lab/lab.service.js';
-import { resolveStageKey } from '../lab/stage-lists.js';
-import { requireMayChange } from '../records/ownership.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { requireRoom, stageOptions } from '../lab/index.js';
+import { requireMayChange, resolveStageKey, targetOf } from '../records/index.js';
 import {
   completeStage,
   findActiveStage,
@@ -44,22 +43,6 @@ export function presentStage(row: StageRow): StageRecord {
 }
 
 const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };
-
-/**
- * The plant or explant a request names: exactly one of `plant_id` and `explant_id`
- * (stages, transfers, contaminations).
- */
-export function targetOf(input: { plant_id?: string; explant_id?: string }): {
-  entity: EntityType;
-  id: string;
-} {
-  if ((input.plant_id === undefined) === (input.explant_id === undefined)) {
-    throw errors.validation('Send exactly one of plant_id and explant_id');
-  }
-  return input.plant_id !== undefined
-    ? { entity: 'plant', id: input.plant_id }
-    : { entity: 'explant', id: input.explant_id! };
-}
 
 /**
  * Moves a plant or explant into a stage (POST /stages), inside the caller's

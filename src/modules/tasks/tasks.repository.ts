@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
-import { fetchPage, type Ordering } from '../../db/pages.js';
+import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import type { TaskTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
 
 export type TaskRow = TaskTable;
 
@@ -34,6 +34,9 @@ const COLUMNS = [
 
 /** Tasks by id, locked for a write, inserted, updated. */
 export const tasks = workspaceTable('tasks', COLUMNS);
+
+/** How other modules find and lock tasks (the record lookup's source of kind `task`). */
+export const taskRecords: RecordSource = tasks;
 
 /** Earliest due first, undated tasks last; equal due dates in creation order (the id). */
 const DUE_FIRST: Ordering = { columns: ['undated', 'due_key', 'id'], direction: 'asc' };

@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { changedValues, diffFields } from '../../kernel/changes.js';
+import { changedValues, diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
-import { isActiveMember } from '../identity/identity.service.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { isActiveMember } from '../identity/index.js';
 import { listTaskRows, tasks, type TaskRow } from './tasks.repository.js';
 import type {
   CreateTaskBody,

@@ -1,10 +1,9 @@
 import type { Db, Trx } from '../../db/database.js';
-import { preparedPage, type Ordering } from '../../db/pages.js';
+import { type Ordering, type Page, type PageRequest, preparedPage } from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { TransferTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
-import type { RecordSource } from '../../kernel/records.js';
+import type { RecordSource } from '../../kernel/record-lookup.js';
 
 export type TransferRow = TransferTable;
 

@@ -1,9 +1,8 @@
-import type { RecordLookup } from '../../kernel/records.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { CreateTransferBody, Transfer, TransferQuery } from './transfers.schemas.js';
-import { createTransfer, listTransfersOf } from './transfers.service.js';
+import { createTransfer, listTransfersOf, type TransferRecords } from './transfers.service.js';
 
-export function registerTransferRoutes(routes: Routes, deps: { records: RecordLookup }): void {
+export function registerTransferRoutes(routes: Routes, deps: { records: TransferRecords }): void {
   routes.list({
     url: '/api/v1/transfers',
     operationId: 'listTransfers',

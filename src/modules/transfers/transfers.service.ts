@@ -4,16 +4,14 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../kernel/paging.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/records.js';
+import type { RecordLookup, RecordRefs } from '../../kernel/record-lookup.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
-import { recordChangeEvent, type EntityType } from '../events/events.service.js';
-import { applyTransferCounts } from '../explants/explants.service.js';
-import { customFieldsOf } from '../lab/custom-fields.js';
-import { applyCustomFields } from '../lab/lab.service.js';
-import { targetOf } from '../stages/stages.service.js';
+import { recordChangeEvents, type EntityType, type NewChangeEvent } from '../events/index.js';
+import { applyTransferCounts, type ExplantCounts } from '../explants/index.js';
+import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   CYCLE_INDEX,
   findHighestCycle,
@@ -29,6 +27,9 @@ export type TransferRecord = Static<typeof Transfer>;
 export type CreateTransferInput = Static<typeof CreateTransferBody>;
 
 const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' };
+
+/** The record lookup as a transfer uses it: an explant comes with its counts. */
+export type TransferRecords = RecordLookup<RecordRefs & { readonly explant: ExplantCounts }>;
 
 export function presentTransfer(row: TransferRow): TransferRecord {
   return {
@@ -97,7 +98,7 @@ export async function createTransfer(
   trx: Trx,
   principal: Principal,
   input: CreateTransferInput,
-  records: RecordLookup,
+  records: TransferRecords,
   now: string,
 ): Promise<TransferRecord> {
   const target = targetOf(input);
@@ -105,8 +106,12 @@ export async function createTransfer(
   const workspaceId = principal.workspaceId;
 
   // Concurrent transfers of one record queue here (PostgreSQL; SQLite has one writer).
-  const locked = await records.lock(trx, target.entity, workspaceId, target.id);
-  if (locked === undefined) throw errors.notFound(TITLE[target.entity]);
+  // The explant's row is kept: its counts change below without reading it again.
+  const explant =
+    target.entity === 'explant' ? await records.lock(trx, 'explant', workspaceId, target.id) : null;
+  const plant =
+    target.entity === 'plant' ? await records.lock(trx, 'plant', workspaceId, target.id) : null;
+  if (explant === undefined || plant === undefined) throw errors.notFound(TITLE[target.entity]);
   const customFields =
     target.entity === 'explant'
       ? await applyCustomFields(trx, workspaceId, 'transfer', {}, input.custom_fields)
@@ -140,7 +145,7 @@ export async function createTransfer(
     if (isUniqueViolation(error, CYCLE_INDEX)) throw cycleTaken(cycle, target.entity);
     throw error;
   }
-  await recordChangeEvent(trx, {
+  const transferEvent: NewChangeEvent = {
     workspaceId,
     entityType: target.entity,
     entityId: target.id,
@@ -158,20 +163,26 @@ export async function createTransfer(
       plantlet_count: row.plantlet_count,
       notes: row.notes,
     },
-  });
-  if (target.entity === 'explant' && (row.vessel_count !== null || row.plantlet_count !== null)) {
-    await applyTransferCounts(trx, {
-      workspaceId,
-      explantId: target.id,
-      counts: {
-        ...(row.vessel_count === null ? {} : { current_count: row.vessel_count }),
-        ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
-      },
-      transferId: row.id,
-      by: principal.memberId,
-      at: now,
-    });
-  }
+  };
+  // The explant's own change (its counts) is the explants module's, handed the row
+  // locked above; both events are recorded together.
+  const countsEvent =
+    explant !== null && (row.vessel_count !== null || row.plantlet_count !== null)
+      ? await applyTransferCounts(trx, explant, {
+          workspaceId,
+          counts: {
+            ...(row.vessel_count === null ? {} : { current_count: row.vessel_count }),
+            ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
+          },
+          transferId: row.id,
+          by: principal.memberId,
+          at: now,
+        })
+      : null;
+  await recordChangeEvents(
+    trx,
+    countsEvent === null ? [transferEvent] : [transferEvent, countsEvent],
+  );
   return presentTransfer(row);
 }
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { Routes } from '../../kernel/routes/index.js';
-import { getWorkspace } from '../identity/identity.service.js';
+import { getWorkspace } from '../identity/index.js';
 import { Workspace } from './workspaces.schemas.js';
 
 export function registerWorkspaceRoutes(routes: Routes): void {

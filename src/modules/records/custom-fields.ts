@@ -1,14 +1,16 @@
 import { errors } from '../../kernel/errors.js';
 import { parseJsonArray, parseJsonObject } from '../../kernel/json.js';
 import { parseDateOnly } from '../../kernel/time.js';
-import type { CustomFieldDefinitionRow } from './lab.repository.js';
+import type { Db } from '../../db/database.js';
+import {
+  customFieldDefinitions,
+  type CustomFieldDefinitionRow,
+  type CustomFieldEntity,
+} from '../lab/index.js';
 
 export type CustomFieldValue = string | number | boolean | null;
 export type CustomFieldMap = Record<string, string | number | boolean>;
 
-export const CUSTOM_FIELD_ENTITIES = ['plant', 'explant', 'transfer', 'contamination'] as const;
-export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
-export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 export const CUSTOM_FIELDS_MAX_BYTES = 10_000;
 
 /** Stored custom fields (JSON text) as a map; most records have none. */
@@ -80,4 +82,32 @@ export function mergeCustomFields(
     );
   }
   return merged;
+}
+
+/**
+ * What a PATCH does to stored custom fields (JSON text): null when nothing
+ * changes, else the old and new maps after the lab's checks.
+ */
+export async function customFieldsChange(
+  db: Db,
+  workspaceId: string,
+  entity: CustomFieldEntity,
+  stored: string,
+  input: Record<string, CustomFieldValue> | null | undefined,
+): Promise<{ from: CustomFieldMap; to: CustomFieldMap } | null> {
+  const from = parseJsonObject(stored) as CustomFieldMap;
+  const to = await applyCustomFields(db, workspaceId, entity, from, input);
+  return JSON.stringify(to) === JSON.stringify(from) ? null : { from, to };
+}
+
+export async function applyCustomFields(
+  db: Db,
+  workspaceId: string,
+  entity: CustomFieldEntity,
+  current: CustomFieldMap,
+  input: Record<string, CustomFieldValue> | null | undefined,
+): Promise<CustomFieldMap> {
+  if (input === undefined || input === null) return { ...current };
+  const definitions = await customFieldDefinitions(db, workspaceId, entity);
+  return mergeCustomFields(definitions, entity, current, input);
 }

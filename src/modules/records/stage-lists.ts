@@ -1,9 +1,5 @@
-export type StageEntity = 'plant' | 'explant';
-
-export interface StageOption {
-  readonly key: string;
-  readonly name: string;
-}
+import type { Trx } from '../../db/database.js';
+import { setStageList, type StageEntity, type StageOption } from '../lab/index.js';
 
 /** `Root Induction` -> `root_induction`. */
 export function stageKeyOf(name: string): string {
@@ -54,4 +50,11 @@ export function resolveStageKey(options: readonly StageOption[], input: string):
   if (byName) return byName.key;
   const asKey = stageKeyOf(input);
   return options.find((o) => o.key === asKey)?.key ?? null;
+}
+
+/** A new workspace's stage lists: the defaults of each kind. */
+export async function installDefaultStageLists(trx: Trx, workspaceId: string): Promise<void> {
+  for (const entity of ['plant', 'explant'] as const) {
+    await setStageList(trx, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
+  }
 }

@@ -13,8 +13,8 @@ import { parseCredential, type Environment } from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import type { Authenticator, Principal } from '../../kernel/principal.js';
-import { findDeviceTokenForAuth, recordDeviceTokenUse } from '../devices/devices.service.js';
-import { findKeyForAuth, touchApiKey } from './identity.repository.js';
+import { deviceTokenSignIn, type DeviceTokenSignInRow } from '../devices/index.js';
+import { apiKeySignIn, type ApiKeySignInRow } from '../identity/index.js';
 
 /** `last_used_at` is kept to the minute: writing it on every request would cost a write per read. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -77,9 +77,8 @@ export function createAuthenticator(
   log: FastifyBaseLogger,
 ): Authenticator {
   const { db } = database;
-  const keyRows = generationCache<NonNullable<Awaited<ReturnType<typeof findKeyForAuth>>>>();
-  const tokenRows =
-    generationCache<NonNullable<Awaited<ReturnType<typeof findDeviceTokenForAuth>>>>();
+  const keyRows = generationCache<ApiKeySignInRow>();
+  const tokenRows = generationCache<DeviceTokenSignInRow>();
   const touch = (work: Promise<void>) => {
     work.catch((error: unknown) => log.warn({ err: error }, 'could not record credential use'));
   };
@@ -99,7 +98,7 @@ export function createAuthenticator(
       const generation = database.changeGeneration();
       let row = keyRows.get(parsed.hash, generation);
       if (row === undefined) {
-        row = await findKeyForAuth(db, parsed.hash);
+        row = await apiKeySignIn.find(db, parsed.hash);
         if (row !== undefined) keyRows.set(parsed.hash, generation, row);
       }
       if (
@@ -113,7 +112,7 @@ export function createAuthenticator(
         throw errors.unauthorized('Unknown or revoked API key');
       }
       if (staleSince(row.last_used_at, nowMs)) {
-        touch(touchApiKey(db, row.id, new Date(nowMs).toISOString()));
+        touch(apiKeySignIn.recordUse(db, row.id, new Date(nowMs).toISOString()));
       }
       const principal: Principal = {
         kind: 'key',
@@ -139,7 +138,7 @@ export function createAuthenticator(
     const generation = database.changeGeneration();
     let row = tokenRows.get(parsed.hash, generation);
     if (row === undefined) {
-      row = await findDeviceTokenForAuth(db, parsed.hash);
+      row = await deviceTokenSignIn.find(db, parsed.hash);
       if (row !== undefined) tokenRows.set(parsed.hash, generation, row);
     }
     if (
@@ -152,7 +151,7 @@ export function createAuthenticator(
       throw errors.unauthorized('Unknown or revoked device token');
     }
     if (staleSince(row.last_used_at, nowMs)) {
-      touch(recordDeviceTokenUse(db, row.id, new Date(nowMs).toISOString()));
+      touch(deviceTokenSignIn.recordUse(db, row.id, new Date(nowMs).toISOString()));
     }
     return {
       kind: 'device',

@@ -1,0 +1,6 @@
+/*
+ * Authentication: an Authorization header to a principal, reading API keys from the
+ * identity module and device tokens from the devices module, each through its
+ * sign-in lookup. It stands above both, so neither knows the other.
+ */
+export { createAuthenticator } from './authenticate.js';

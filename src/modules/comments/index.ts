@@ -1,0 +1,2 @@
+/* The comments module's face: comments on records. */
+export { createComment } from './comments.service.js';

@@ -1,0 +1,2 @@
+/* The demand module's face: demand signals per genus. */
+export { recordDemandSignal } from './demand.service.js';

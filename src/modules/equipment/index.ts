@@ -1,0 +1,7 @@
+/*
+ * The equipment module's face: the equipment library and its events. The import
+ * writes the library through its table gateway (`equipment`).
+ */
+export { recordEquipmentEvent, type EquipmentEventInput } from './equipment-events.service.js';
+export { equipment } from './equipment.repository.js';
+export { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from './equipment.service.js';

@@ -1,0 +1,31 @@
+/*
+ * The identity module's face: workspaces, members and API keys, as other modules,
+ * the CLI and authentication may use them.
+ */
+export { apiKeySignIn, type ApiKeySignInRow } from './api-key-sign-in.js';
+export {
+  addMember,
+  createApiKey,
+  createWorkspace,
+  getMember,
+  getWorkspace,
+  hasAnyWorkspace,
+  isActiveMember,
+  listApiKeys,
+  listMembers,
+  listWorkspaces,
+  removeMember,
+  revokeApiKey,
+  setMemberRole,
+  setWorkspaceFeatures,
+  setWorkspacePlan,
+  updateWorkspaceSettings,
+  WORKSPACE_TYPES,
+  type CreatedApiKey,
+  type ListedApiKey,
+  type MemberRow,
+  type NewApiKey,
+  type NewMember,
+  type NewWorkspace,
+  type WorkspaceRow,
+} from './identity.service.js';

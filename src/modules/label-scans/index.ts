@@ -1,0 +1,2 @@
+/* The label-scans module's face: scans of labels. */
+export { recordLabelScan } from './label-scans.service.js';

@@ -1,0 +1,6 @@
+/* The media-recipes module's face: media recipes, private or shared. */
+export {
+  createMediaRecipe,
+  mediaRecipeRecords,
+  updateMediaRecipe,
+} from './media-recipes.service.js';

@@ -1,0 +1,30 @@
+/*
+ * What the record modules (plants, explants, stages, transfers, contaminations)
+ * share: the record a request names, external ids, who may change a record,
+ * updates tracked in the change history, custom field values and stage keys.
+ */
+export {
+  applyCustomFields,
+  customFieldsChange,
+  customFieldsOf,
+  mergeCustomFields,
+  type CustomFieldMap,
+  type CustomFieldValue,
+} from './custom-fields.js';
+export { externalIds, type ExternalIds } from './external-ids.js';
+export { requireMayChange, type OwnershipRefusal } from './ownership.js';
+export {
+  DEFAULT_PLANT_STAGE_NAMES,
+  DEFAULT_STAGE_LISTS,
+  installDefaultStageLists,
+  resolveStageKey,
+  stageKeyOf,
+} from './stage-lists.js';
+export { targetOf } from './target.js';
+export {
+  getTracked,
+  listTracked,
+  TRACKED_COLUMNS,
+  updateTracked,
+  type TrackedKind,
+} from './tracked.js';

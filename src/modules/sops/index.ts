@@ -1,0 +1,16 @@
+/*
+ * The sops module's face: SOPs and their versions, and the step ids runs refer to.
+ * The import writes SOPs through their table gateways.
+ */
+export { sops, sopVersions, supersedeEffectiveVersions } from './sops.repository.js';
+export { StepId } from './sops.schemas.js';
+export {
+  findSopVersionConflict,
+  findVersionInForce,
+  SOP_LEVELS,
+  SOP_LIFECYCLE_STATUSES,
+  SOP_STATUSES,
+  sopRecords,
+  type SopLifecycleStatus,
+  type SopStep,
+} from './sops.service.js';

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { statementsOf } from '../support/statements.js';
+import { client, dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from './helpers.js';
+
+/** The statements from `begin` to `commit`: the request's write transaction. */
+function transactionOf(statements: readonly string[]): string[] {
+  const begin = statements.findIndex((text) => /^begin/i.test(text));
+  const commit = statements.findIndex((text) => /^commit/i.test(text));
+  expect(begin).toBeGreaterThanOrEqual(0);
+  expect(commit).toBeGreaterThan(begin);
+  return statements.slice(begin, commit + 1);
+}
+
+const count = (statements: readonly string[], pattern: RegExp) =>
+  statements.filter((text) => pattern.test(text)).length;
+
+describe.each(databaseTargets())('The statements of one explant transfer on $name', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(target, { env: GENEROUS_LIMITS });
+  });
+  afterAll(() => t.close());
+
+  it('locks the explant once, hands it on, and records both events with one reservation', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const explant = await newExplant(owner, { initial_count: 10 });
+    const statements = await statementsOf(target.name, async () => {
+      dataOf(
+        await owner.post('/api/v1/transfers', { explant_id: explant.id, vessel_count: 12 }),
+        201,
+      );
+    });
+    const transaction = transactionOf(statements);
+    // begin; lock the explant; the highest cycle; the transfer; the explant's counts;
+    // the sequence reservation and last_event_at; two events; commit.
+    expect(transaction).toHaveLength(10);
+    expect(count(transaction, /^select .* from "explants"/)).toBe(1);
+    expect(count(transaction, /^update "workspaces"/)).toBe(2);
+    expect(count(transaction, /^insert into "events"/)).toBe(2);
+
+    const events = (await eventsOf(owner, 'explant')).filter(
+      (event: { entity_id: string }) => event.entity_id === explant.id,
+    );
+    expect(events.map((event: { event_type: string }) => event.event_type)).toEqual([
+      'created',
+      'transfer',
+      'updated',
+    ]);
+    expect(events[2].payload.changes).toEqual({ current_count: { from: 10, to: 12 } });
+  });
+});

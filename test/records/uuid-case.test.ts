@@ -1,0 +1,630 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
+import { newId } from '../../src/kernel/ids.js';
+import { importLabData } from '../../src/modules/import/import.service.js';
+import { createRecordLookup } from '../../src/modules/index.js';
+import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/stage-lists.js';
+import { fixture } from '../files/fixtures.js';
+import { operationsOf, type OpenApiDocument, type Schema } from '../fuzz/operations.js';
+import {
+  body,
+  createLab,
+  databaseTargets,
+  startTestApp,
+  type Lab,
+  type TestApp,
+} from '../support/harness.js';
+import {
+  addRoom,
+  client,
+  dataOf,
+  expectSameAnswer,
+  GENEROUS_LIMITS,
+  newExplant,
+  newPlant,
+  randomId,
+  type Client,
+} from './helpers.js';
+import { subcultureSop } from './sop-helpers.js';
+
+const TINY_PNG = fixture('tiny.png').toString('base64');
+const ANY_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** The UUIDs in a text that are not written in lower case. */
+const notLowercase = (text: string) =>
+  (text.match(ANY_UUID) ?? []).filter((id) => /[A-F]/.test(id));
+
+/** Whether a schema (inlined) has a `format: uuid` string anywhere inside. */
+function namesUuid(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(namesUuid);
+  if (typeof schema !== 'object' || schema === null) return false;
+  if ((schema as Schema).format === 'uuid') return true;
+  return Object.values(schema).some(namesUuid);
+}
+
+/** One request of a case; `up` uppercases an id as a client might send it. */
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  body?: unknown;
+  status: number;
+}
+
+/** Ids of the seeded workspace, and of what the cases make along the way. */
+type Ids = Record<string, string>;
+
+const up = (id: string) => id.toUpperCase();
+const explantStage = DEFAULT_STAGE_LISTS.explant[DEFAULT_STAGE_LISTS.explant.length - 1]!.key;
+
+/**
+ * A request with ids in upper case for every operation that takes an id (in its
+ * path, its query or its body, at any depth), writes first so that the reads
+ * after them find something. A test below checks that every such operation of
+ * the document is here.
+ */
+const CASES: Record<string, (ids: Ids) => Call[]> = {
+  createExplant: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/explants',
+      body: { label: 'U-1', plant_id: up(ids.plant!) },
+      status: 201,
+    },
+  ],
+  updatePlant: (ids) => [
+    { method: 'PATCH', url: `/api/v1/plants/${up(ids.plant!)}`, body: { notes: 'n' }, status: 200 },
+  ],
+  updateExplant: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/explants/${up(ids.explant!)}`,
+      body: { notes: 'n' },
+      status: 200,
+    },
+  ],
+  createStage: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/stages',
+      body: { explant_id: up(ids.explant!), stage: explantStage, room_id: up(ids.room!) },
+      status: 201,
+    },
+  ],
+  createTransfer: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/transfers',
+      body: { explant_id: up(ids.explant!), vessel_count: 2 },
+      status: 201,
+    },
+    { method: 'POST', url: '/api/v1/transfers', body: { plant_id: up(ids.plant!) }, status: 201 },
+  ],
+  createContamination: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/contaminations',
+      body: { plant_id: up(ids.plant!), type: 'mold', issue: 'Spots' },
+      status: 201,
+    },
+    {
+      method: 'POST',
+      url: '/api/v1/contaminations',
+      body: { explant_id: up(ids.explant!), type: 'bacteria', issue: 'Cloudy' },
+      status: 201,
+    },
+  ],
+  updateMediaRecipe: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/media-recipes/${up(ids.recipe!)}`,
+      body: { notes: 'n' },
+      status: 200,
+    },
+  ],
+  createLabelScan: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/label-scans',
+      body: { barcode: 'UC-P-1', plant_id: up(ids.plant!) },
+      status: 201,
+    },
+    {
+      method: 'POST',
+      url: '/api/v1/label-scans',
+      body: { barcode: 'UC-E-1', explant_id: up(ids.explant!) },
+      status: 201,
+    },
+  ],
+  createTask: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/tasks',
+      body: {
+        title: 'Check',
+        assigned_to: up(ids.viewer!),
+        entity_type: 'plant',
+        entity_id: up(ids.plant!),
+      },
+      status: 201,
+    },
+  ],
+  updateTask: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/tasks/${up(ids.task!)}`,
+      body: { assigned_to: up(ids.viewer!), entity_type: 'explant', entity_id: up(ids.explant!) },
+      status: 200,
+    },
+  ],
+  createSopRun: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/sop-runs',
+      body: { sop_id: up(ids.sop!), plant_id: up(ids.plant!) },
+      status: 201,
+    },
+  ],
+  createSopStepEvent: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/sop-runs/${up(ids.run!)}/steps/step-1/events`,
+      body: { event_type: 'note' },
+      status: 201,
+    },
+  ],
+  createSopStepMeasurement: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/sop-runs/${up(ids.run!)}/steps/step-1/measurements`,
+      body: { metric: 'ph', value: 5.8, unit: 'pH' },
+      status: 201,
+    },
+  ],
+  createEquipmentEvent: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/equipment/${up(ids.equipment!)}/events`,
+      body: { kind: 'used', subject_type: 'sop_log', subject_id: up(ids.run!) },
+      status: 201,
+    },
+  ],
+  completeSopRun: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/sop-runs/${up(ids.run!)}/complete`,
+      body: { outcome: 'failed' },
+      status: 200,
+    },
+  ],
+  createAsset: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/assets',
+      body: { target: 'plant', target_id: up(ids.plant!), image_base64: TINY_PNG },
+      status: 201,
+    },
+  ],
+  createComment: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/comments',
+      body: {
+        entity_type: 'plant',
+        entity_id: up(ids.plant!),
+        body: 'Agreed',
+        parent_id: up(ids.comment!),
+        mentioned_user_ids: [up(ids.viewer!), up(ids.owner!)],
+        references: [{ entity_type: 'explant', entity_id: up(ids.explant!), label: 'E' }],
+      },
+      status: 201,
+    },
+  ],
+  createDevice: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/devices',
+      body: { name: 'Sensor U', room_id: up(ids.room!) },
+      status: 201,
+    },
+  ],
+  sendHeartbeat: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/devices/${up(ids.device!)}/heartbeat`,
+      body: {},
+      status: 200,
+    },
+  ],
+  createDeviceToken: (ids) => [
+    { method: 'POST', url: `/api/v1/devices/${up(ids.device!)}/tokens`, body: {}, status: 201 },
+  ],
+  revokeDeviceToken: (ids) => [
+    {
+      method: 'DELETE',
+      url: `/api/v1/devices/${up(ids.device!)}/tokens/${up(ids.token!)}`,
+      status: 200,
+    },
+  ],
+  createDeviceEvent: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/device-events',
+      body: { device_id: up(ids.device!), event_type: 'alert' },
+      status: 201,
+    },
+  ],
+  createSensorReadings: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/sensor-readings',
+      body: {
+        device_id: up(ids.device!),
+        room_id: up(ids.room!),
+        type: 'temperature',
+        value: 21,
+        unit: 'C',
+      },
+      status: 201,
+    },
+    {
+      method: 'POST',
+      url: '/api/v1/sensor-readings',
+      body: {
+        readings: [
+          {
+            device_id: up(ids.device!),
+            room_id: up(ids.room!),
+            type: 'humidity',
+            value: 60,
+            unit: '%',
+          },
+          { device_id: up(ids.device!), type: 'temperature', value: 22, unit: 'C' },
+        ],
+      },
+      status: 201,
+    },
+  ],
+  getPlant: (ids) => [{ method: 'GET', url: `/api/v1/plants/${up(ids.plant!)}`, status: 200 }],
+  getExplant: (ids) => [
+    { method: 'GET', url: `/api/v1/explants/${up(ids.explant!)}`, status: 200 },
+  ],
+  listStages: (ids) => [
+    { method: 'GET', url: `/api/v1/stages?plant_id=${up(ids.plant!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/stages?explant_id=${up(ids.explant!)}`, status: 200 },
+  ],
+  listTransfers: (ids) => [
+    { method: 'GET', url: `/api/v1/transfers?plant_id=${up(ids.plant!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/transfers?explant_id=${up(ids.explant!)}`, status: 200 },
+  ],
+  listContaminations: (ids) => [
+    { method: 'GET', url: `/api/v1/contaminations?plant_id=${up(ids.plant!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/contaminations?explant_id=${up(ids.explant!)}`, status: 200 },
+  ],
+  getContamination: (ids) => [
+    { method: 'GET', url: `/api/v1/contaminations/${up(ids.contamination!)}`, status: 200 },
+  ],
+  getMediaRecipe: (ids) => [
+    { method: 'GET', url: `/api/v1/media-recipes/${up(ids.recipe!)}`, status: 200 },
+  ],
+  listTasks: (ids) => [
+    { method: 'GET', url: `/api/v1/tasks?assigned_to=${up(ids.viewer!)}`, status: 200 },
+  ],
+  getTask: (ids) => [{ method: 'GET', url: `/api/v1/tasks/${up(ids.task!)}`, status: 200 }],
+  getSop: (ids) => [{ method: 'GET', url: `/api/v1/sops/${up(ids.sop!)}`, status: 200 }],
+  getSopRun: (ids) => [{ method: 'GET', url: `/api/v1/sop-runs/${up(ids.run!)}`, status: 200 }],
+  listSopRunEvents: (ids) => [
+    { method: 'GET', url: `/api/v1/sop-runs/${up(ids.run!)}/events`, status: 200 },
+  ],
+  getEquipment: (ids) => [
+    { method: 'GET', url: `/api/v1/equipment/${up(ids.equipment!)}`, status: 200 },
+  ],
+  listEquipmentEvents: (ids) => [
+    { method: 'GET', url: `/api/v1/equipment/${up(ids.equipment!)}/events`, status: 200 },
+  ],
+  listCultureLinePrices: (ids) => [
+    { method: 'GET', url: `/api/v1/pricing/culture-lines?plant_id=${up(ids.plant!)}`, status: 200 },
+  ],
+  listPriceEvents: (ids) => [
+    { method: 'GET', url: `/api/v1/pricing/events?plant_id=${up(ids.plant!)}`, status: 200 },
+  ],
+  listOrderLines: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/commerce/order-lines?product_link_id=${up(ids.productLink!)}`,
+      status: 200,
+    },
+  ],
+  getSellThrough: (ids) => [
+    { method: 'GET', url: `/api/v1/commerce/sell-through?plant_id=${up(ids.plant!)}`, status: 200 },
+  ],
+  listAssets: (ids) => [
+    { method: 'GET', url: `/api/v1/assets?target=plant&target_id=${up(ids.plant!)}`, status: 200 },
+  ],
+  getAsset: (ids) => [{ method: 'GET', url: `/api/v1/assets/${up(ids.asset!)}`, status: 200 }],
+  listComments: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/comments?entity_type=plant&entity_id=${up(ids.plant!)}`,
+      status: 200,
+    },
+  ],
+  listDeviceTokens: (ids) => [
+    { method: 'GET', url: `/api/v1/devices/${up(ids.device!)}/tokens`, status: 200 },
+  ],
+  listSensorReadings: (ids) => [
+    { method: 'GET', url: `/api/v1/sensor-readings?device_id=${up(ids.device!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/sensor-readings?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+};
+
+/** Where a case's answer gives an id that later cases use. */
+const MADE: Record<string, string> = {
+  createContamination: 'contamination',
+  createAsset: 'asset',
+};
+
+describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
+  let t: TestApp;
+  let lab: Lab;
+  let owner: Client;
+  const ids: Ids = {};
+
+  const send = (
+    call: Pick<Call, 'method' | 'url' | 'body'>,
+    headers: Record<string, string> = {},
+  ) =>
+    t.request({
+      method: call.method,
+      url: call.url,
+      headers: { ...lab.owner.headers, ...headers },
+      ...(call.body === undefined ? {} : { payload: call.body as object }),
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp(target, { env: GENEROUS_LIMITS });
+    lab = await createLab(t.database);
+    owner = client(t, lab.owner);
+    const viewer = await lab.actor('viewer');
+    const plant = await newPlant(owner);
+    const explant = await newExplant(owner, { plant_id: plant.id });
+    const sop = subcultureSop();
+    const equipment = newId();
+    const productLink = newId();
+    const usd = (amount: string) => ({ amount, currency: 'USD' });
+    await inTransaction(t.database.db, (trx) =>
+      importLabData(
+        trx,
+        lab.workspaceId,
+        {
+          sops: [sop.sop],
+          equipment: [{ id: equipment, name: 'Balance', category: 'balance_scale' }],
+          culture_line_prices: [
+            { plant_id: plant.id, list_price: usd('18.50'), pricing_tier: 'A' },
+          ],
+          price_events: [
+            { plant_id: plant.id, list_price: usd('18.50'), changed_at: '2026-11-01T10:00:00Z' },
+          ],
+          order_lines: [
+            {
+              plant_id: plant.id,
+              product_link_id: productLink,
+              quantity: 3,
+              unit_price: usd('18.50'),
+              occurred_at: '2026-11-02T10:00:00Z',
+            },
+          ],
+        },
+        createRecordLookup(),
+      ),
+    );
+    const device = await lab.deviceToken();
+    const token = dataOf(await owner.post(`/api/v1/devices/${device.deviceId}/tokens`, {}), 201);
+    const comment = dataOf(
+      await owner.post('/api/v1/comments', {
+        entity_type: 'plant',
+        entity_id: plant.id,
+        body: 'Browning',
+      }),
+      201,
+    );
+    const task = dataOf(await owner.post('/api/v1/tasks', { title: 'Water' }), 201);
+    const recipe = dataOf(
+      await owner.post('/api/v1/media-recipes', {
+        title: 'MS',
+        components: [{ name: 'MS basal salts', qty: '4.4', unit: 'g/L' }],
+      }),
+      201,
+    );
+    const run = dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201);
+    Object.assign(ids, {
+      plant: plant.id,
+      explant: explant.id,
+      room: await addRoom(t.database, lab.workspaceId),
+      viewer: viewer.memberId,
+      owner: lab.owner.memberId,
+      sop: sop.ids.sop,
+      run: run.id,
+      equipment,
+      productLink,
+      device: device.deviceId,
+      token: token.id,
+      comment: comment.id,
+      task: task.id,
+      recipe: recipe.id,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('has a case for every operation that takes an id in its path, query or body', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const takingIds = operationsOf(doc as OpenApiDocument)
+      .filter((op) => op.parameters.some((p) => namesUuid(p.schema)) || namesUuid(op.body))
+      .map((op) => op.operationId);
+    expect(Object.keys(CASES).sort()).toEqual(takingIds.sort());
+  });
+
+  it.each(Object.keys(CASES))(
+    '%s: ids sent in upper case find the records, and every id answered is lower case',
+    async (operationId) => {
+      for (const call of CASES[operationId]!(ids)) {
+        const res = await send(call);
+        expect(res.statusCode, `${call.method} ${call.url}: ${res.body}`).toBe(call.status);
+        expect(notLowercase(res.body)).toEqual([]);
+        if (call.method === 'GET') {
+          // The same answer as for the ids in lower case, and one that found something.
+          const lower = await send({ ...call, url: call.url.toLowerCase() });
+          expect(body(res)).toEqual(body(lower));
+          const data = body(res).data as unknown;
+          expect(Array.isArray(data) ? data.length : 1, call.url).toBeGreaterThan(0);
+        }
+        const made = MADE[operationId];
+        if (made !== undefined) ids[made] = body(res).data.id as string;
+      }
+    },
+  );
+
+  it('echoes and stores body ids in lower case', async () => {
+    const explant = dataOf(
+      await owner.post('/api/v1/explants', { label: 'U-2', plant_id: up(ids.plant!) }),
+      201,
+    );
+    expect(explant.plant_id).toBe(ids.plant);
+    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200).plant_id).toBe(ids.plant);
+  });
+
+  it('continues a list filtered by an id in either case with the cursor of the other', async () => {
+    // Two transfers of the plant at least: one page of one, and another after it.
+    dataOf(await owner.post('/api/v1/transfers', { plant_id: ids.plant! }), 201);
+    const first = await owner.get(`/api/v1/transfers?plant_id=${up(ids.plant!)}&limit=1`);
+    const lower = await owner.get(`/api/v1/transfers?plant_id=${ids.plant!}&limit=1`);
+    expect(body(first)).toEqual(body(lower));
+    const cursor = body(first).meta.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const next = await owner.get(
+      `/api/v1/transfers?plant_id=${ids.plant!}&limit=1&cursor=${encodeURIComponent(cursor)}`,
+    );
+    expect(next.statusCode).toBe(200);
+    expect(dataOf(next, 200)).toHaveLength(1);
+    const back = await owner.get(
+      `/api/v1/transfers?plant_id=${up(ids.plant!)}&limit=1&cursor=${encodeURIComponent(body(lower).meta.next_cursor as string)}`,
+    );
+    expect(body(back)).toEqual(body(next));
+  });
+
+  it('answers an unknown id in upper case like an unknown one in lower case: 404', async () => {
+    const unknown = randomId();
+    expectSameAnswer(
+      await owner.get(`/api/v1/plants/${up(unknown)}`),
+      await owner.get(`/api/v1/plants/${unknown}`),
+      404,
+      'NOT_FOUND',
+    );
+    expectSameAnswer(
+      await owner.get(`/api/v1/plants/${up(ids.plant!).replace(/[A-F]/, 'G')}`),
+      await owner.get(`/api/v1/plants/${unknown}`),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('takes the same request with its ids in either case as one request for the Idempotency-Key', async () => {
+    const created = await send(
+      { method: 'POST', url: '/api/v1/explants', body: { label: 'U-3', plant_id: up(ids.plant!) } },
+      { 'idempotency-key': 'uuid-case-body' },
+    );
+    expect(created.statusCode).toBe(201);
+    expect(created.headers['idempotent-replay']).toBe('false');
+    const again = await send(
+      { method: 'POST', url: '/api/v1/explants', body: { label: 'U-3', plant_id: ids.plant! } },
+      { 'idempotency-key': 'uuid-case-body' },
+    );
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replay']).toBe('true');
+    expect(again.body).toBe(created.body);
+
+    const patched = await send(
+      { method: 'PATCH', url: `/api/v1/plants/${up(ids.plant!)}`, body: { notes: 'same' } },
+      { 'idempotency-key': 'uuid-case-path' },
+    );
+    expect(patched.statusCode).toBe(200);
+    const replayed = await send(
+      { method: 'PATCH', url: `/api/v1/plants/${ids.plant!}`, body: { notes: 'same' } },
+      { 'idempotency-key': 'uuid-case-path' },
+    );
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.headers['idempotent-replay']).toBe('true');
+    // Another record with the same key is another request.
+    const other = await newPlant(owner);
+    const refused = await send(
+      { method: 'PATCH', url: `/api/v1/plants/${up(other.id as string)}`, body: { notes: 'same' } },
+      { 'idempotency-key': 'uuid-case-path' },
+    );
+    expect(refused.statusCode).toBe(422);
+  });
+
+  it('reads the ids of an import file in any case, and stores them in lower case', async () => {
+    const equipment = newId();
+    const room = newId();
+    await inTransaction(t.database.db, (trx) =>
+      importLabData(
+        trx,
+        lab.workspaceId,
+        {
+          rooms: [{ id: up(room), name: 'Imported room' }],
+          equipment: [{ id: up(equipment), name: 'Hood', category: 'laminar_flow_hood' }],
+          labels: [
+            {
+              barcode: 'UC-IMPORT-1',
+              record_type: 'plant',
+              record_id: up(ids.plant!),
+              display_name: 'P',
+            },
+          ],
+          culture_line_prices: [
+            {
+              plant_id: up(ids.plant!),
+              list_price: { amount: '20', currency: 'USD' },
+              pricing_tier: 'B',
+            },
+          ],
+        },
+        createRecordLookup(),
+      ),
+    );
+    expect(dataOf(await owner.get(`/api/v1/equipment/${equipment}`), 200).id).toBe(equipment);
+    const device = dataOf(
+      await owner.post('/api/v1/devices', { name: 'In room', room_id: room }),
+      201,
+    );
+    expect(device.room_id).toBe(room);
+    const resolved = await owner.get('/api/v1/labels/resolve?barcode=UC-IMPORT-1');
+    expect(resolved.statusCode).toBe(200);
+    expect(notLowercase(resolved.body)).toEqual([]);
+    expect(resolved.body).toContain(ids.plant!);
+  });
+
+  it('stored no id in upper case anywhere in the workspace', async () => {
+    const tables = (await listTables(t)).filter((table) => table.columns.includes('workspace_id'));
+    expect(tables.length).toBeGreaterThan(20);
+    const found: string[] = [];
+    for (const table of tables) {
+      const rows = await sql<
+        Record<string, unknown>
+      >`select * from ${sql.table(table.name)} where workspace_id = ${lab.workspaceId}`.execute(
+        t.database.db,
+      );
+      for (const id of notLowercase(JSON.stringify(rows.rows))) found.push(`${table.name}: ${id}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+/** Every table of the database and its columns. */
+async function listTables(t: TestApp): Promise<{ name: string; columns: string[] }[]> {
+  const introspected = await t.database.db.introspection.getTables();
+  return introspected.map((table) => ({
+    name: table.name,
+    columns: table.columns.map((c) => c.name),
+  }));
+}
