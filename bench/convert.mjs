@@ -42,6 +42,14 @@ const COLUMNS =
 /** The previous release's rows: text ids and times, one reading per device every 10 s. */
 function seedSqlite(path, workspaceId) {
   const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // As a restore would: rows in key order without the secondary indexes, built afterwards.
+  const indexes = db
+    .prepare(
+      "select name, sql from sqlite_master where type = 'index' and tbl_name = 'sensor_readings' and sql is not null",
+    )
+    .all();
+  for (const index of indexes) db.exec(`drop index "${index.name}"`);
   const insert = db.prepare(
     `insert into sensor_readings (${COLUMNS}) values (?,?,?,?,?,?,?,?,?,?,?)`,
   );
@@ -70,6 +78,8 @@ function seedSqlite(path, workspaceId) {
       }
     }
   })();
+  for (const index of indexes) db.exec(index.sql);
+  db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
 

@@ -67,8 +67,15 @@ const SQLITE_BATCH_DEADLINE_MS = 25;
 const SQLITE_FIRST_BATCH = 200;
 const SQLITE_MAX_BATCH = 20_000;
 const PG_BATCH = 5_000;
-/** How long dropping a partition may wait for the parent table before it gives up till the next run. */
-const DROP_LOCK_TIMEOUT_MS = 500;
+/**
+ * Dropping a partition takes the whole table for a moment: it waits for the
+ * transactions using it to end, and requests arriving meanwhile wait behind it. It
+ * waits at most this long (readings transactions take milliseconds; only a long
+ * query keeps it waiting), then tries again a second later, DROP_ATTEMPTS times in
+ * all, and else leaves the month to the next run.
+ */
+const DROP_LOCK_TIMEOUT_MS = 100;
+const DROP_ATTEMPTS = 3;
 
 export async function removeExpiredReadings(
   database: Database,
@@ -118,14 +125,23 @@ export async function removeExpiredReadings(
       const holders = await workspacesIn(db, partition.name);
       const expired = holders.every((id) => (cuts.get(id) ?? '') >= partition.to);
       if (!expired) continue;
-      try {
-        await inTransaction(db, (trx) => dropPartition(trx, partition.name, DROP_LOCK_TIMEOUT_MS));
-        report.dropped.push(partition.name);
-        for (const id of holders) touched.add(id);
-      } catch (error) {
-        // Busy just now: dropped on the next run (deleting its rows one by one would cost more).
-        if (!isLockTimeout(error)) throw error;
-        busy.add(partition.name);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await inTransaction(db, (trx) =>
+            dropPartition(trx, partition.name, DROP_LOCK_TIMEOUT_MS),
+          );
+          report.dropped.push(partition.name);
+          for (const id of holders) touched.add(id);
+          break;
+        } catch (error) {
+          if (!isLockTimeout(error)) throw error;
+          // Busy: left to the next run (deleting its rows one by one would cost more).
+          if (attempt === DROP_ATTEMPTS || stop()) {
+            busy.add(partition.name);
+            break;
+          }
+          await sleep(1000);
+        }
       }
     }
   }
