@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
+import { writesSettled } from './kernel/writes-in-flight.js';
 import { serializeRequest } from './kernel/log-redaction.js';
 import { installMetrics } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
@@ -134,7 +135,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installHttpConventions(app);
   installProtocolErrors(app);
-  installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, config.metricsToken);
   await installOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, database);
@@ -174,9 +175,36 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.decorate('readingsMaintenance', maintenance);
 
+  // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
+  let backups: { stop(): Promise<void> } | null = null;
+  if (config.backup !== null) {
+    const { startBackupSchedule } = await import('./backup/schedule.js');
+    const schedule = { ...config, backup: config.backup };
+    app.addHook('onReady', async () => {
+      backups = startBackupSchedule(schedule, database, app.log, metrics);
+    });
+  }
+
+  // Several processes on PostgreSQL, each with photos on its own disk, share no photos: say so.
+  let presence: { stop(): Promise<void> } | null = null;
+  const storage = config.storage;
+  if (config.database.dialect === 'postgres' && storage.kind === 'file') {
+    const url = config.database.url;
+    const { startStorePresence } = await import('./files/store-presence.js');
+    app.addHook('onReady', async () => {
+      presence = await startStorePresence(url, database, storage.root, (message, others) =>
+        app.log.warn({ other_processes: others }, message),
+      );
+    });
+  }
+
   app.addHook('onClose', async () => {
+    // Writes still running (their client may have gone) finish before anything closes.
+    await writesSettled(database);
     clearInterval(purgeTimer);
     await maintenance.stop();
+    await backups?.stop();
+    await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();
     blobs.close();
     if (ownsDatabase) await database.close();

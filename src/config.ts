@@ -26,6 +26,15 @@ export interface RateLimitConfig {
   readonly readingsWorkspacePer5Minutes: number;
 }
 
+/** Scheduled backups of the embedded shape (docs/operations.md). */
+export interface BackupScheduleConfig {
+  /** Where archives go. */
+  readonly dir: string;
+  readonly everyMs: number;
+  /** How many archives are kept; older ones are deleted after each success. */
+  readonly keep: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -45,6 +54,8 @@ export interface Config {
    * null = for ever (the default). Rollups are kept for ever either way.
    */
   readonly readingsRetentionDays: number | null;
+  /** Scheduled backups (BACKUP_DIR), or null when off. */
+  readonly backup: BackupScheduleConfig | null;
 }
 
 /** The longest retention a setting may name: 100 years (any longer is for ever). */
@@ -244,6 +255,56 @@ function parseLogLevel(env: Env): LogLevel {
   return raw as LogLevel;
 }
 
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30m`, `24h`, `7d`: at least a second, at most a year. */
+function parseDuration(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\s*([smhd])$/.exec(raw);
+  const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : Number.NaN;
+  if (!(ms >= 1000 && ms <= 366 * DURATION_UNITS.d!)) {
+    throw new ConfigError(
+      name,
+      `must be a duration such as 30m, 6h, 24h or 7d (from 1s to 366d), got "${raw}"`,
+    );
+  }
+  return ms;
+}
+
+function parseBackupSchedule(env: Env, database: DatabaseConfig): BackupScheduleConfig | null {
+  const dir = read(env, 'BACKUP_DIR');
+  if (dir === undefined) {
+    for (const name of ['BACKUP_EVERY', 'BACKUP_KEEP']) {
+      if (read(env, name) !== undefined) {
+        throw new ConfigError(
+          name,
+          'is set but BACKUP_DIR is not; set BACKUP_DIR to a directory for the archives',
+        );
+      }
+    }
+    return null;
+  }
+  if (database.dialect === 'postgres') {
+    throw new ConfigError(
+      'BACKUP_DIR',
+      'scheduled backups are for the embedded shape (SQLite); on PostgreSQL back up with ' +
+        'pg_dump or your provider, as docs/upgrading.md and docs/operations.md say',
+    );
+  }
+  if (database.path === ':memory:') {
+    throw new ConfigError(
+      'BACKUP_DIR',
+      'an in-memory database (sqlite::memory:) has nothing to back up',
+    );
+  }
+  return {
+    dir: resolve(dir),
+    everyMs: parseDuration(env, 'BACKUP_EVERY', DURATION_UNITS.d!),
+    keep: positiveInt(env, 'BACKUP_KEEP', 7),
+  };
+}
+
 /** Reads the secret from the environment, else from (or newly into) the data directory. */
 function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
   const raw = read(env, 'VITRO_SECRET');
@@ -265,7 +326,7 @@ function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
         throw new ConfigError('VITRO_SECRET', `${file} holds a too-short secret`);
       return stored;
     }
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = randomBytes(32).toString('base64url');
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(file, 0o600);
@@ -329,6 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
     readingsRetentionDays: parseRetentionDays(env),
+    backup: parseBackupSchedule(env, database),
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CommandKit, Done } from './command-kit.js';
 import type { CliIo } from './io.js';
+import { registerOperationsCommands } from './ops-commands.js';
 
 /*
  * Every admin command of docs/cli.md but `serve`, declared here and cheap to declare:
@@ -53,8 +54,12 @@ export async function registerAdminCommands(
     .description('Bring the database schema up to date -> {applied: [...]}')
     .action(async () => {
       const { withDatabase } = await import('./database.js');
-      const { migrateToLatest } = await import('../db/migrate.js');
-      done(await withDatabase(io, (database) => migrateToLatest(database.db), { migrate: false }));
+      const { upgradeDatabase } = await import('../db/upgrade.js');
+      done(
+        await withDatabase(io, (database, config) => upgradeDatabase(database, config.database), {
+          migrate: false,
+        }),
+      );
     });
 
   program
@@ -87,4 +92,6 @@ export async function registerAdminCommands(
     const { runImport } = await import('./import-command.js');
     done(await runImport(io, importCommand.opts<{ workspace: string; file: string }>()));
   });
+
+  registerOperationsCommands(program, io, done);
 }

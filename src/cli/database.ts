@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.js';
 import type { Database, Trx } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { upgradeDatabase } from '../db/upgrade.js';
 import { inTransaction } from '../db/transaction.js';
 import type { CliIo } from './io.js';
 import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
@@ -19,7 +19,7 @@ export async function withDatabase<T>(
   const config = loadConfig(io.env);
   const database = await openCheckedDatabase(config, { poolSize: 2 });
   try {
-    if (options.migrate ?? true) await migrateToLatest(database.db);
+    if (options.migrate ?? true) await upgradeDatabase(database, config.database);
     return await work(database, config);
   } catch (error) {
     throw explainStartupError(error, config, 'database');

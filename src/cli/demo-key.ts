@@ -16,7 +16,7 @@ export function demoKeyPath(dataDir: string): string {
 /** Writes (or replaces) `<data dir>/demo-key.txt`, readable by its owner only (0600). */
 export async function writeDemoKeyFile(dataDir: string, key: string): Promise<string> {
   const file = demoKeyPath(dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // A whole file or the old one, never half of the new one.
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${key}\n`, { mode: 0o600 });

@@ -29,6 +29,10 @@ export function errorMessage(error: unknown): string {
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
+    // fetch() says only "fetch failed"; what failed is in its cause.
+    if (error.message === 'fetch failed' && error.cause instanceof Error) {
+      return `fetch failed: ${errorMessage(error.cause)}`;
+    }
     if (error.message !== '') return error.message;
     return typeof code === 'string' ? code : error.name;
   }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { upgradeDatabase } from '../db/upgrade.js';
 import { createBlobStore } from '../files/create-blob-store.js';
+import { tightenPrivateDirectory } from '../files/private-dirs.js';
 import { createDemoLab, demoPhotos, discardDemoPhotos } from '../modules/demo/index.js';
 import { createAuthenticator } from '../modules/auth/index.js';
 import { hasAnyWorkspace } from '../modules/identity/index.js';
@@ -63,10 +64,12 @@ export async function startServe(
   options: ServeOptions,
 ): Promise<{ server: RunningServer; summary: object }> {
   const config = loadConfig(io.env);
+  await tightenPrivateDirectory(config.dataDir);
+  if (config.storage.kind === 'file') await tightenPrivateDirectory(config.storage.root);
   const database = await openCheckedDatabase(config, { backgroundCheckpoints: true });
   let lab: { workspace_id: string; key: string } | null = null;
   try {
-    await migrateToLatest(database.db);
+    await upgradeDatabase(database, config.database);
     if (options.demo && !(await hasAnyWorkspace(database.db))) {
       const store = await createBlobStore(config);
       const photos = demoPhotos(store);

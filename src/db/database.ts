@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
@@ -94,9 +94,30 @@ export interface OpenOptions {
   backgroundCheckpoints?: boolean;
 }
 
+/**
+ * The SQLite file, created readable by its owner only; one created more open by
+ * an older version is tightened. SQLite gives its -wal and -shm files the mode
+ * of the database file.
+ */
+function preparePrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) {
+    closeSync(openSync(path, 'a', 0o600));
+    return;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const mode = statSync(file).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
+    } catch {
+      // Not there, or not ours to change: SQLite opens it as it is.
+    }
+  }
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   if (config.dialect === 'sqlite') {
-    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    if (config.path !== ':memory:') preparePrivateFile(config.path);
     const sqlite = new SqliteDatabase(config.path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -137,6 +158,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     types: pgTypes(),
     Client: CallbackQueryClient,
   });
+  // An idle connection that PostgreSQL closes (a restart, a failover) is an 'error' of
+  // the pool: unheard, it would end the process. The next query connects again.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', changeGeneration: () => null, close: () => db.destroy() };
 }

@@ -8,6 +8,9 @@ import type { FileLinkSigner } from './file-links.js';
 // Printable ASCII only: the type is sent back verbatim as a response header.
 const CONTENT_TYPE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 
+/** Folders of the store are its owner's only (the files are 0600 from their first byte). */
+const PRIVATE_DIR = 0o700;
+
 const isMissing = (error: unknown) =>
   error instanceof Error &&
   'code' in error &&
@@ -40,7 +43,7 @@ export class LocalBlobStore implements BlobStore {
   /** Writes bytes to a fresh temporary file, flushed to disk, and returns its path. */
   async #writeTemp(bytes: Buffer | string): Promise<string> {
     const dir = join(this.#root, '.tmp');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
     const path = join(dir, randomUUID());
     const handle = await open(path, 'wx', 0o600);
     try {
@@ -61,7 +64,7 @@ export class LocalBlobStore implements BlobStore {
     assertBlobKey(key);
     if (!CONTENT_TYPE.test(contentType)) throw new Error('Invalid blob content type');
     const blobPath = this.#blobPath(key);
-    await mkdir(dirname(blobPath), { recursive: true });
+    await mkdir(dirname(blobPath), { recursive: true, mode: PRIVATE_DIR });
     const temp = await this.#writeTemp(bytes);
     try {
       await link(temp, blobPath);
@@ -75,7 +78,7 @@ export class LocalBlobStore implements BlobStore {
     }
     try {
       const typePath = this.#typePath(key);
-      await mkdir(dirname(typePath), { recursive: true });
+      await mkdir(dirname(typePath), { recursive: true, mode: PRIVATE_DIR });
       const typeTemp = await this.#writeTemp(contentType);
       await rename(typeTemp, typePath);
     } catch (error) {

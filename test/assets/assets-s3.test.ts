@@ -1,56 +1,31 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../files/fixtures.js';
-import { client, dataOf, expectError, GENEROUS_LIMITS, newPlant } from '../records/helpers.js';
+import { client, dataOf, expectError, GENEROUS_LIMITS, newPlant } from '../support/helpers.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { startTestS3, type TestS3 } from '../support/s3.js';
 
 const BUCKET = 'vitro-assets';
 const JPEG = fixture('tiny.jpg');
 
 /** The API on S3-compatible storage (s3rver on loopback): upload, presigned read, cleanup. */
 describe.each(databaseTargets())('Media files on S3 storage, $name', (target) => {
-  let server: S3rver;
+  let server: TestS3;
   let t: TestApp;
   let s3: S3Client;
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, key: process.env.AWS_SECRET_ACCESS_KEY };
 
   beforeAll(async () => {
-    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: mkdtempSync(join(tmpdir(), 'vitro-s3rver-')),
-      configureBuckets: [{ name: BUCKET }],
-    });
-    const { port } = await server.run();
-    const endpoint = `http://127.0.0.1:${port}`;
+    server = await startTestS3(BUCKET);
     t = await startTestApp(target, {
-      env: {
-        ...GENEROUS_LIMITS,
-        STORAGE_URL: `s3://${BUCKET}?endpoint=${endpoint}&region=us-east-1&force_path_style=true`,
-      },
+      env: { ...GENEROUS_LIMITS, STORAGE_URL: server.storageUrl },
     });
-    s3 = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });
+    s3 = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true });
   });
   afterAll(async () => {
     s3.destroy();
     await t.close();
-    server.httpServer.closeAllConnections();
     await server.close();
-    for (const [name, value] of [
-      ['AWS_ACCESS_KEY_ID', saved.id],
-      ['AWS_SECRET_ACCESS_KEY', saved.key],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   });
 
   const objectsOf = async (workspaceId: string) =>

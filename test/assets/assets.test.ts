@@ -17,7 +17,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 import {
   body,
   createLab,

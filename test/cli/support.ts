@@ -58,8 +58,14 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The JSON of the last line (on stderr, progress lines of a long run may come
+ * before it); null for empty output and for text (`vitro doctor` without --json).
+ */
 function parsed(text: string): unknown {
-  return text.trim() === '' ? null : JSON.parse(text);
+  const last = text.trim().split('\n').at(-1)!;
+  if (!last.startsWith('{')) return null;
+  return JSON.parse(last);
 }
 
 /** Runs the CLI in this process (fast): what it would print and its exit code. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   client,
   dataOf,
@@ -8,16 +8,9 @@ import {
   ISO_MS,
   keysOf,
   randomId,
-  type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { newDevice, newToken, send } from './helpers.js';
 
 const EVENT_KEYS = [
@@ -31,18 +24,10 @@ const EVENT_KEYS = [
   'team_id',
 ];
 
-describe.each(databaseTargets())('Heartbeats and device events on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Heartbeats and device events', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/kernel/access.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { changeDeviceStatus, registerDevice } from '../../src/modules/devices/index.js';
@@ -16,29 +16,13 @@ import {
   listAll,
   randomId,
   type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { DEVICE_KEYS, newDevice, outcomes } from './helpers.js';
 
-describe.each(databaseTargets())('Devices on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Devices', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   /** `count` devices registered directly (fast), as the key's owner. */
   const registerMany = (workspaceId: string, count: number, memberId: string | null = null) =>

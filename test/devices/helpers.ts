@@ -1,10 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { body, type Actor, type TestApp } from '../support/harness.js';
-import { dataOf, type Client } from '../records/helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+import { type Client, dataOf, type Json } from '../support/helpers.js';
 
 /** The keys of a Device record (resources.md), in sorted order. */
 export const DEVICE_KEYS = [

@@ -1,15 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { changeDeviceStatus } from '../../src/modules/devices/index.js';
-import { client, expectError, GENEROUS_LIMITS, randomId, type Client } from '../records/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { client, expectError, GENEROUS_LIMITS, randomId, type Client } from '../support/helpers.js';
+import { createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { batchOf, newDevice, newToken, reading } from './helpers.js';
 
 const URL = '/api/v1/sensor-readings';
@@ -19,19 +14,11 @@ const URL = '/api/v1/sensor-readings';
  * workspace per 5 minutes; points are readings, not requests). Request budgets are
  * raised so that only the readings budgets can refuse.
  */
-describe.each(databaseTargets())('Readings budgets on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Readings budgets', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string };
   let counter = 0;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

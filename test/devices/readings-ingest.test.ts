@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { changeDeviceStatus } from '../../src/modules/devices/index.js';
 import {
@@ -13,31 +13,17 @@ import {
   listAll,
   randomId,
   type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { batchOf, newDevice, newToken, outcomes, READING_KEYS, reading } from './helpers.js';
 
 const URL = '/api/v1/sensor-readings';
 
-describe.each(databaseTargets())('POST /sensor-readings on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('POST /sensor-readings', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string; room_id: string | null };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import {
   addRoom,
   client,
@@ -7,16 +7,9 @@ import {
   GENEROUS_LIMITS,
   listAll,
   randomId,
-  type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { batchOf, newDevice, newToken, reading } from './helpers.js';
 
 const URL = '/api/v1/sensor-readings';
@@ -37,18 +30,10 @@ const newestFirst = (readings: Reading[]) =>
       : b.recorded_at.localeCompare(a.recorded_at),
   );
 
-describe.each(databaseTargets())('GET /sensor-readings on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('GET /sensor-readings', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { releaseLease, takeLease } from '../../src/db/leases.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { startReadingsMaintenance } from '../../src/modules/readings/maintenance.js';
@@ -12,15 +12,9 @@ import {
   retentionCut,
   setReadingsRetention,
 } from '../../src/modules/readings/retention.service.js';
-import { client, dataOf, GENEROUS_LIMITS, listAll, type Client } from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { client, dataOf, GENEROUS_LIMITS, listAll, type Client } from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { batchOf, newDevice, reading } from './helpers.js';
 import type { RawReading } from './summary-reference.js';
 
@@ -31,18 +25,10 @@ const URL = '/api/v1/sensor-readings';
  */
 const NOW = new Date('2001-06-15T12:00:00.000Z');
 
-describe.each(databaseTargets())('readings retention on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('readings retention', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS, readingsMaintenance: false });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS, readingsMaintenance: false });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

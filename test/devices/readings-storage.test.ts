@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import {
   addRoom,
-  client,
   dataOf,
   expectError,
   GENEROUS_LIMITS,
   ISO_MS,
   randomId,
-  type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { newDevice, reading } from './helpers.js';
 
 const URL = '/api/v1/sensor-readings';
@@ -25,18 +17,10 @@ const URL = '/api/v1/sensor-readings';
  * PostgreSQL keeps readings in uuid and timestamptz columns, SQLite in text: the
  * API must not show the difference.
  */
-describe.each(databaseTargets())('sensor readings stored on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('sensor readings stored', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS, readingsMaintenance: false });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS, readingsMaintenance: false });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

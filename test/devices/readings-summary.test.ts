@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   addRoom,
   client,
@@ -7,16 +7,9 @@ import {
   GENEROUS_LIMITS,
   listAll,
   randomId,
-  type Client,
-} from '../records/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+} from '../support/helpers.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { newDevice, newToken, reading } from './helpers.js';
 import { BUCKET_MINUTES, summaryOf, type RawReading } from './summary-reference.js';
 
@@ -34,18 +27,8 @@ function valueAt(i: number): number {
 const at = (base: string, seconds: number) =>
   new Date(Date.parse(base) + Math.round(seconds * 1000)).toISOString();
 
-describe.each(databaseTargets())('GET /sensor-readings/summary on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('GET /sensor-readings/summary', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   const ingest = async (readings: object[]) => dataOf(await owner.post(URL, { readings }), 201);
   const summary = async (query: string) => body(await owner.get(`${SUMMARY}?${query}`));

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -20,17 +20,15 @@ import {
   listAll,
   randomId,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 import {
   body,
   createLab,
   databaseTargets,
-  startTestApp,
   testConfig,
   type DatabaseTarget,
-  type Lab,
-  type TestApp,
 } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   del,
   expectNoStore,
@@ -42,18 +40,10 @@ import {
   TOKEN_KEYS,
 } from './helpers.js';
 
-describe.each(databaseTargets())('Device tokens on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Device tokens', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

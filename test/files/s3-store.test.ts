@@ -1,13 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../src/files/create-blob-store.js';
 import { S3BlobStore } from '../../src/files/s3-store.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from '../support/harness.js';
+import { startTestS3, type TestS3 } from '../support/s3.js';
 import { fixture } from './fixtures.js';
 
 const BUCKET = 'vitro-test';
@@ -20,26 +17,13 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 describe('S3BlobStore against a real S3-compatible server (s3rver)', () => {
-  let server: S3rver;
+  let server: TestS3;
   let store: S3BlobStore;
   let config: Config;
-  const savedEnv = { id: process.env.AWS_ACCESS_KEY_ID, key: process.env.AWS_SECRET_ACCESS_KEY };
 
   beforeAll(async () => {
-    // The store takes credentials from the SDK's default chain, as in production.
-    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: mkdtempSync(join(tmpdir(), 'vitro-s3rver-')),
-      configureBuckets: [{ name: BUCKET }],
-    });
-    const { port } = await server.run();
-    config = testConfig({
-      STORAGE_URL: `s3://${BUCKET}?endpoint=http://127.0.0.1:${port}&region=us-east-1&force_path_style=true`,
-    });
+    server = await startTestS3(BUCKET);
+    config = testConfig({ STORAGE_URL: server.storageUrl });
     const built = await createBlobStore(config);
     if (!(built instanceof S3BlobStore)) throw new Error('expected the S3 store');
     store = built;
@@ -47,15 +31,7 @@ describe('S3BlobStore against a real S3-compatible server (s3rver)', () => {
 
   afterAll(async () => {
     store.close();
-    server.httpServer.closeAllConnections();
     await server.close();
-    for (const [name, value] of [
-      ['AWS_ACCESS_KEY_ID', savedEnv.id],
-      ['AWS_SECRET_ACCESS_KEY', savedEnv.key],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   });
 
   it('uploads, reads back and deletes a blob', async () => {

@@ -16,7 +16,7 @@ import {
   GENEROUS_LIMITS,
   newExplant,
   newPlant,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 import { fixture } from '../files/fixtures.js';
 import { subcultureSop } from '../records/sop-helpers.js';
 import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';

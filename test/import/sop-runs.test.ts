@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import { client, dataOf, expectError, type Client } from '../records/helpers.js';
+import { dataOf, expectError } from '../support/helpers.js';
 import { importSops, postEvent, runRows, startRun, subcultureSop } from '../records/sop-helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { countRows, snapshot } from './fixtures.js';
 
 /** SOPs with several versions imported, re-imported and changed while runs follow them. */
-describe.each(databaseTargets())('SOP import with runs on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('SOP import with runs', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let made: ReturnType<typeof subcultureSop>;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     made = subcultureSop();
   });
 

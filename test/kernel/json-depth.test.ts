@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/kernel/validation.js';
 import { nestedArrays, newDevice, send } from '../devices/helpers.js';
-import { client, dataOf, expectError, GENEROUS_LIMITS, type Client } from '../records/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { dataOf, expectError, GENEROUS_LIMITS } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
-describe.each(databaseTargets())('Nesting depth of request JSON on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Nesting depth of request JSON', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let device: { id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     device = await newDevice(owner);
   });
 

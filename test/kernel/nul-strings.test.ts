@@ -16,7 +16,7 @@ import {
   newExplant,
   newPlant,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 
 const NUL = '\u0000';
 const NUL_PROBLEM = 'must not contain a NUL character';

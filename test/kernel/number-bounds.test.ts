@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
-  dataOf,
-  defineCustomFields,
-  expectError,
-  newExplant,
-  type Client,
-} from '../records/helpers.js';
+import { expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, defineCustomFields, expectError, newExplant } from '../support/helpers.js';
 
 /** The largest value of an INTEGER column on PostgreSQL (32-bit signed). */
 const INT32_MAX = 2_147_483_647;
@@ -24,18 +11,8 @@ const COUNTS = ['initial_count', 'current_count', 'plantlet_count'] as const;
 /** Numbers as JSON text: `1e400` cannot be written with JSON.stringify (it becomes null). */
 const EXTREMES = ['1e400', '-1e400', String(2 ** 31), String(2 ** 53), '9223372036854775807'];
 
-describe.each(databaseTargets())('number bounds on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('number bounds', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const send = (method: 'POST' | 'PATCH', url: string, json: string) =>
     t.request({

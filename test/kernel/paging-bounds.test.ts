@@ -14,7 +14,7 @@ import {
   newExplant,
   newPlant,
   type Client,
-} from '../records/helpers.js';
+} from '../support/helpers.js';
 
 /** The documented largest `offset` (both databases handle it; larger is 422). */
 const OFFSET_MAX = 1_000_000;

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/kernel/access.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -16,21 +10,13 @@ import {
   newPlant,
   stagesOf,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
-describe.each(databaseTargets())('Ownership and roles on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Ownership and roles', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let creator: Client;
   let creatorId: string;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const member = await lab.actor('member');
     creator = client(t, member);
     creatorId = member.memberId;

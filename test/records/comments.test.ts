@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { deleteComment } from '../../src/modules/comments/comments.service.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab, type Lab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
+  type Client,
   dataOf,
   expectError,
   expectSameAnswer,
   ISO_MS,
+  type Json,
   keysOf,
   listAll,
   markDeleted,
@@ -22,13 +18,9 @@ import {
   newPlant,
   randomId,
   tick,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { importSops, subcultureSop } from './sop-helpers.js';
 import { newTask, removeMemberNow } from './task-helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
 
 /** The Comment fields of resources.md; create accepts nothing the table lacks. */
 const COMMENT_KEYS = [
@@ -58,22 +50,14 @@ async function newComment(
   return dataOf(await c.post('/api/v1/comments', { ...on, body: 'Looks clean', ...fields }), 201);
 }
 
-describe.each(databaseTargets())('Comments on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
+describeOnDatabases('Comments', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { name: 'Mine' });
   let theirs: Lab;
-  let owner: Client;
   let them: Client;
   let plant: Json;
   let onPlant: { entity_type: string; entity_id: string };
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database, { name: 'Mine' });
     theirs = await createLab(t.database, { name: 'Theirs' });
-    owner = client(t, lab.owner);
     them = client(t, theirs.owner);
     plant = await newPlant(owner);
     onPlant = { entity_type: 'plant', entity_id: plant.id };

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/kernel/idempotency.js';
 import type { Principal } from '../../src/kernel/principal.js';
@@ -8,16 +8,9 @@ import { recordLookup } from '../../src/kernel/record-lookup.js';
 import { recordSources } from '../../src/modules/index.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   defineCustomFields,
   eventsOf,
@@ -26,8 +19,7 @@ import {
   newExplant,
   newPlant,
   stagesOf,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 type Stage = { id: string; status: string; entered_on: string; completed_at: string | null };
 
@@ -51,18 +43,8 @@ function expectConsistentChain(stages: Stage[]): void {
   }
 }
 
-describe.each(databaseTargets())('Concurrent writes on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Concurrent writes', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   it('10 concurrent moves of a plant leave one active stage and a consistent completed_at chain', async () => {
     // Several plants at once, so moves really queue on each plant's lock.

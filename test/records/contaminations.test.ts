@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   addRoom,
   client,
+  type Client,
   dataOf,
   defineCustomFields,
   eventsOf,
@@ -18,6 +13,7 @@ import {
   expectSameAnswer,
   GENEROUS_LIMITS,
   ISO_MS,
+  type Json,
   keysOf,
   listAll,
   markDeleted,
@@ -26,11 +22,7 @@ import {
   randomId,
   refuseEventInserts,
   tick,
-  type Client,
-} from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+} from '../support/helpers.js';
 
 const CONTAMINATION_KEYS = [
   'affected_vessel_markings',
@@ -76,18 +68,8 @@ async function withdraw(database: Database, id: string): Promise<void> {
 
 const idsOf = (items: Json[]) => items.map((x: { id: string }) => x.id);
 
-describe.each(databaseTargets())('Contaminations on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Contaminations', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   it('records a contamination on an explant and reads back every field it was sent', async () => {
     await defineCustomFields(t.database, lab.workspaceId, [

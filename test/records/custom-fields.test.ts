@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   defineCustomFields,
   eventsOf,
   expectError,
   newExplant,
   newPlant,
-  type Client,
   type FieldDefinition,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const FIELDS: FieldDefinition[] = [
   { entity: 'plant', key: 'clone', type: 'text' },
@@ -30,18 +22,8 @@ const FIELDS: FieldDefinition[] = [
   { entity: 'transfer', key: 'medium', type: 'text' },
 ];
 
-describe.each(databaseTargets())('Custom fields on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Custom fields', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('are {} when the lab defines none, and any key is refused then', async () => {
     expect((await newPlant(owner)).custom_fields).toEqual({});

@@ -1,40 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
-  dataOf,
-  expectError,
-  ISO_MS,
-  keysOf,
-  listAll,
-  tick,
-  type Client,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { client, dataOf, expectError, ISO_MS, keysOf, listAll, tick } from '../support/helpers.js';
 import { DEMAND_KEYS, newDemand } from './task-helpers.js';
 
 type Item = { id: string };
 const ids = (items: Item[]) => items.map((i) => i.id);
 const URL = '/api/v1/tasks/demand';
 
-describe.each(databaseTargets())('Demand signals on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Demand signals', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const all = (query = '') => listAll(owner, `${URL}${query}`);
 

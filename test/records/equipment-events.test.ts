@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
+  type Client,
   dataOf,
   expectError,
   expectSameAnswer,
   ISO_MS,
+  type Json,
   keysOf,
   listAll,
   newExplant,
   newPlant,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { addEquipment, minutesIn, setFeatures } from './library.js';
 import { importSops, startRun, subcultureSop } from './sop-helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
 
 const EVENT_KEYS = [
   'as_found_condition',
@@ -54,18 +46,10 @@ const NULL_EVENT = Object.fromEntries(
   ]),
 );
 
-describe.each(databaseTargets())('Equipment events on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Equipment events', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let equipmentId: string;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     equipmentId = await addEquipment(t, lab.workspaceId, {}, minutesIn(0));
   });
 

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -15,8 +9,7 @@ import {
   keysOf,
   listAll,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { addEquipment, importFile, minutesIn } from './library.js';
 
 const EQUIPMENT_KEYS = [
@@ -39,18 +32,8 @@ const EQUIPMENT_KEYS = [
   'vendor_url',
 ];
 
-describe.each(databaseTargets())('Equipment library on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Equipment library', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('gets a piece of equipment with every field of the table, as imported', async () => {
     const sent = {

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   eventsOf,
   expectError,
@@ -18,8 +11,7 @@ import {
   listAll,
   newExplant,
   newPlant,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const EVENT_KEYS = [
   'created_at',
@@ -35,18 +27,8 @@ const EVENT_KEYS = [
 
 type Event = { id: string; created_at: string; entity_type: string; event_type: string };
 
-describe.each(databaseTargets())('Change history on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Change history', (target) => {
+  const { lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   it('lists events oldest first with the documented fields, per entity', async () => {
     const plant = await newPlant(owner);

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   eventsOf,
   expectError,
@@ -18,8 +11,7 @@ import {
   newExplant,
   newPlant,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const EXPLANT_KEYS = [
   'batch_number',
@@ -38,18 +30,8 @@ const EXPLANT_KEYS = [
   'workspace_id',
 ];
 
-describe.each(databaseTargets())('Explants on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Explants', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('reads back every field create and update accept, with updated_at', async () => {
     const sent = {

@@ -20,7 +20,7 @@ import {
   randomId,
   stagesOf,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /**
  * A record of another workspace must behave exactly like one that does not exist,

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -19,22 +13,12 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const SCAN_KEYS = ['barcode', 'context', 'explantId', 'id', 'plantId', 'resolved', 'scannedAt'];
 
-describe.each(databaseTargets())('Label scans on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Label scans', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const scan = (c: Client, payload: Record<string, unknown>, headers?: Record<string, string>) =>
     c.post('/api/v1/label-scans', payload, headers);

@@ -1,17 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -22,7 +16,7 @@ import {
   newExplant,
   newPlant,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const PUBLIC_URL = 'https://lab.example.org/vitro';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -41,18 +35,8 @@ const WORKSPACE_TABLES = [
   'media_recipes',
 ] as const;
 
-describe.each(databaseTargets())('Label resolve on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: { PUBLIC_URL: `${PUBLIC_URL}/` } });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Label resolve', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: { PUBLIC_URL: `${PUBLIC_URL}/` } });
 
   const importLabels = (workspaceId: string, labels: unknown[]) =>
     inTransaction(t.database.db, (trx) =>

@@ -1,38 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
-  dataOf,
-  expectError,
-  listAll,
-  newExplant,
-  newPlant,
-  type Client,
-} from './helpers.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, expectError, listAll, newExplant, newPlant } from '../support/helpers.js';
 
 type Item = { id: string };
 const ids = (items: Item[]) => items.map((i) => i.id);
 
-describe.each(databaseTargets())('Lists on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Lists', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   /** One list per kind, each with `count` records; returns the list URL and ids in creation order. */
   const fill = async (kind: 'plants' | 'explants' | 'stages' | 'events', count: number) => {

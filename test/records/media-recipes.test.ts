@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordVisibleTo } from '../../src/kernel/record-lookup.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -20,7 +14,7 @@ import {
   randomId,
   tick,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const RECIPE_KEYS = [
   'components',
@@ -49,18 +43,8 @@ const MS_SALTS = [
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe.each(databaseTargets())('Media recipes on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Media recipes', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const newRecipe = async (c: Client, fields: Record<string, unknown> = {}) =>
     dataOf(

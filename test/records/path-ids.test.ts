@@ -6,7 +6,7 @@ import {
   type Lab,
   type TestApp,
 } from '../support/harness.js';
-import { client, expectSameAnswer, randomId, type Client } from './helpers.js';
+import { client, expectSameAnswer, randomId, type Client } from '../support/helpers.js';
 
 /** A malformed id in a path names no record: the answer is the same 404 as for an unknown id. */
 describe.each(databaseTargets())('Malformed path ids on $name', (target) => {

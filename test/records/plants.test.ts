@@ -1,16 +1,9 @@
 import { inTransaction } from '../../src/db/transaction.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replaceStageDefinitions } from '../../src/modules/lab/lab.repository.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   eventsOf,
   expectError,
@@ -19,8 +12,7 @@ import {
   markDeleted,
   newPlant,
   stagesOf,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const PLANT_KEYS = [
   'common_name',
@@ -40,18 +32,8 @@ const PLANT_KEYS = [
   'workspace_id',
 ];
 
-describe.each(databaseTargets())('Plants on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Plants', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('creates a plant with the documented fields and defaults, and reads it back', async () => {
     const res = await owner.post('/api/v1/plants', { species: 'Ficus lyrata' });

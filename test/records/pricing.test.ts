@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
   expectError,
   expectSameAnswer,
+  type Json,
   keysOf,
   listAll,
   newPlant,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { importFile, minutesIn, setFeatures } from './library.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
 
 const PRICE_KEYS = [
   'created_at',
@@ -51,19 +42,11 @@ const PRICE_EVENT_KEYS = [
 
 const usd = (amount: string) => ({ amount, currency: 'USD' });
 
-describe.each(databaseTargets())('Pricing on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Pricing', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let monstera: string;
   let alocasia: string;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     monstera = (await newPlant(owner, { species: 'Monstera deliciosa' })).id;
     alocasia = (await newPlant(owner, { species: 'Alocasia micholitziana' })).id;
   });

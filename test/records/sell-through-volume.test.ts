@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import type { OrderLineTable } from '../../src/db/schema.js';
 import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
-import { client, dataOf, newPlant } from './helpers.js';
+import { client, dataOf, type Json, newPlant } from '../support/helpers.js';
 import { minutesIn } from './library.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
 
 const LINES = 100_000;
 const SCALE = 4;

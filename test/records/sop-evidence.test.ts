@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -18,8 +12,7 @@ import {
   keysOf,
   listAll,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import {
   EVIDENCE_KEYS,
   importSops,
@@ -29,19 +22,11 @@ import {
   subcultureSop,
 } from './sop-helpers.js';
 
-describe.each(databaseTargets())('SOP run evidence on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('SOP run evidence', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let ids: ReturnType<typeof subcultureSop>['ids'];
   let run: { id: string; updatedAt: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const made = subcultureSop();
     ids = made.ids;
     await importSops(t.database, lab.workspaceId, [made.sop]);

@@ -3,10 +3,7 @@ import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import { dataOf, type Client } from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+import { type Client, dataOf, type Json } from '../support/helpers.js';
 
 /** Fields of the camelCase SOP responses, as resources.md lists them plus Vitro's additions. */
 export const SOP_SUMMARY_KEYS = [

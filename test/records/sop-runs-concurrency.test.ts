@@ -1,14 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { client, dataOf, GENEROUS_LIMITS, listAll, type Client } from './helpers.js';
+import { beforeEach, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { client, dataOf, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
 import { importSops, startRun, subcultureSop } from './sop-helpers.js';
 
 const outcomesOf = (responses: LightMyRequestResponse[]) =>
@@ -16,18 +10,10 @@ const outcomesOf = (responses: LightMyRequestResponse[]) =>
     r.statusCode < 300 ? String(r.statusCode) : `${r.statusCode} ${body(r).code}`,
   );
 
-describe.each(databaseTargets())('Concurrent SOP run writes on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Concurrent SOP run writes', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let sopId: string;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const { ids, sop } = subcultureSop();
     sopId = ids.sop;
     await importSops(t.database, lab.workspaceId, [sop]);

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -19,7 +13,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import {
   importSops,
   postEvent,
@@ -29,18 +23,10 @@ import {
   subcultureSop,
 } from './sop-helpers.js';
 
-describe.each(databaseTargets())('SOP runs on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('SOP runs', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let ids: ReturnType<typeof subcultureSop>['ids'];
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const made = subcultureSop();
     ids = made.ids;
     await importSops(t.database, lab.workspaceId, [made.sop]);

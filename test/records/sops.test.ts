@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -16,22 +10,11 @@ import {
   keysOf,
   listAll,
   randomId,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { importSops, SOP_SUMMARY_KEYS, subcultureSop } from './sop-helpers.js';
 
-describe.each(databaseTargets())('SOPs on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('SOPs', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('gets an SOP in camelCase with only the version in force and its steps', async () => {
     const { ids, sop } = subcultureSop();

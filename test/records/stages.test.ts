@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   addRoom,
-  client,
   eventsOf,
   expectError,
   expectSameAnswer,
@@ -19,8 +12,7 @@ import {
   newPlant,
   randomId,
   stagesOf,
-  type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 const STAGE_KEYS = [
   'completed_at',
@@ -35,18 +27,8 @@ const STAGE_KEYS = [
   'status',
 ];
 
-describe.each(databaseTargets())('Stage moves on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Stage moves', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('moves a plant: closes the current stage, opens the new one, records a stage_change event', async () => {
     const plant = await newPlant(owner);

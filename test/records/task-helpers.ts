@@ -2,10 +2,7 @@ import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { removeMember } from '../../src/modules/identity/index.js';
 import { placeTaskByHand } from '../../src/modules/tasks/tasks.service.js';
-import { dataOf, listAll, type Client } from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+import { type Client, dataOf, type Json, listAll } from '../support/helpers.js';
 
 /** The keys of a task in a list: the wire fields, category_label and what create/update accept. */
 export const TASK_LIST_KEYS = [

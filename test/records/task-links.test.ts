@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { body, createLab, type Lab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -17,27 +11,19 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { listed, newTask, removeMemberNow, tasksOf } from './task-helpers.js';
 
 /**
  * The ids a task names: its assignee (an active member) and its plant or explant.
  * Another workspace's member or record answers exactly as an id that exists nowhere.
  */
-describe.each(databaseTargets())('Task assignees and links on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
+describeOnDatabases('Task assignees and links', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { name: 'Mine' });
   let theirs: Lab;
-  let owner: Client;
   let them: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database, { name: 'Mine' });
     theirs = await createLab(t.database, { name: 'Theirs' });
-    owner = client(t, lab.owner);
     them = client(t, theirs.owner);
   });
 

@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { client, dataOf, expectError, listAll, type Client } from './helpers.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, expectError, listAll } from '../support/helpers.js';
 import { newTask, tasksOf } from './task-helpers.js';
 
 type Item = { id: string };
 const ids = (items: Item[]) => items.map((i) => i.id);
 
-describe.each(databaseTargets())('Task list on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Task list', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   /** Tasks due out of order, two on the same moment, two undated; ids in the list's order. */
   const fill = async () => {

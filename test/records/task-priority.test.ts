@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { client, dataOf, keysOf, tick, type Client } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, keysOf, tick } from '../support/helpers.js';
 import { newTask, placeByHand, TASK_KEYS } from './task-helpers.js';
 
 /**
@@ -15,18 +9,8 @@ import { newTask, placeByHand, TASK_KEYS } from './task-helpers.js';
  * (`priority_source`): orders written through the API are automatic; a placement
  * made by hand is kept against them until a PATCH sends `release: true`.
  */
-describe.each(databaseTargets())('Task order and priority_write on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Task order and priority_write', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const patch = (id: string, payload: Record<string, unknown>) =>
     owner.patch(`/api/v1/tasks/${id}`, payload);

@@ -1,36 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
-  dataOf,
-  expectError,
-  ISO_MS,
-  keysOf,
-  randomId,
-  tick,
-  type Client,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { client, dataOf, expectError, ISO_MS, keysOf, randomId, tick } from '../support/helpers.js';
 import { listed, newTask, TASK_KEYS, TASK_LIST_KEYS, tasksOf } from './task-helpers.js';
 
-describe.each(databaseTargets())('Tasks on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Tasks', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   it('creates a task with the documented defaults and reads it back', async () => {
     const res = await owner.post('/api/v1/tasks', { title: 'Pour MS plates' });

@@ -17,7 +17,7 @@ import {
   refuseEventInserts,
   stagesOf,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 
 /**
  * Every write and its change-history event commit together: when the event cannot be

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { expect, it } from 'vitest';
 import { statementsOf } from '../support/statements.js';
-import { client, dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from './helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from '../support/helpers.js';
 
 /** The statements from `begin` to `commit`: the request's write transaction. */
 function transactionOf(statements: readonly string[]): string[] {
@@ -15,16 +15,10 @@ function transactionOf(statements: readonly string[]): string[] {
 const count = (statements: readonly string[], pattern: RegExp) =>
   statements.filter((text) => pattern.test(text)).length;
 
-describe.each(databaseTargets())('The statements of one explant transfer on $name', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
+describeOnDatabases('The statements of one explant transfer', (target) => {
+  const { owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   it('locks the explant once, hands it on, and records both events with one reservation', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const explant = await newExplant(owner, { initial_count: 10 });
     const statements = await statementsOf(target.name, async () => {
       dataOf(

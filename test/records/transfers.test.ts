@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { isUniqueViolation } from '../../src/db/errors.js';
 import { INT32_MAX } from '../../src/kernel/schemas.js';
 import { newId } from '../../src/kernel/ids.js';
 import { transfers } from '../../src/modules/transfers/transfers.repository.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
+  type Client,
   dataOf,
   defineCustomFields,
   eventsOf,
@@ -21,6 +16,7 @@ import {
   expectSameAnswer,
   GENEROUS_LIMITS,
   ISO_MS,
+  type Json,
   keysOf,
   listAll,
   markDeleted,
@@ -28,11 +24,7 @@ import {
   newPlant,
   randomId,
   refuseEventInserts,
-  type Client,
-} from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+} from '../support/helpers.js';
 
 const TRANSFER_KEYS = [
   'created_at',
@@ -57,18 +49,8 @@ async function newTransfer(c: Client, fields: Record<string, unknown>): Promise<
   return dataOf(await c.post('/api/v1/transfers', fields), 201);
 }
 
-describe.each(databaseTargets())('Transfers on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Transfers', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
   it('records an explant transfer and reads back every field it was sent', async () => {
     await defineCustomFields(t.database, lab.workspaceId, [

@@ -25,7 +25,7 @@ import {
   newPlant,
   randomId,
   type Client,
-} from './helpers.js';
+} from '../support/helpers.js';
 import { subcultureSop } from './sop-helpers.js';
 
 const TINY_PNG = fixture('tiny.png').toString('base64');

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/transaction.js';
+import { trackWrite } from '../writes-in-flight.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
@@ -82,6 +83,12 @@ export interface WriteSteps {
  * retries) and `discard` undoes what `prepare` left behind.
  */
 export function runWrite(kernel: Kernel, op: Operation, steps: WriteSteps): Handler {
+  const handler = writeHandler(kernel, op, steps);
+  // Tracked so that a shutdown waits for it (kernel/writes-in-flight.ts).
+  return (req, reply) => trackWrite(kernel.database, handler(req, reply));
+}
+
+function writeHandler(kernel: Kernel, op: Operation, steps: WriteSteps): Handler {
   const { db } = kernel.database;
   return async (req, reply) => {
     const claim = req.idempotencyClaim;

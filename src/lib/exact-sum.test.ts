@@ -7,7 +7,7 @@ import {
   meanOf,
   parseDecimal,
   roundedQuotient,
-} from '../../src/lib/exact-sum.js';
+} from './exact-sum.js';
 
 /** The exact value of a double as a fraction: numerator / 2^-exponent (a slow, plain reference). */
 function binaryFraction(value: number): { num: bigint; den: bigint } {

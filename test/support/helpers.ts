@@ -6,10 +6,11 @@ import { expect } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
 import { replaceCustomFieldDefinitions, upsertRoom } from '../../src/modules/lab/lab.repository.js';
-import { body, type Actor, type TestApp } from '../support/harness.js';
+import { body, type Actor, type TestApp } from './harness.js';
 
+/** A JSON body as tests read it: loosely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON bodies loosely
-type Json = any;
+export type Json = any;
 
 /** Rate budgets high enough that no test trips them (the limiter has its own tests). */
 export const GENEROUS_LIMITS = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseZonedTimestamp } from '../../src/kernel/time.js';
+import { parseZonedTimestamp } from './time.js';
 
 const iso = (value: string) => parseZonedTimestamp(value)?.toISOString() ?? null;
 

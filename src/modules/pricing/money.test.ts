@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DecimalSum, formatDecimal, parseDecimal } from '../../src/modules/pricing/money.js';
+import { DecimalSum, formatDecimal, parseDecimal } from './money.js';
 
 describe('exact decimal money', () => {
   it('parses and formats decimal strings without changing them', () => {
