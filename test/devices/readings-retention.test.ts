@@ -202,6 +202,44 @@ describeOnDatabases('readings retention', (target) => {
   });
 
   it.runIf(target.name === 'postgres')(
+    'leaves a month whose table another transaction holds to the next run, then drops it',
+    async () => {
+      const partition = (await partitionFor(4))!;
+      await ingest(batchOf(device.id, 10, { start: Date.parse('2001-04-10T00:00:00.000Z') }));
+      await setRetention(lab.workspaceId, 30);
+      // Another connection reads the month and keeps its transaction open: the drop
+      // waits for it, gives up after its attempts, and leaves the month whole.
+      const other = await target.open();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = () => {};
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = other.db.transaction().execute(async (trx) => {
+        await sql`select count(*) from ${sql.table(partition)}`.execute(trx);
+        holding();
+        await released;
+      });
+      try {
+        await held;
+        const busy = await run();
+        expect(busy.dropped).not.toContain(partition);
+        expect(await listed()).toHaveLength(10);
+        expect(body(await owner.get(`${URL}?limit=1000`)).meta).toEqual({ next_cursor: null });
+      } finally {
+        release();
+        await holder;
+        await other.close();
+      }
+      const free = await run();
+      expect(free.dropped).toContain(partition);
+      expect(await listed()).toEqual([]);
+      expect(body(await owner.get(`${URL}?limit=1000`)).meta.raw_since).toBe(
+        '2001-05-01T00:00:00.000Z',
+      );
+    },
+  );
+
+  it.runIf(target.name === 'postgres')(
     'makes a month partition, moving in the readings the default partition held for it',
     async () => {
       await ingest(batchOf(device.id, 3, { start: Date.parse('2001-11-10T00:00:00.000Z') }));
