@@ -1,12 +1,17 @@
 // Baseline store on PostgreSQL: a pg pool of the size Vitro uses, the same parameterised SQL.
 import pg from 'pg';
+import { timestamptzToIso } from '../dist/db/pg-timestamps.js';
 import {
   LATEST,
   PG_INSERT_READINGS,
+  PG_UPSERT_ROLLUPS,
   READINGS_SQL,
   readingColumns,
   readingRows,
+  rollupColumns,
+  rollupRowsOf,
 } from './readings.mjs';
+import { SUMMARY_SQL } from './baseline-summary.mjs';
 import {
   changeEventRows,
   createdEventRow,
@@ -24,6 +29,8 @@ import {
 } from './baseline-transfers.mjs';
 
 const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const TIMESTAMPTZ_OID = 1184;
 
 /** `?` placeholders as `$1, $2, …`. */
 function numbered(text) {
@@ -52,8 +59,15 @@ export function openPgStore(url) {
     connectionString: url,
     max: 10,
     types: {
+      // As Vitro's pool: int8 as numbers, numeric as exact text, times as ISO UTC text.
       getTypeParser: (oid, format) =>
-        oid === INT8_OID ? (value) => Number(value) : pg.types.getTypeParser(oid, format),
+        oid === INT8_OID
+          ? (value) => Number(value)
+          : oid === NUMERIC_OID
+            ? (value) => value
+            : oid === TIMESTAMPTZ_OID
+              ? timestamptzToIso
+              : pg.types.getTypeParser(oid, format),
     },
   });
   const first = async (name, values) => (await pool.query(PG_SQL[name], values)).rows[0];
@@ -94,11 +108,14 @@ export function openPgStore(url) {
         const rows = readingRows(inputs, devices, workspaceId, now);
         const inserted = await ask(client, PG_INSERT_READINGS, readingColumns(rows));
         const stored = new Set(inserted.rows.map((r) => r.id));
+        const accepted = rows.filter((row) => stored.has(row.id));
+        const rollups = rollupRowsOf(accepted);
+        if (rollups.length > 0) await ask(client, PG_UPSERT_ROLLUPS, rollupColumns(rollups));
         const before = new Date(Date.parse(now) - 1000).toISOString();
         for (const id of deviceIds) {
           await ask(client, numbered(READINGS_SQL.stampLastSeen), [now, workspaceId, id, before]);
         }
-        result = { rows: rows.filter((row) => stored.has(row.id)) };
+        result = { rows: accepted };
       }
       await ask(client, 'commit');
       return result;
@@ -177,6 +194,23 @@ export function openPgStore(url) {
           0,
         ])
       ).rows,
+    rawSince: async (workspaceId) =>
+      (await pool.query(numbered(READINGS_SQL.rawSince), [workspaceId])).rows[0]?.raw_since ?? null,
+    rollups: async (workspaceId, deviceId, span, from, to, bucket) =>
+      (
+        await pool.query(numbered(SUMMARY_SQL.rollupGroups), [
+          bucket,
+          bucket,
+          bucket,
+          workspaceId,
+          deviceId,
+          span,
+          from,
+          to,
+        ])
+      ).rows,
+    rawReadings: async (workspaceId, deviceId, from, to) =>
+      (await pool.query(numbered(SUMMARY_SQL.rawReadings), [workspaceId, deviceId, from, to])).rows,
     findKeyForAuth: (hash) => first('keyForAuth', [hash]),
     touchKey: async (id, at) => {
       await pool.query(PG_SQL.touchKey, [at, id]);

@@ -33,6 +33,7 @@ import {
   type DeliveryWorkerOptions,
 } from './modules/webhooks/index.js';
 import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
+import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -51,6 +52,18 @@ export interface AppOptions {
   extraRoutes?: (routes: Routes) => void;
   /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
   webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'>;
+  /**
+   * Readings upkeep (partitions, retention) every hour; default true. False: it runs
+   * only when asked (`app.readingsMaintenance.runNow()`).
+   */
+  readingsMaintenance?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readings upkeep: partitions and retention (modules/readings/maintenance.ts). */
+    readingsMaintenance: ReadingsMaintenance;
+  }
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -175,6 +188,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
+  const maintenance = startReadingsMaintenance(database, {
+    defaultDays: config.readingsRetentionDays,
+    log: app.log,
+    schedule: options.readingsMaintenance !== false,
+  });
+  app.decorate('readingsMaintenance', maintenance);
 
   // Background work (webhook deliveries, the alert timer), in any number of processes; off where
   // VITRO_WORKER=off (and in the tests, unless one turns it on).
@@ -222,6 +241,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(purgeTimer);
     await worker?.stop();
     await silenceTimer?.stop();
+    await maintenance.stop();
     await backups?.stop();
     await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();

@@ -65,9 +65,17 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
   readonly metricsToken: string | null;
+  /**
+   * Days raw sensor readings are kept in workspaces without their own setting;
+   * null = for ever (the default). Rollups are kept for ever either way.
+   */
+  readonly readingsRetentionDays: number | null;
   /** Scheduled backups (BACKUP_DIR), or null when off. */
   readonly backup: BackupScheduleConfig | null;
 }
+
+/** The longest retention a setting may name: 100 years (any longer is for ever). */
+export const MAX_RETENTION_DAYS = 36_500;
 
 /** A bad configuration value; its message is the one line printed at start-up. */
 export class ConfigError extends Error {
@@ -326,6 +334,19 @@ function parseMetricsToken(env: Env): string | null {
   return raw;
 }
 
+function parseRetentionDays(env: Env): number | null {
+  const raw = read(env, 'READINGS_RETENTION_DAYS');
+  if (raw === undefined) return null;
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > MAX_RETENTION_DAYS) {
+    throw new ConfigError(
+      'READINGS_RETENTION_DAYS',
+      `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or unset to keep raw readings for ever, got "${raw}"`,
+    );
+  }
+  return days;
+}
+
 function parseLogLevel(env: Env): LogLevel {
   const raw = read(env, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -472,6 +493,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: Object.freeze(parseCorsOrigins(env)),
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
+    readingsRetentionDays: parseRetentionDays(env),
     backup: parseBackupSchedule(env, database),
     secret: '',
   };

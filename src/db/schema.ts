@@ -690,6 +690,45 @@ export interface SessionTable {
   ended_at: string | null;
 }
 
+/**
+ * Per device, room, type and unit, the readings of one minute (span 1) or hour
+ * (span 60): kept with the readings (modules/readings/rollups.ts). `value_sum` is
+ * exact decimal text (a `numeric` on PostgreSQL); times are epoch minutes and ms.
+ */
+export interface SensorRollupTable {
+  workspace_id: string;
+  device_id: string;
+  span_minutes: number;
+  minute: number;
+  type: string;
+  unit: string;
+  room_key: string;
+  reading_count: number;
+  min_value: number;
+  max_value: number;
+  value_sum: string;
+  last_at: number;
+  last_id: string;
+  last_value: number;
+}
+
+/** A workspace's readings retention: its own setting and where its raw readings now start. */
+export interface SensorRetentionTable {
+  workspace_id: string;
+  /** Days raw readings are kept; null = READINGS_RETENTION_DAYS; 0 = for ever. */
+  retention_days: number | null;
+  /** Raw readings taken before this time were removed (rollups stay); null = none yet. */
+  raw_since: string | null;
+  updated_at: string;
+}
+
+/** Who runs a periodic job now, across processes: held until `expires_at`. */
+export interface MaintenanceLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -733,4 +772,7 @@ export interface DB {
   alerts: AlertTable;
   sign_in_links: SignInLinkTable;
   sessions: SessionTable;
+  sensor_rollups: SensorRollupTable;
+  sensor_retention: SensorRetentionTable;
+  maintenance_leases: MaintenanceLeaseTable;
 }

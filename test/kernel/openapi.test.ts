@@ -129,6 +129,7 @@ describe('OpenAPI document', () => {
         'revokeDeviceToken',
         'createDeviceEvent',
         'listSensorReadings',
+        'summarizeSensorReadings',
         'createSensorReadings',
         'listWebhookEndpoints',
         'createWebhookEndpoint',

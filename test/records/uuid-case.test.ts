@@ -410,6 +410,25 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/sop-runs?sop_id=${up(ids.sop!)}`, status: 200 },
     { method: 'GET', url: `/api/v1/sop-runs?plant_id=${up(ids.plant!)}`, status: 200 },
   ],
+  summarizeSensorReadings: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/sensor-readings/summary?device_id=${up(ids.device!)}&bucket=1h&${aroundNow()}`,
+      status: 200,
+    },
+    {
+      method: 'GET',
+      url: `/api/v1/sensor-readings/summary?room_id=${up(ids.room!)}&bucket=1h&${aroundNow()}`,
+      status: 200,
+    },
+  ],
+};
+
+/** A fixed range around the readings sent now: by default a summary ends at the time it is asked. */
+const aroundNow = () => {
+  const day = 86_400_000;
+  const now = Date.now();
+  return `since=${new Date(now - day).toISOString()}&until=${new Date(now + day).toISOString()}`;
 };
 
 /** Where a case's answer gives an id that later cases use. */

@@ -3,12 +3,12 @@ import { inTransaction } from '../../db/transaction.js';
 import { trackWrite } from '../writes-in-flight.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
-import type { Page, PageRequest } from '../../db/pages.js';
+import type { PageRequest } from '../../db/pages.js';
 import type { TSchema } from 'typebox';
 import { sendCsv, wantsCsv } from './csv.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
-import type { ReplayPayload } from './spec.js';
+import type { ListResult, ReplayPayload } from './spec.js';
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 type Step<C, R> = (req: never, ctx: C) => Promise<R>;
@@ -63,10 +63,10 @@ export function runRead(
 export function runList(
   kernel: Kernel,
   op: Operation,
-  handler: Step<RequestScope, Page<unknown>>,
+  handler: Step<RequestScope, ListResult<unknown>>,
   item: TSchema,
 ): Handler {
-  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<Page<unknown>>;
+  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<ListResult<unknown>>;
   const list = op.paging!.list;
   const csv = op.paging!.csv;
   return async (req, reply) => {
@@ -83,7 +83,9 @@ export function runList(
       page.nextKey === null
         ? null
         : kernel.cursors.encode(list, req.pageFilters, req.principal!.workspaceId, page.nextKey);
-    return reply.code(op.status).send({ ok: true, data: page.items, meta: { next_cursor: next } });
+    const meta =
+      page.meta === undefined ? { next_cursor: next } : { next_cursor: next, ...page.meta };
+    return reply.code(op.status).send({ ok: true, data: page.items, meta });
   };
 }
 

@@ -204,7 +204,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         body: null,
         bodyOptional: false,
         data: Type.Array(spec.item),
-        meta: null,
+        meta: spec.meta ?? null,
         metaRequired: true,
         paging: pageSettings(spec),
         idempotency: null,

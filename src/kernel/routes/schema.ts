@@ -150,7 +150,13 @@ export function routeSchema(op: Operation): Record<string, unknown> {
       : undefined;
   const successHeaders: Record<string, unknown> = { 'X-Request-Id': { type: 'string' } };
   if (op.idempotency === 'store') successHeaders['Idempotent-Replay'] = { type: 'boolean' };
-  const meta = paging !== null ? PageMeta : op.meta;
+  // A list's meta: its cursor, and what else the list declares.
+  const meta =
+    paging === null
+      ? op.meta
+      : op.meta === null
+        ? PageMeta
+        : Type.Object({ ...PageMeta.properties, ...queryProperties(op.meta) });
   return {
     operationId: spec.operationId,
     tags: spec.tags,

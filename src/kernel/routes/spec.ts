@@ -85,7 +85,13 @@ export interface PagingSpec {
   csv?: boolean;
 }
 
-/** A GET answering a page of items; the kernel adds `meta.next_cursor`. */
+/** A page of a list, with what the list says besides its cursor (`meta`, when it declares one). */
+export type ListResult<T> = Page<T> & { readonly meta?: Readonly<Record<string, unknown>> };
+
+/**
+ * A GET answering a page of items; the kernel adds `meta.next_cursor`. A list may
+ * declare more `meta` fields (an object schema), which its handler returns.
+ */
 export interface ListSpec<
   P extends TSchema,
   Q extends TSchema,
@@ -93,7 +99,8 @@ export interface ListSpec<
 > extends OperationSpec<P, Q> {
   paging: PagingSpec;
   item: I;
-  handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<Page<Static<I>>>;
+  meta?: TSchema;
+  handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<ListResult<Static<I>>>;
 }
 
 export interface ReplayPayload {

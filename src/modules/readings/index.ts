@@ -1,6 +1,7 @@
 /*
  * The readings module's face: what alert rules need of the readings, the latest
- * readings of a room (rooms' summaries), and storing readings (the demo lab).
+ * readings of a room (rooms' summaries), storing readings (the demo lab), the upkeep
+ * every server runs (partitions, retention) and a workspace's retention setting (the CLI).
  */
 export {
   ingestReadings,
@@ -11,3 +12,15 @@ export {
   type LatestReading,
   type StoredReadingsHook,
 } from './readings.service.js';
+export {
+  startReadingsMaintenance,
+  type MaintenanceRun,
+  type ReadingsMaintenance,
+} from './maintenance.js';
+export {
+  parseRetentionSetting,
+  readingsRetentionOf,
+  setReadingsRetention,
+  type RetentionSetting,
+  type RetentionState,
+} from './retention.service.js';
