@@ -72,6 +72,37 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
       await context.close();
     });
 
+    it('shows Today: due tasks, open contaminations, transfers due, activity with names, rooms', async () => {
+      const { context, page, problems } = await newPage(browser, PHONE);
+      await signIn(page, t, ownerId);
+      const due = page.getByRole('region', { name: 'Tasks due today or tomorrow' });
+      const task = due.getByRole('link', {
+        name: 'Check ANT-WAR-B01 vessels for bacterial spread',
+      });
+      await task.waitFor();
+      const contaminations = page.getByRole('region', { name: 'Open contaminations' });
+      await contaminations
+        .getByRole('link', { name: 'Milky ooze spreading from the explant base' })
+        .waitFor();
+      const transfers = page.getByRole('region', { name: 'Cultures due for transfer this week' });
+      await transfers.getByRole('link', { name: 'MON-TC-B01' }).waitFor();
+      const activity = page.getByRole('region', { name: 'Latest activity' });
+      await activity.getByText('contamination resolved').first().waitFor();
+      await activity.getByText('Luis Ortega').first().waitFor();
+      const rooms = page.getByRole('region', { name: 'Rooms' });
+      await rooms.getByText('24.5 °C').waitFor();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+      await screenshotBothWidths(page, 'today');
+      // Each item leads to its record's address.
+      const href = await contaminations.getByRole('link').first().getAttribute('href');
+      const open = body(await api('GET', '/api/v1/contaminations?open=true')).data;
+      expect(href).toBe(`/contaminations/${open[0].id}`);
+      await task.click();
+      await page.waitForURL(/\/tasks\/[0-9a-f-]{36}$/);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
     it('takes a person opening an address signed out through sign-in and back to it', async () => {
       const device = body(await api('GET', '/api/v1/devices')).data[0];
       const { context, page, problems } = await newPage(browser, PHONE);
@@ -158,7 +189,7 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
       const phone = await newPage(browser, PHONE);
       await phone.page.goto(link);
       await phone.page.waitForURL(`${t.base}/`);
-      await phone.page.getByRole('heading', { name: 'Hello, Noor Haddad' }).waitFor();
+      await phone.page.getByText('Signed in as Noor Haddad').waitFor();
 
       await row.getByRole('button', { name: 'Remove' }).click();
       await row.getByRole('button', { name: 'Yes, remove' }).click();

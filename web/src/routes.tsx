@@ -7,12 +7,12 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (Today, Plants, Explants, Tasks, SOP runs, Rooms,
+ * Screens still to come (Plants, Explants, Tasks, SOP runs, Rooms,
  * Contaminations, Sensors, Labels) have their record addresses reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
  */
-export const Home = lazy(() => import('./screens/home'));
+export const Today = lazy(() => import('./screens/today'));
 export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
@@ -22,7 +22,6 @@ export const NotFound = lazy(() => import('./screens/not-found'));
 
 /** Record and list addresses whose screens are still to come. */
 export const RESERVED = [
-  '/today',
   '/plants',
   '/plants/:id',
   '/explants',
@@ -54,7 +53,7 @@ export interface NavEntry {
 
 /** The navigation: only screens that exist. Left on desktop; the bottom bar on phones. */
 export const NAVIGATION: readonly NavEntry[] = [
-  { href: '/', label: 'Home', icon: 'home', admin: false },
+  { href: '/', label: 'Today', icon: 'home', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },
