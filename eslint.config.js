@@ -52,7 +52,9 @@ const moduleFaces = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.bench/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.bench/', 'web/src/api/schema.d.ts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

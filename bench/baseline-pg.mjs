@@ -1,12 +1,17 @@
 // Baseline store on PostgreSQL: a pg pool of the size Vitro uses, the same parameterised SQL.
 import pg from 'pg';
+import { timestamptzToIso } from '../dist/db/pg-timestamps.js';
 import {
   LATEST,
   PG_INSERT_READINGS,
+  PG_UPSERT_ROLLUPS,
   READINGS_SQL,
   readingColumns,
   readingRows,
+  rollupColumns,
+  rollupRowsOf,
 } from './readings.mjs';
+import { SUMMARY_SQL } from './baseline-summary.mjs';
 import {
   changeEventRows,
   createdEventRow,
@@ -18,11 +23,14 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
 
 const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const TIMESTAMPTZ_OID = 1184;
 
 /** `?` placeholders as `$1, $2, …`. */
 function numbered(text) {
@@ -51,8 +59,15 @@ export function openPgStore(url) {
     connectionString: url,
     max: 10,
     types: {
+      // As Vitro's pool: int8 as numbers, numeric as exact text, times as ISO UTC text.
       getTypeParser: (oid, format) =>
-        oid === INT8_OID ? (value) => Number(value) : pg.types.getTypeParser(oid, format),
+        oid === INT8_OID
+          ? (value) => Number(value)
+          : oid === NUMERIC_OID
+            ? (value) => value
+            : oid === TIMESTAMPTZ_OID
+              ? timestamptzToIso
+              : pg.types.getTypeParser(oid, format),
     },
   });
   const first = async (name, values) => (await pool.query(PG_SQL[name], values)).rows[0];
@@ -93,11 +108,14 @@ export function openPgStore(url) {
         const rows = readingRows(inputs, devices, workspaceId, now);
         const inserted = await ask(client, PG_INSERT_READINGS, readingColumns(rows));
         const stored = new Set(inserted.rows.map((r) => r.id));
+        const accepted = rows.filter((row) => stored.has(row.id));
+        const rollups = rollupRowsOf(accepted);
+        if (rollups.length > 0) await ask(client, PG_UPSERT_ROLLUPS, rollupColumns(rollups));
         const before = new Date(Date.parse(now) - 1000).toISOString();
         for (const id of deviceIds) {
           await ask(client, numbered(READINGS_SQL.stampLastSeen), [now, workspaceId, id, before]);
         }
-        result = { rows: rows.filter((row) => stored.has(row.id)) };
+        result = { rows: accepted };
       }
       await ask(client, 'commit');
       return result;
@@ -141,16 +159,23 @@ export function openPgStore(url) {
       const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
       await run('insertTransfer', valuesOf(row, FIELDS.transfer));
       const events = [transferEvent(row)];
+      // The explant locked above gives its counts and its subculture.
       const changes = countChanges(explant, countsOf(row));
       const fields = Object.keys(changes);
-      if (fields.length > 0) {
-        await run(numbered(updateExplantSql([...fields, 'updated_at'])), [
+      const later = startsLaterSubculture(explant, row);
+      if (fields.length > 0 || later) {
+        const columns = [
+          ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+          ...(later ? ['subcultured_at'] : []),
+        ];
+        await run(numbered(updateExplantSql(columns)), [
           ...fields.map((field) => changes[field].to),
-          now,
+          ...(fields.length > 0 ? [now] : []),
+          ...(later ? [row.transfer_date] : []),
           workspaceId,
           row.entity_id,
         ]);
-        events.push(countsEvent(row, changes, now));
+        if (fields.length > 0) events.push(countsEvent(row, changes, now));
       }
       await recordEvents(run, events);
       return row;
@@ -169,6 +194,23 @@ export function openPgStore(url) {
           0,
         ])
       ).rows,
+    rawSince: async (workspaceId) =>
+      (await pool.query(numbered(READINGS_SQL.rawSince), [workspaceId])).rows[0]?.raw_since ?? null,
+    rollups: async (workspaceId, deviceId, span, from, to, bucket) =>
+      (
+        await pool.query(numbered(SUMMARY_SQL.rollupGroups), [
+          bucket,
+          bucket,
+          bucket,
+          workspaceId,
+          deviceId,
+          span,
+          from,
+          to,
+        ])
+      ).rows,
+    rawReadings: async (workspaceId, deviceId, from, to) =>
+      (await pool.query(numbered(SUMMARY_SQL.rawReadings), [workspaceId, deviceId, from, to])).rows,
     findKeyForAuth: (hash) => first('keyForAuth', [hash]),
     touchKey: async (id, at) => {
       await pool.query(PG_SQL.touchKey, [at, id]);

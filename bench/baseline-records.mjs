@@ -65,6 +65,18 @@ export function presentPlant(row) {
     source: row.source,
     notes: row.notes,
     updated_at: row.updated_at,
+    current_stage:
+      row.current_stage_id === null || row.current_stage === null
+        ? null
+        : {
+            id: row.current_stage_id,
+            stage: row.current_stage,
+            name: row.current_stage_name,
+            entered_on: row.current_stage_entered_on ?? '',
+            room_id: row.current_room_id,
+          },
+    archived_at: row.archived_at,
+    archived_by: row.archived_by,
   };
 }
 
@@ -89,14 +101,34 @@ export function createCursorSigner(secret) {
   };
 }
 
+/** The stage a new plant starts in (`{key, name}`): Mother Block, else the first of the list. */
 export function initialStageOf(options) {
-  return options.some((o) => o.key === 'mother_block') ? 'mother_block' : (options[0]?.key ?? null);
+  return options.find((o) => o.key === 'mother_block') ?? options[0] ?? null;
 }
 
 /** The plant and first-stage rows of POST /plants for a body with `species` only. */
-export function newPlantRows(key, species, stage, now) {
+export function newPlantRows(key, species, initial, now) {
+  const stage = initial?.key ?? null;
+  const plantId = uuidv7();
+  const stageRow =
+    stage === null
+      ? null
+      : {
+          id: uuidv7(),
+          workspace_id: key.workspace_id,
+          entity_type: 'plant',
+          entity_id: plantId,
+          stage,
+          status: 'active',
+          entered_on: now,
+          completed_at: null,
+          room_id: null,
+          notes: null,
+          created_by: key.member_id,
+          created_at: now,
+        };
   const plant = {
-    id: uuidv7(),
+    id: plantId,
     workspace_id: key.workspace_id,
     species,
     common_name: null,
@@ -113,24 +145,15 @@ export function newPlantRows(key, species, stage, now) {
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    current_stage_id: stageRow?.id ?? null,
+    current_stage: stage,
+    current_stage_name: initial?.name ?? null,
+    current_stage_entered_on: stageRow === null ? null : now,
+    current_room_id: null,
+    archived_at: null,
+    archived_by: null,
+    search_text: species.toLowerCase(),
   };
-  const stageRow =
-    stage === null
-      ? null
-      : {
-          id: uuidv7(),
-          workspace_id: key.workspace_id,
-          entity_type: 'plant',
-          entity_id: plant.id,
-          stage,
-          status: 'active',
-          entered_on: now,
-          completed_at: null,
-          room_id: null,
-          notes: null,
-          created_by: key.member_id,
-          created_at: now,
-        };
   return { plant, stage: stageRow };
 }
 

@@ -17,6 +17,7 @@ import { openSqliteStore } from './baseline-sqlite.mjs';
 import { presentTransfer } from './baseline-transfers.mjs';
 import { announceReady, closeOnSignal } from './child.mjs';
 import { LIST_LIMIT, presentReading } from './readings.mjs';
+import { summarize } from './baseline-summary.mjs';
 
 const PAGE_LIMIT = 50;
 const url = process.env.DATABASE_URL ?? '';
@@ -121,7 +122,20 @@ app.get('/api/v1/sensor-readings', async (req, reply) => {
           [last.recorded_at, last.id],
         )
       : null;
-  return { ok: true, data: page.map(presentReading), meta: { next_cursor: nextCursor } };
+  // As Vitro: where raw readings start, once retention removed some.
+  const rawSince = await store.rawSince(key.workspace_id);
+  const meta =
+    rawSince === null
+      ? { next_cursor: nextCursor }
+      : { next_cursor: nextCursor, raw_since: rawSince };
+  return { ok: true, data: page.map(presentReading), meta };
+});
+
+// One device's summary (the bench's charts).
+app.get('/api/v1/sensor-readings/summary', async (req, reply) => {
+  const key = await authenticate(req, reply, 'read:sensor_readings');
+  if (key === null) return reply;
+  return { ok: true, ...(await summarize(store, key.workspace_id, req.query)) };
 });
 
 // Transfers of one explant (the bench's case; plant_id is not served here).

@@ -20,6 +20,14 @@ export const FIELDS = {
     'created_at',
     'updated_at',
     'deleted_at',
+    'current_stage_id',
+    'current_stage',
+    'current_stage_name',
+    'current_stage_entered_on',
+    'current_room_id',
+    'archived_at',
+    'archived_by',
+    'search_text',
   ],
   stage: [
     'id',
@@ -55,6 +63,15 @@ export const FIELDS = {
     'created_at',
     'updated_at',
     'deleted_at',
+    'current_stage_id',
+    'current_stage',
+    'current_stage_name',
+    'current_stage_entered_on',
+    'current_room_id',
+    'archived_at',
+    'archived_by',
+    'search_text',
+    'subcultured_at',
   ],
   transfer: [
     'id',
@@ -113,7 +130,7 @@ export const SQL = {
   findPlant: `select ${PLANT_COLUMNS} from "plants" where "workspace_id" = ? and "id" = ? and "deleted_at" is null`,
   listPlants:
     `select ${PLANT_COLUMNS} from "plants" where "workspace_id" = ? and "deleted_at" is null ` +
-    'order by "created_at" desc, "id" desc limit ? offset ?',
+    'and "archived_at" is null order by "created_at" desc, "id" desc limit ? offset ?',
   stageOptions:
     'select "workspace_id", "entity_type", "key", "name", "position" from "stage_definitions" ' +
     'where "workspace_id" = ? and "entity_type" = ? order by "position"',

@@ -1,12 +1,17 @@
 // Baseline store on SQLite: better-sqlite3 statements prepared once, the same pragmas as Vitro.
 import Database from 'better-sqlite3';
+import { addDecimalTexts } from '../dist/lib/exact-sum.js';
 import {
   insertReadingsSql,
   LATEST,
   READINGS_SQL,
   readingRows,
   readingValues,
+  rollupRowsOf,
+  rollupValues,
+  sqliteUpsertRollupsSql,
 } from './readings.mjs';
+import { SUMMARY_SQL, withBucket } from './baseline-summary.mjs';
 import {
   changeEventRows,
   createdEventRow,
@@ -18,6 +23,7 @@ import {
   countChanges,
   countsEvent,
   countsOf,
+  startsLaterSubculture,
   newTransferRow,
   transferEvent,
 } from './baseline-transfers.mjs';
@@ -28,6 +34,10 @@ export function openSqliteStore(path) {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // As Vitro registers it: rollup sums are exact decimal text.
+  db.function('vitro_decimal_add', { deterministic: true }, (a, b) =>
+    addDecimalTexts(String(a), String(b)),
+  );
   const statements = Object.fromEntries(
     Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)]),
   );
@@ -70,6 +80,9 @@ export function openSqliteStore(path) {
   };
   const stampLastSeen = db.prepare(READINGS_SQL.stampLastSeen);
   const listReadings = db.prepare(READINGS_SQL.listByDevice);
+  const rawSince = db.prepare(READINGS_SQL.rawSince);
+  const rollupRows = db.prepare(SUMMARY_SQL.rollupRows);
+  const rawReadings = db.prepare(SUMMARY_SQL.rawReadings);
 
   /** The checks and writes of Vitro's ingest: devices active, rows in, devices stamped. */
   const ingest = db.transaction((workspaceId, inputs, deviceIds, now) => {
@@ -83,9 +96,14 @@ export function openSqliteStore(path) {
         .all(readingValues(rows))
         .map((r) => r.id),
     );
+    const accepted = rows.filter((row) => stored.has(row.id));
+    const rollups = rollupRowsOf(accepted);
+    if (rollups.length > 0) {
+      prepared(sqliteUpsertRollupsSql(rollups.length)).run(rollupValues(rollups));
+    }
     const before = new Date(Date.parse(now) - 1000).toISOString();
     for (const id of deviceIds) stampLastSeen.run(now, workspaceId, id, before);
-    return { rows: rows.filter((row) => stored.has(row.id)) };
+    return { rows: accepted };
   });
 
   /** An explant transfer with its event and counts; undefined when the explant is not found. */
@@ -98,12 +116,22 @@ export function openSqliteStore(path) {
     const row = newTransferRow(key, body, cycle, new Date().toISOString(), now);
     statements.insertTransfer.run(valuesOf(row, FIELDS.transfer));
     const events = [transferEvent(row)];
+    // The explant read above (as the server's lock does) gives its counts and its subculture.
     const changes = countChanges(explant, countsOf(row));
     const fields = Object.keys(changes);
-    if (fields.length > 0) {
-      const values = fields.map((field) => changes[field].to);
-      updateExplant([...fields, 'updated_at']).run(...values, now, workspaceId, row.entity_id);
-      events.push(countsEvent(row, changes, now));
+    const later = startsLaterSubculture(explant, row);
+    if (fields.length > 0 || later) {
+      const columns = [
+        ...(fields.length > 0 ? [...fields, 'updated_at'] : []),
+        ...(later ? ['subcultured_at'] : []),
+      ];
+      const values = [
+        ...fields.map((field) => changes[field].to),
+        ...(fields.length > 0 ? [now] : []),
+        ...(later ? [row.transfer_date] : []),
+      ];
+      updateExplant(columns).run(...values, workspaceId, row.entity_id);
+      if (fields.length > 0) events.push(countsEvent(row, changes, now));
     }
     recordEvents(events);
     return row;
@@ -114,6 +142,11 @@ export function openSqliteStore(path) {
       ingest.immediate(workspaceId, inputs, deviceIds, now),
     listReadings: async (workspaceId, deviceId, since, limit) =>
       listReadings.all(workspaceId, deviceId, since, LATEST, limit, 0),
+    rawSince: async (workspaceId) => rawSince.get(workspaceId)?.raw_since ?? null,
+    rollups: async (workspaceId, deviceId, span, from, to, bucket) =>
+      withBucket(rollupRows.all(workspaceId, deviceId, span, from, to), bucket),
+    rawReadings: async (workspaceId, deviceId, from, to) =>
+      rawReadings.all(workspaceId, deviceId, from, to),
     findKeyForAuth: async (hash) => statements.keyForAuth.get(hash),
     touchKey: async (id, at) => {
       statements.touchKey.run(at, id);

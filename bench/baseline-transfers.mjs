@@ -95,3 +95,11 @@ export function countsEvent(row, changes, now) {
     payload: { changes, transfer_id: row.id },
   };
 }
+
+/** Whether a completed transfer starts a later subculture than the explant's (Vitro's rule). */
+export function startsLaterSubculture(explant, row) {
+  return (
+    row.status === 'completed' &&
+    (explant.subcultured_at === null || row.transfer_date > explant.subcultured_at)
+  );
+}

@@ -71,7 +71,14 @@ export async function writesOfCreatedPlant(target, plant) {
       event_type: event.event_type,
       stage_id_matches: event.stage_id === stages[0]?.id,
       event_time_is_created_at: event.event_time === plant.created_at,
-      payload: mask(JSON.parse(event.payload), 'id', 'created_at', 'updated_at'),
+      payload: mask(
+        JSON.parse(event.payload),
+        'id',
+        'created_at',
+        'updated_at',
+        'current_stage.id',
+        'current_stage.entered_on',
+      ),
     })),
   };
 }

@@ -4,6 +4,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { openDatabase } from '../dist/db/database.js';
+import { inTransaction } from '../dist/db/transaction.js';
+import {
+  ensureMonthPartition,
+  monthPartition,
+} from '../dist/modules/readings/partitions.repository.js';
+import { rollupRowsOf } from '../dist/modules/readings/rollups.js';
 
 export const DEVICES = 100;
 export const READING_INTERVAL_MS = 10_000;
@@ -42,7 +49,16 @@ export function insertReadingsSql(count, placeholder = () => '?') {
   );
 }
 
-const ARRAY_TYPES = { value: 'float8[]' };
+/** PostgreSQL column types of the readings (uuid and timestamptz; text on SQLite). */
+const ARRAY_TYPES = {
+  device_id: 'uuid[]',
+  recorded_at: 'timestamptz[]',
+  id: 'uuid[]',
+  workspace_id: 'uuid[]',
+  room_id: 'uuid[]',
+  value: 'float8[]',
+  created_at: 'timestamptz[]',
+};
 
 /** Vitro's readings insert on PostgreSQL: one array per column, unnested into rows. */
 export const PG_INSERT_READINGS =
@@ -52,6 +68,76 @@ export const PG_INSERT_READINGS =
 
 export const readingColumns = (rows) => READING_COLUMNS.map((c) => rows.map((row) => row[c]));
 
+/** The rollup rows of readings just stored: Vitro's own function (dist/modules/readings/rollups.js). */
+export { rollupRowsOf };
+
+/** Columns of sensor_rollups in the order Vitro's rollups repository writes them. */
+export const ROLLUP_COLUMNS = [
+  'workspace_id',
+  'device_id',
+  'span_minutes',
+  'minute',
+  'type',
+  'unit',
+  'room_key',
+  'reading_count',
+  'min_value',
+  'max_value',
+  'value_sum',
+  'last_at',
+  'last_id',
+  'last_value',
+];
+const ROLLUP_KEY = 'workspace_id, device_id, span_minutes, minute, type, unit, room_key';
+const LATER =
+  '(excluded.last_at, excluded.last_id) > (sensor_rollups.last_at, sensor_rollups.last_id)';
+const ROLLUP_LAST = ['last_value', 'last_id', 'last_at']
+  .map((c) => `${c} = case when ${LATER} then excluded.${c} else sensor_rollups.${c} end`)
+  .join(', ');
+const ROLLUP_ARRAY_TYPES = {
+  workspace_id: 'uuid[]',
+  device_id: 'uuid[]',
+  span_minutes: 'int2[]',
+  minute: 'int8[]',
+  type: 'text[]',
+  unit: 'text[]',
+  room_key: 'uuid[]',
+  reading_count: 'int8[]',
+  min_value: 'float8[]',
+  max_value: 'float8[]',
+  value_sum: 'numeric[]',
+  last_at: 'int8[]',
+  last_id: 'uuid[]',
+  last_value: 'float8[]',
+};
+
+/** Vitro's rollup upsert on PostgreSQL (rollups.repository.ts). */
+export const PG_UPSERT_ROLLUPS =
+  `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')}) ` +
+  `select * from unnest(${ROLLUP_COLUMNS.map((c, i) => `$${i + 1}::${ROLLUP_ARRAY_TYPES[c]}`).join(', ')}) ` +
+  `on conflict (${ROLLUP_KEY}) do update set ` +
+  'reading_count = sensor_rollups.reading_count + excluded.reading_count, ' +
+  'min_value = least(sensor_rollups.min_value, excluded.min_value), ' +
+  'max_value = greatest(sensor_rollups.max_value, excluded.max_value), ' +
+  `value_sum = sensor_rollups.value_sum + excluded.value_sum, ${ROLLUP_LAST}`;
+
+/** The same on SQLite, for `count` rows (the sum added by Vitro's vitro_decimal_add). */
+export function sqliteUpsertRollupsSql(count) {
+  const tuple = `(${ROLLUP_COLUMNS.map(() => '?').join(', ')})`;
+  return (
+    `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')}) values ` +
+    `${Array.from({ length: count }, () => tuple).join(', ')} ` +
+    `on conflict (${ROLLUP_KEY}) do update set ` +
+    'reading_count = sensor_rollups.reading_count + excluded.reading_count, ' +
+    'min_value = min(sensor_rollups.min_value, excluded.min_value), ' +
+    'max_value = max(sensor_rollups.max_value, excluded.max_value), ' +
+    `value_sum = vitro_decimal_add(sensor_rollups.value_sum, excluded.value_sum), ${ROLLUP_LAST}`
+  );
+}
+
+export const rollupColumns = (rows) => ROLLUP_COLUMNS.map((c) => rows.map((row) => row[c]));
+export const rollupValues = (rows) => rows.flatMap((row) => ROLLUP_COLUMNS.map((c) => row[c]));
+
 export const READINGS_SQL = {
   devicesIn: (count) =>
     'select "id", "status", "room_id" from "devices" where "workspace_id" = ? and "id" in ' +
@@ -59,6 +145,8 @@ export const READINGS_SQL = {
   stampLastSeen:
     'update "devices" set "last_seen_at" = ? where "workspace_id" = ? and "id" = ? and ' +
     '("last_seen_at" is null or "last_seen_at" < ?)',
+  // Where the workspace's raw readings start (retention), asked by every list.
+  rawSince: 'select "raw_since" from "sensor_retention" where "workspace_id" = ?',
   // Vitro's device list: both bounds always (the widest when not asked), limit and offset.
   listByDevice:
     `select ${COLUMN_LIST} from "sensor_readings" where "workspace_id" = ? and "device_id" = ? ` +
@@ -189,7 +277,8 @@ const insertSql = (table, row, placeholder) => {
 
 /**
  * Bulk load, as one would restore a dump: the readings in primary-key order (device, time)
- * without the secondary indexes, which are then built again from their own definitions.
+ * without the secondary indexes, which are then built again from their own definitions; the
+ * rollups computed by Vitro's own function, an hour of a device at a time.
  */
 function seedSqlite(path, rooms, devices, count, endMs) {
   const db = new Database(path);
@@ -208,28 +297,41 @@ function seedSqlite(path, rooms, devices, count, endMs) {
     const insert = db.prepare(
       insertReadingsSql(1).replace(' on conflict do nothing returning "id"', ''),
     );
+    const insertRollup = db.prepare(
+      `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')}) values (${ROLLUP_COLUMNS.map(() => '?').join(', ')})`,
+    );
     let left = count;
     for (let d = 0; d < devices.length && left > 0; d++) {
       const device = devices[d];
       const n = Math.min(perDevice, left);
       left -= n;
       const firstMs = endMs - (n - 1) * READING_INTERVAL_MS;
+      let hour = [];
+      const flush = () => {
+        for (const row of rollupRowsOf(hour)) insertRollup.run(ROLLUP_COLUMNS.map((c) => row[c]));
+        hour = [];
+      };
       for (let t = 0; t < n; t++) {
-        const at = new Date(firstMs + t * READING_INTERVAL_MS).toISOString();
-        insert.run(
-          device.id,
-          at,
-          uuidv7({ msecs: firstMs + t * READING_INTERVAL_MS }),
-          device.workspace_id,
-          device.room_id,
-          TYPES[d % TYPES.length],
-          Math.round(Math.random() * 1000) / 10,
-          UNITS[d % UNITS.length],
-          null,
-          null,
-          at,
-        );
+        const ms = firstMs + t * READING_INTERVAL_MS;
+        if (hour.length > 0 && ms % 3_600_000 < READING_INTERVAL_MS) flush();
+        const at = new Date(ms).toISOString();
+        const row = {
+          device_id: device.id,
+          recorded_at: at,
+          id: uuidv7({ msecs: ms }),
+          workspace_id: device.workspace_id,
+          room_id: device.room_id,
+          type: TYPES[d % TYPES.length],
+          value: Math.round(Math.random() * 1000) / 10,
+          unit: UNITS[d % UNITS.length],
+          notes: null,
+          external_id: null,
+          created_at: at,
+        };
+        insert.run(READING_COLUMNS.map((c) => row[c]));
+        hour.push(row);
       }
+      flush();
     }
     for (const index of indexes) db.exec(index.sql);
   })();
@@ -238,13 +340,38 @@ function seedSqlite(path, rooms, devices, count, endMs) {
   db.close();
 }
 
-/** The same on PostgreSQL, generated by the server; indexes and key rebuilt afterwards. */
+/** The months (partitions on PostgreSQL) of [fromMs, toMs]. */
+function monthsOf(fromMs, toMs) {
+  const months = [];
+  const from = new Date(fromMs);
+  for (let i = 0; ; i++) {
+    const month = monthPartition(from.getUTCFullYear(), from.getUTCMonth() + i);
+    if (Date.parse(month.from) > toMs) return months;
+    months.push(month);
+  }
+}
+
+/**
+ * The same on PostgreSQL, generated by the server into the months' partitions (made first,
+ * as Vitro's upkeep makes them); key and indexes rebuilt afterwards; rollups from the rows,
+ * as the readings migration computes them.
+ */
 async function seedPostgres(url, rooms, devices, count, endMs) {
+  const perDevice = Math.ceil(count / devices.length);
+  const database = openDatabase({ dialect: 'postgres', url });
+  try {
+    for (const month of monthsOf(endMs - perDevice * READING_INTERVAL_MS, endMs)) {
+      await inTransaction(database.db, (trx) => ensureMonthPartition(trx, month));
+    }
+  } finally {
+    await database.close();
+  }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const dollar = (n) => `$${n}`;
     await client.query('begin');
+    await client.query('set local extra_float_digits = 1');
     for (const room of rooms)
       await client.query(insertSql('rooms', room, dollar), Object.values(room));
     for (const d of devices) await client.query(insertSql('devices', d, dollar), Object.values(d));
@@ -256,7 +383,6 @@ async function seedPostgres(url, rooms, devices, count, endMs) {
     );
     for (const index of indexes) await client.query(`drop index "${index.indexname}"`);
     await client.query('alter table sensor_readings drop constraint sensor_readings_pk');
-    const perDevice = Math.ceil(count / devices.length);
     let left = count;
     for (let d = 0; d < devices.length && left > 0; d++) {
       const device = devices[d];
@@ -265,9 +391,9 @@ async function seedPostgres(url, rooms, devices, count, endMs) {
       const firstMs = endMs - (n - 1) * READING_INTERVAL_MS;
       await client.query(
         `insert into sensor_readings (${COLUMN_LIST})
-         select $1, at, md5($1 || t::text)::uuid::text, $2, $3, $4, round((random() * 1000)::numeric, 1)::float8, $5, null, null, at
-         from (select t, to_char(to_timestamp(($6::bigint + t * $7::bigint) / 1000.0) at time zone 'UTC',
-                                 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+         select $1::uuid, at, md5($1 || t::text)::uuid, $2::uuid, $3::uuid, $4,
+                round((random() * 1000)::numeric, 1)::float8, $5, null, null, at
+         from (select t, timestamptz 'epoch' + ($6::bigint + t * $7::bigint) * interval '1 millisecond' as at
                from generate_series(0, $8::int - 1) as t) as g`,
         [
           device.id,
@@ -285,8 +411,34 @@ async function seedPostgres(url, rooms, devices, count, endMs) {
       `alter table sensor_readings add constraint sensor_readings_pk ${keys[0].def}`,
     );
     for (const index of indexes) await client.query(index.indexdef);
+    const workspaceId = devices[0].workspace_id;
+    await client.query(
+      `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')})
+       select workspace_id, device_id, 1, minute, type, unit, room_key, count(*), min(value), max(value),
+         sum(value::text::numeric),
+         (array_agg(round(extract(epoch from recorded_at) * 1000)::int8 order by recorded_at desc, id desc))[1],
+         (array_agg(id order by recorded_at desc, id desc))[1],
+         (array_agg(value order by recorded_at desc, id desc))[1]
+       from (select workspace_id, device_id, floor(extract(epoch from recorded_at) / 60)::int8 as minute,
+                    type, unit, coalesce(room_id, '00000000-0000-0000-0000-000000000000'::uuid) as room_key,
+                    value, recorded_at, id
+             from sensor_readings where workspace_id = $1) as r
+       group by workspace_id, device_id, minute, type, unit, room_key`,
+      [workspaceId],
+    );
+    await client.query(
+      `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')})
+       select workspace_id, device_id, 60, minute - ((minute % 60) + 60) % 60 as hour, type, unit,
+         room_key, sum(reading_count), min(min_value), max(max_value), sum(value_sum), max(last_at),
+         (array_agg(last_id order by last_at desc, last_id desc))[1],
+         (array_agg(last_value order by last_at desc, last_id desc))[1]
+       from sensor_rollups where workspace_id = $1 and span_minutes = 1
+       group by workspace_id, device_id, hour, type, unit, room_key`,
+      [workspaceId],
+    );
     await client.query('commit');
     await client.query('vacuum analyze sensor_readings');
+    await client.query('vacuum analyze sensor_rollups');
     await client.query('analyze devices');
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
@@ -296,17 +448,42 @@ async function seedPostgres(url, rooms, devices, count, endMs) {
   }
 }
 
-/** Seeds the devices and `count` readings (one per device every 10 s, the last a minute ago). */
+/** The charts the summary cases draw: 30 days in hours and 24 hours in 5 minutes, to an unaligned now. */
+export const SUMMARY_CHARTS = {
+  month: { bucket: '1h', spanMs: 30 * 86_400_000 },
+  day: { bucket: '5m', spanMs: 86_400_000 },
+};
+
+/**
+ * Seeds the devices and `count` readings, one per device every 10 s, the newest a minute
+ * before the first of last month (UTC): old enough that a retention of 30 days removes all
+ * of them (the retention step), while the ingest cases write into the present.
+ */
 export async function seedReadings(target, { workspaceId, memberId }, count) {
   const nowMs = Date.now();
   const { rooms, devices } = deviceRows(workspaceId, memberId, nowMs);
-  const endMs = nowMs - 60_000;
+  const now = new Date(nowMs);
+  const endMs = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) - 60_000;
   if (target.dialect === 'sqlite') seedSqlite(target.path, rooms, devices, count, endMs);
   else await seedPostgres(target.url, rooms, devices, count, endMs);
+  // A chart's "now": the seeded data's end, 30.5 s on (not on a minute).
+  const chartUntil = endMs + 30_500;
   return {
     deviceIds: devices.map((d) => d.id),
     roomIds: rooms.map((r) => r.id),
     listDeviceId: devices[Math.floor(devices.length / 2)].id,
     listSince: new Date(endMs - LIST_WINDOW_MS).toISOString(),
+    count,
+    endMs,
+    charts: Object.fromEntries(
+      Object.entries(SUMMARY_CHARTS).map(([name, chart]) => [
+        name,
+        {
+          bucket: chart.bucket,
+          since: new Date(chartUntil - chart.spanMs).toISOString(),
+          until: new Date(chartUntil).toISOString(),
+        },
+      ]),
+    ),
   };
 }

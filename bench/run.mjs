@@ -11,7 +11,10 @@ import { selectCases } from './cases.mjs';
 import { loadServer, pacedLoad } from './load.mjs';
 import { HELP, readOptions } from './options.mjs';
 import { caseResult, formatExtras, formatTable, median, ms, writeSummary } from './report.mjs';
+import { pgbenchIngest } from './pgbench.mjs';
+import { describeRetention, retentionStep } from './retention.mjs';
 import { startServer } from './servers.mjs';
+import { describeStorage, storageFigures } from './storage.mjs';
 import { verifyCases } from './verify.mjs';
 import { addAlertRules, measureDrain, startReceiver, subscribeEndpoints } from './webhooks.mjs';
 
@@ -148,11 +151,15 @@ async function benchDatabase(dialect, cases, options, execArgv) {
   const seededAt = Date.now();
   const seeded = await seed(target, { plants: options.plants, readings, transfers });
   console.log(`[${dialect}] seeded in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+  const storage = readings > 0 ? await storageFigures(target) : null;
+  if (storage !== null) console.log(describeStorage(dialect, storage));
 
   const receiver = options.endpoints > 0 ? await startReceiver() : null;
   const servers = await startServers(target, execArgv, receiver !== null);
   const results = [];
   let drain = null;
+  let pgbench = null;
+  let retention = null;
   try {
     await verifyCases(cases, [servers.baseline, servers.vitro], seeded, target);
     if (receiver !== null) {
@@ -187,6 +194,28 @@ async function benchDatabase(dialect, cases, options, execArgv) {
       );
       drain = drained;
     }
+    const ingest = results.find((r) => r.name === 'ingest');
+    if (dialect === 'postgres' && ingest !== undefined) {
+      // What PostgreSQL alone does with the same batches, same machine, same run.
+      pgbench = await pgbenchIngest(options.postgresUrl, seeded.workspaceId, {
+        duration: options.duration * options.rounds,
+        clients: options.connections,
+        dir: OUT,
+      });
+      if (pgbench === null)
+        console.log(`[${dialect}] pgbench not found: no PostgreSQL-alone figure`);
+      else pgbench.vitroReadingsPerSecond = ingest.vitro.rps * ingest.itemsPerRequest;
+    }
+    if (options.retention && ingest !== undefined && readings > 0) {
+      retention = await retentionStep({
+        target,
+        servers,
+        seeded,
+        ingestCase: cases.find((c) => c.name === 'ingest'),
+        ingestRps: ingest.vitro.rps,
+        options,
+      });
+    }
   } finally {
     await Promise.all([servers.baseline.stop(), servers.vitro.stop()]);
     await receiver?.close();
@@ -197,7 +226,30 @@ async function benchDatabase(dialect, cases, options, execArgv) {
   console.log(
     `${formatTable(title, results)}\n${formatExtras(results)}${describeNoise(dialect, results)}`,
   );
-  return { dialect, results, ...(drain === null ? {} : { webhookDrain: drain }) };
+  if (storage !== null) console.log(describeStorage(dialect, storage));
+  if (pgbench !== null) console.log(describePgbench(dialect, pgbench));
+  if (retention !== null) console.log(describeRetention(dialect, retention));
+  return {
+    dialect,
+    results,
+    storage,
+    pgbench,
+    retention,
+    ...(drain === null ? {} : { webhookDrain: drain }),
+  };
+}
+
+function describePgbench(dialect, p) {
+  const rate = (value) => Math.round(value).toLocaleString('en-US');
+  const vitro = p.vitroReadingsPerSecond;
+  return Object.entries(p)
+    .filter(([name]) => name !== 'vitroReadingsPerSecond')
+    .map(
+      ([name, figures]) =>
+        `[${dialect}] pgbench ${name}: ${rate(figures.readingsPerSecond)} readings/s; vitro ingest ` +
+        `${rate(vitro)} readings/s = ${(vitro / figures.readingsPerSecond).toFixed(2)} of it (goal ≥ 0.8 of insert)`,
+    )
+    .join('\n');
 }
 
 async function main() {
@@ -214,6 +266,13 @@ async function main() {
     return;
   }
   const cases = selectCases(options.cases);
+  if (options.retention && !cases.some((c) => c.name === 'ingest')) {
+    console.error(
+      '--retention measures ingest during removal: add the ingest case (--cases …,ingest)',
+    );
+    process.exitCode = 2;
+    return;
+  }
   ensureBuilt(ROOT, options);
   const profileDir = join(OUT, 'profiles');
   const execArgv = [

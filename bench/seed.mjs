@@ -11,6 +11,7 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
 import { addMember, createApiKey, createWorkspace } from '../dist/modules/identity/index.js';
+import { saveRoom } from '../dist/modules/lab/index.js';
 import { FIELDS, valuesOf } from './baseline-sql.mjs';
 import { seedReadings } from './readings.mjs';
 import { SEEDED_VESSELS_BELOW } from './cases.mjs';
@@ -27,6 +28,23 @@ const SPECIES = [
   ['Vaccinium corymbosum', 'Highbush blueberry', 'Vaccinium', 'Ericaceae'],
   ['Nepenthes alata', null, 'Nepenthes', 'Nepenthaceae'],
 ];
+/** The seeded plants' current stages and rooms, in turn (no stage rows: the lists read the plant). */
+const STAGES = [
+  ['mother_block', 'Mother Block'],
+  ['propagation', 'Propagation'],
+  ['production', 'Production'],
+  ['greenhouse', 'Greenhouse'],
+  ['quarantine', 'Quarantine'],
+];
+export const ROOM_NAMES = ['Growth room A', 'Growth room B', 'Growth room C', 'Greenhouse 1'];
+
+/** Vitro's search text: the names a search matches, lower-cased, one per line. */
+const searchText = (values) =>
+  values
+    .filter((v) => v !== null && v !== '')
+    .join('\n')
+    .toLowerCase();
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 const PG_BATCH = 1000;
@@ -34,7 +52,7 @@ const EXPLANTS = 1000;
 const TRANSFERS_PER_EXPLANT = 100;
 
 /** The i-th of `count` plants, one a minute, the last one a minute ago. */
-function plantRow(i, count, workspaceId, memberId, nowMs) {
+function plantRow(i, count, workspaceId, memberId, nowMs, roomIds) {
   const [species, commonName, genus, family] = SPECIES[i % SPECIES.length];
   const createdMs = nowMs - (count - i) * MINUTE_MS;
   const createdAt = new Date(createdMs).toISOString();
@@ -57,12 +75,22 @@ function plantRow(i, count, workspaceId, memberId, nowMs) {
     created_at: createdAt,
     updated_at: createdAt,
     deleted_at: null,
+    current_stage_id: uuidv7({ msecs: createdMs }),
+    current_stage: STAGES[i % STAGES.length][0],
+    current_stage_name: STAGES[i % STAGES.length][1],
+    current_stage_entered_on: createdAt,
+    current_room_id: roomIds[i % roomIds.length],
+    archived_at: null,
+    archived_by: null,
+    search_text: searchText([species, commonName, genus, family, null, externalId]),
   };
 }
 
-function plantRows(count, workspaceId, memberId) {
+function plantRows(count, workspaceId, memberId, roomIds) {
   const nowMs = Date.now();
-  return Array.from({ length: count }, (_, i) => plantRow(i, count, workspaceId, memberId, nowMs));
+  return Array.from({ length: count }, (_, i) =>
+    plantRow(i, count, workspaceId, memberId, nowMs, roomIds),
+  );
 }
 
 /** The i-th of `count` explants, one every 10 minutes, each from one of the plants. */
@@ -91,6 +119,15 @@ function explantRow(i, count, plants, memberId, nowMs) {
     created_at: createdAt,
     updated_at: createdAt,
     deleted_at: null,
+    current_stage_id: null,
+    current_stage: null,
+    current_stage_name: null,
+    current_stage_entered_on: null,
+    current_room_id: null,
+    archived_at: null,
+    archived_by: null,
+    search_text: searchText([label, batch, label]),
+    subcultured_at: createdAt,
   };
 }
 
@@ -127,6 +164,7 @@ function explantAndTransferRows(plants, memberId) {
         created_at: date,
       });
       explant.current_count = vessels;
+      explant.subcultured_at = date;
     }
     explants.push(explant);
   }
@@ -200,10 +238,10 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
       : { dialect: 'postgres', url: target.url };
   if (target.dialect === 'sqlite') removeSqliteFiles(target.path);
   const database = openDatabase(config);
-  let workspace, member, key;
+  let workspace, member, key, roomIds;
   try {
     await migrateToLatest(database.db);
-    ({ workspace, member, key } = await inTransaction(database.db, async (trx) => {
+    ({ workspace, member, key, roomIds } = await inTransaction(database.db, async (trx) => {
       const workspace = await createWorkspace(trx, { name: 'Bench lab', plan: 'teams' });
       const member = await addMember(trx, {
         workspaceId: workspace.id,
@@ -215,13 +253,24 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
         name: 'bench',
         scopes: [...SCOPES],
       });
-      return { workspace, member, key };
+      const roomIds = [];
+      for (const name of ROOM_NAMES) {
+        const id = uuidv7();
+        await saveRoom(trx, {
+          id,
+          workspaceId: workspace.id,
+          name,
+          createdAt: workspace.created_at,
+        });
+        roomIds.push(id);
+      }
+      return { workspace, member, key, roomIds };
     }));
   } finally {
     await database.close();
   }
 
-  const rows = plantRows(plants, workspace.id, member.id);
+  const rows = plantRows(plants, workspace.id, member.id, roomIds);
   const records = transfers
     ? { plants: rows, ...explantAndTransferRows(rows, member.id) }
     : { plants: rows, explants: [], transfers: [] };
@@ -233,6 +282,7 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
     memberId: member.id,
     apiKey: key.key,
     plantId: rows[Math.floor(rows.length / 2)].id,
+    roomIds,
     readings:
       readings > 0
         ? await seedReadings(target, { workspaceId: workspace.id, memberId: member.id }, readings)

@@ -37,6 +37,19 @@ export async function startServer({ name, script, env, execArgv }) {
     name,
     pid: child.pid,
     url: `http://127.0.0.1:${port}`,
+    /** Sends `message` over IPC and resolves with the server's answer of type `${message.type}-done`. */
+    ask(message) {
+      return new Promise((resolve, reject) => {
+        const onMessage = (answer) => {
+          if (answer?.type !== `${message.type}-done`) return;
+          child.off('message', onMessage);
+          if (answer.error !== undefined) reject(new Error(answer.error));
+          else resolve(answer.result);
+        };
+        child.on('message', onMessage);
+        child.send(message);
+      });
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

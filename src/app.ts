@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { installCors } from './kernel/cors.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { writesSettled } from './kernel/writes-in-flight.js';
@@ -17,6 +18,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './kernel/protocol-errors.js';
 import { createRateLimiter } from './kernel/rate-limit.js';
+import { installConsole } from './console/serve.js';
 import { createBlobStore, createFileLinkSigner } from './files/create-blob-store.js';
 import { registerFileRoutes } from './files/file-routes.js';
 import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
@@ -30,6 +32,8 @@ import {
   targetPolicy,
   type DeliveryWorkerOptions,
 } from './modules/webhooks/index.js';
+import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
+import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -48,6 +52,18 @@ export interface AppOptions {
   extraRoutes?: (routes: Routes) => void;
   /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
   webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'>;
+  /**
+   * Readings upkeep (partitions, retention) every hour; default true. False: it runs
+   * only when asked (`app.readingsMaintenance.runNow()`).
+   */
+  readingsMaintenance?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Readings upkeep: partitions and retention (modules/readings/maintenance.ts). */
+    readingsMaintenance: ReadingsMaintenance;
+  }
 }
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -120,6 +136,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     database,
     authenticate: createAuthenticator(database, app.log),
+    sessions: createSessionAuthenticator(database, app.log, config.publicUrl),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,
@@ -129,11 +146,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   installHttpConventions(app);
+  installCors(app, config.corsOrigins);
   installProtocolErrors(app);
   const metrics = installMetrics(app, config.metricsToken);
-  await installOpenApi(app, config.publicUrl);
+  await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
+  await installConsole(app, config);
   const blobs = await createBlobStore(config);
   // Local files are served at signed /files/… links; S3 hands out presigned links itself.
   if (config.storage.kind === 'file') {
@@ -154,6 +173,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           })
         ).bytes,
     },
+    publicUrlSet: config.publicUrlSet,
   });
   options.extraRoutes?.(routes);
 
@@ -161,10 +181,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
     );
+    purgeFinishedSessions(database.db).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
+    );
   };
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   app.addHook('onReady', async () => purge());
+  const maintenance = startReadingsMaintenance(database, {
+    defaultDays: config.readingsRetentionDays,
+    log: app.log,
+    schedule: options.readingsMaintenance !== false,
+  });
+  app.decorate('readingsMaintenance', maintenance);
 
   // Background work (webhook deliveries, the alert timer), in any number of processes; off where
   // VITRO_WORKER=off (and in the tests, unless one turns it on).
@@ -212,6 +241,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(purgeTimer);
     await worker?.stop();
     await silenceTimer?.stop();
+    await maintenance.stop();
     await backups?.stop();
     await presence?.stop();
     if (ownsRedis && redis !== null) redis.disconnect();

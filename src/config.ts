@@ -48,6 +48,8 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly publicUrl: string;
+  /** Whether PUBLIC_URL was set; otherwise links for people use the address they opened. */
+  readonly publicUrlSet: boolean;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly storage: StorageConfig;
@@ -58,12 +60,22 @@ export interface Config {
   readonly webhooks: WebhookConfig;
   /** Whether this process runs the background work: webhook deliveries and the alert timer. */
   readonly worker: boolean;
+  /** Origins whose pages may call the API with a key (CORS); empty = no CORS headers. */
+  readonly corsOrigins: readonly string[];
   readonly logLevel: LogLevel;
   /** Bearer token GET /metrics requires; null = it answers loopback clients only. */
   readonly metricsToken: string | null;
+  /**
+   * Days raw sensor readings are kept in workspaces without their own setting;
+   * null = for ever (the default). Rollups are kept for ever either way.
+   */
+  readonly readingsRetentionDays: number | null;
   /** Scheduled backups (BACKUP_DIR), or null when off. */
   readonly backup: BackupScheduleConfig | null;
 }
+
+/** The longest retention a setting may name: 100 years (any longer is for ever). */
+export const MAX_RETENTION_DAYS = 36_500;
 
 /** A bad configuration value; its message is the one line printed at start-up. */
 export class ConfigError extends Error {
@@ -276,6 +288,40 @@ function parseWorker(env: Env): boolean {
   return worker === 'on';
 }
 
+/** `CORS_ORIGINS`: exact origins (scheme, host, port), comma-separated; never `*`. */
+function parseCorsOrigins(env: Env): string[] {
+  const raw = read(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((origin) => {
+      if (origin === '*') {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          'list the origins allowed one by one; * is not accepted',
+        );
+      }
+      let url: URL;
+      try {
+        url = new URL(origin);
+      } catch {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          `"${origin}" is not an origin such as https://tools.example.org`,
+        );
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          `"${origin}" is not an origin such as https://tools.example.org (scheme, host and port only)`,
+        );
+      }
+      return url.origin;
+    });
+}
+
 function parseMetricsToken(env: Env): string | null {
   const raw = read(env, 'METRICS_TOKEN');
   if (raw === undefined) return null;
@@ -286,6 +332,19 @@ function parseMetricsToken(env: Env): string | null {
     );
   }
   return raw;
+}
+
+function parseRetentionDays(env: Env): number | null {
+  const raw = read(env, 'READINGS_RETENTION_DAYS');
+  if (raw === undefined) return null;
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > MAX_RETENTION_DAYS) {
+    throw new ConfigError(
+      'READINGS_RETENTION_DAYS',
+      `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or unset to keep raw readings for ever, got "${raw}"`,
+    );
+  }
+  return days;
 }
 
 function parseLogLevel(env: Env): LogLevel {
@@ -401,6 +460,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     publicUrl: parsePublicUrl(env, host, port),
+    publicUrlSet: read(env, 'PUBLIC_URL') !== undefined,
     dataDir,
     database,
     storage: parseStorage(env, dataDir),
@@ -430,8 +490,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
     webhooks: parseWebhooks(env),
     worker: parseWorker(env),
+    corsOrigins: Object.freeze(parseCorsOrigins(env)),
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
+    readingsRetentionDays: parseRetentionDays(env),
     backup: parseBackupSchedule(env, database),
     secret: '',
   };

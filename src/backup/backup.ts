@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { create as createTar } from 'tar';
 import type { Config } from '../config.js';
+import { DEMO_KEY_FILE, demoKeyPath } from '../cli/demo-key.js';
 import type { Database } from '../db/database.js';
 import {
   FORMAT,
@@ -33,8 +34,20 @@ export const DATABASE_PARTS = {
 } as const;
 export const FILES_PREFIX = 'files/';
 export const DATA_PREFIX = 'data/';
-/** Files of the data directory a restore needs: the generated secret and the demo key. */
-export const DATA_FILES = ['secret', 'demo-key.txt'] as const;
+/**
+ * Files of the data directory a restore needs: the generated secret and the demo
+ * key. The archive holds the demo key of the database backed up (its key file is
+ * named after that database, see `demoKeyPath`) as `data/demo-key.txt`; a restore
+ * writes it to the key file of the database restored into.
+ */
+export const DATA_FILES = ['secret', DEMO_KEY_FILE] as const;
+
+/** Where a data file of the archive lives in the data directory of `config`. */
+export function dataFilePath(config: Config, name: string): string {
+  return name === DEMO_KEY_FILE
+    ? demoKeyPath(config.dataDir, config.database)
+    : join(config.dataDir, name);
+}
 
 /**
  * Gzip level of the archive. SQLite pages and JSON compress several times over
@@ -263,7 +276,7 @@ export async function createBackup(
 
     const dataPaths: string[] = [];
     for (const name of DATA_FILES) {
-      const source = join(config.dataDir, name);
+      const source = dataFilePath(config, name);
       if (!existsSync(source)) continue;
       if (name === 'secret' && !secretFileIsInUse(config, source)) continue;
       await mkdir(join(staging, 'data'), { recursive: true, mode: PRIVATE_DIR });

@@ -7,7 +7,7 @@ import { displayDatabaseUrl, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrations as knownMigrations } from '../db/migrations/index.js';
 import { readManifest, extractVerified } from './archive-reader.js';
-import { DATA_PREFIX, DATABASE_PARTS, FILES_PREFIX } from './backup.js';
+import { DATA_PREFIX, DATABASE_PARTS, dataFilePath, FILES_PREFIX } from './backup.js';
 import type { Manifest } from './manifest.js';
 import { exists, PRIVATE_DIR, PRIVATE_FILE } from './parts.js';
 import { pgRestore } from './postgres-tools.js';
@@ -236,7 +236,7 @@ export async function restoreBackup(
     }
     for (const part of manifest.parts) {
       if (!part.path.startsWith(DATA_PREFIX)) continue;
-      const target = join(config.dataDir, part.path.slice(DATA_PREFIX.length));
+      const target = dataFilePath(config, part.path.slice(DATA_PREFIX.length));
       await rm(target, { force: true });
       await moveInto(join(staging, part.path), target);
       await chmod(target, PRIVATE_FILE);

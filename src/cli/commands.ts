@@ -80,8 +80,9 @@ export async function registerAdminCommands(
   program
     .command('demo')
     .description(
-      'Create a demo lab with an owner key and save the key in <data dir>/demo-key.txt ' +
-        '(replacing the one there) -> {workspace_id, key, base_url, key_file}',
+      "Create a demo lab with an owner key and save the key in the database's demo key file " +
+        '(<data dir>/demo-key.txt for the default SQLite database; replacing the one there) ' +
+        '-> {workspace_id, key, base_url, key_file}',
     )
     .action(async () => {
       const { runDemo } = await import('./demo-command.js');

@@ -18,7 +18,7 @@ export function runDemo(io: CliIo): Promise<object> {
         const lab = await createDemoLab(trx, createRecordLookup(), new Date(), photos);
         let keyFile: string;
         try {
-          keyFile = await writeDemoKeyFile(config.dataDir, lab.key);
+          keyFile = await writeDemoKeyFile(config.dataDir, config.database, lab.key);
         } catch (error) {
           throw explainStartupError(error, config, 'files');
         }

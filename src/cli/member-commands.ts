@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ROLES } from '../kernel/access.js';
 import { addMember, listMembers, removeMember, setMemberRole } from '../modules/identity/index.js';
 import type { CommandKit } from './command-kit.js';
+import { registerMemberSessionCommands } from './member-sessions.js';
 import { memberSummary } from './present.js';
 
 /** `vitro member …` (docs/cli.md): loaded only when a command names the group. */
@@ -57,4 +58,5 @@ export function registerMemberCommands(
       return { id: row.id, status: row.status };
     },
   );
+  registerMemberSessionCommands(member, { action, read, required });
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { displayDatabaseUrl, loadConfig, type Config } from '../config.js';
+import type { Database } from '../db/database.js';
 import { upgradeDatabase } from '../db/upgrade.js';
 import { createBlobStore } from '../files/create-blob-store.js';
 import { tightenPrivateDirectory } from '../files/private-dirs.js';
@@ -19,6 +20,13 @@ type DemoInfo =
   | { status: 'created'; key_file: string; workspace_id: string; key: string }
   | { status: 'stale'; key_file: string; workspace_id: string; key: string; message: string };
 
+/** Beside the key, a way in for a person: the demo lab owner's sign-in link. */
+interface DemoSignIn {
+  base_url: string;
+  sign_in_url: string;
+  sign_in_expires_at: string;
+}
+
 /**
  * A demo lab just created on an empty database: its key goes into the key file
  * unless the file already exists. Then it holds the key of another database (or
@@ -29,9 +37,9 @@ async function saveNewDemoKey(
   config: Config,
   lab: { workspace_id: string; key: string },
 ): Promise<DemoInfo> {
-  const keyFile = demoKeyPath(config.dataDir);
+  const keyFile = demoKeyPath(config.dataDir, config.database);
   if (!existsSync(keyFile)) {
-    await writeDemoKeyFile(config.dataDir, lab.key);
+    await writeDemoKeyFile(config.dataDir, config.database, lab.key);
     return { status: 'created', key_file: keyFile, ...lab };
   }
   return {
@@ -44,6 +52,32 @@ async function saveNewDemoKey(
       'against this database (it may belong to another one) and is left as it is; run ' +
       '`npx vitro demo` (same environment) to save a demo key of this database there',
   };
+}
+
+/**
+ * Where a person opens the console: PUBLIC_URL when set, else the address the
+ * server really listens on (the port it got, with a wildcard host such as 0.0.0.0
+ * read as this machine's loopback).
+ */
+export function consoleBaseUrl(config: Config, listening: string): string {
+  if (config.publicUrlSet) return config.publicUrl;
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
+}
+
+/** A sign-in link for the demo lab's owner (works once, within 15 minutes). */
+async function demoSignIn(
+  database: Database,
+  ownerId: string,
+  baseUrl: string,
+): Promise<DemoSignIn> {
+  const { mintSignInLinkForMember } = await import('../modules/sessions/index.js');
+  const link = await transact(database, (trx) =>
+    mintSignInLinkForMember(trx, ownerId, baseUrl, new Date().toISOString()),
+  );
+  return { base_url: baseUrl, sign_in_url: link.url, sign_in_expires_at: link.expires_at };
 }
 
 export interface ServeOptions {
@@ -100,17 +134,21 @@ export async function startServe(
   } catch (error) {
     throw explainStartupError(error, config, 'listen');
   }
-  let demo: DemoInfo | null = null;
+  const baseUrl = consoleBaseUrl(config, server.url);
+  let demo: (DemoInfo & Partial<DemoSignIn>) | null = null;
   try {
+    const authenticate = createAuthenticator(database, server.app.log);
+    let owner: string | null = null;
     if (lab !== null) {
       demo = await saveNewDemoKey(config, lab);
-    } else if (options.demo || existsSync(demoKeyPath(config.dataDir))) {
-      const authenticate = createAuthenticator(database, server.app.log);
-      demo = await checkDemoKeyFile(
-        config.dataDir,
-        authenticate,
-        displayDatabaseUrl(config.database),
-      );
+      owner = (await authenticate(`Bearer ${lab.key}`)).memberId;
+    } else if (options.demo || existsSync(demoKeyPath(config.dataDir, config.database))) {
+      const found = await checkDemoKeyFile(config.dataDir, config.database, authenticate);
+      demo = found.check;
+      owner = found.memberId;
+    }
+    if (demo !== null && owner !== null) {
+      demo = { ...demo, ...(await demoSignIn(database, owner, baseUrl)) };
     }
   } catch (error) {
     await server.close();
@@ -118,6 +156,7 @@ export async function startServe(
   }
   const summary = {
     listening: server.url,
+    console: `${baseUrl}/`,
     docs: `${server.url}/docs`,
     public_url: config.publicUrl,
     database: database.dialect,

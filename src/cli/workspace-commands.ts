@@ -7,6 +7,7 @@ import {
   setWorkspacePlan,
   WORKSPACE_TYPES,
 } from '../modules/identity/index.js';
+import { parseRetentionSetting, setReadingsRetention } from '../modules/readings/index.js';
 import type { CommandKit } from './command-kit.js';
 import { commaList } from './parse.js';
 import { workspaceSummary } from './present.js';
@@ -62,5 +63,23 @@ export function registerWorkspaceCommands(
       id: o.workspace,
       features: await setWorkspaceFeatures(trx, o.workspace, commaList(o.features)),
     }),
+  );
+  action(
+    workspace
+      .command('set-readings-retention')
+      .description(
+        "Keep a workspace's raw sensor readings N days (whole months go), for ever (off), or as " +
+          'READINGS_RETENTION_DAYS says (default) -> {workspace_id, setting, days, raw_since}',
+      )
+      .addOption(required('--workspace <id>', 'workspace id'))
+      .addOption(required('--days <days>', 'days from 1 to 36500, off or default')),
+    async (o: { workspace: string; days: string }, trx, config) =>
+      setReadingsRetention(
+        trx,
+        o.workspace,
+        parseRetentionSetting(o.days),
+        config.readingsRetentionDays,
+        new Date().toISOString(),
+      ),
   );
 }

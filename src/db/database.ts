@@ -11,6 +11,8 @@ import {
   type Checkpointer,
 } from './checkpointer.js';
 import type { DB } from './schema.js';
+import { addDecimalTexts } from '../lib/exact-sum.js';
+import { timestamptzToIso } from './pg-timestamps.js';
 import { ImmediateSqliteDialect, sqliteHandle, type SqliteHandle } from './sqlite.js';
 
 /** A query handle: the database itself or a transaction bound to it. */
@@ -30,6 +32,7 @@ export interface Database {
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+const TIMESTAMPTZ_OID = 1184;
 
 function pgTypes(): pg.CustomTypesConfig {
   return {
@@ -37,6 +40,8 @@ function pgTypes(): pg.CustomTypesConfig {
       // Counts and sequences fit in a double; they must reach the API as numbers.
       if (oid === INT8_OID) return (value: string) => Number(value);
       if (oid === NUMERIC_OID) return (value: string) => value;
+      // Sensor readings' times: the API's ISO text, as SQLite stores it (pg-timestamps.ts).
+      if (oid === TIMESTAMPTZ_OID) return timestamptzToIso;
       return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
     }) as pg.CustomTypesConfig['getTypeParser'],
   };
@@ -118,6 +123,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    // Exact sums of decimal text (readings rollups): SQLite has no exact decimal type.
+    sqlite.function('vitro_decimal_add', { deterministic: true }, (a: unknown, b: unknown) =>
+      addDecimalTexts(String(a), String(b)),
+    );
     let checkpointer: Checkpointer | null = null;
     if (options.backgroundCheckpoints === true && config.path !== ':memory:') {
       sqlite.pragma(`wal_autocheckpoint = ${BACKGROUND_AUTOCHECKPOINT_PAGES}`);

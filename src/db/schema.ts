@@ -14,6 +14,8 @@ export interface WorkspaceTable {
   last_event_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Days between subcultures: an explant is due for transfer this long after its last one. */
+  subculture_interval_days: number;
 }
 
 export interface MemberTable {
@@ -127,6 +129,16 @@ export interface PlantTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The current stage (kept by every stage move) and its room; null before the first. */
+  current_stage_id: string | null;
+  current_stage: string | null;
+  current_stage_name: string | null;
+  current_stage_entered_on: string | null;
+  current_room_id: string | null;
+  archived_at: string | null;
+  archived_by: string | null;
+  /** The names a search matches, lower-cased. */
+  search_text: string | null;
 }
 
 export interface ExplantTable {
@@ -149,6 +161,18 @@ export interface ExplantTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The current stage (kept by every stage move) and its room; null before the first. */
+  current_stage_id: string | null;
+  current_stage: string | null;
+  current_stage_name: string | null;
+  current_stage_entered_on: string | null;
+  current_room_id: string | null;
+  archived_at: string | null;
+  archived_by: string | null;
+  /** The names a search matches, lower-cased. */
+  search_text: string | null;
+  /** When it last went onto fresh medium: its latest completed transfer, else its creation. */
+  subcultured_at: string | null;
 }
 
 export interface StageTable {
@@ -341,6 +365,9 @@ export interface ContaminationTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  resolution_outcome: string | null;
+  resolution_notes: string | null;
+  resolved_by: string | null;
 }
 
 export interface MediaRecipeTable {
@@ -640,6 +667,68 @@ export interface AlertTable {
   updated_at: string;
 }
 
+/** A personal sign-in link: single use, 15 minutes; only the secret's SHA-256 is kept. */
+export interface SignInLinkTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A console session: the cookie's SHA-256; ends on sign-out or after 30 days unused. */
+export interface SessionTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string;
+  ended_at: string | null;
+}
+
+/**
+ * Per device, room, type and unit, the readings of one minute (span 1) or hour
+ * (span 60): kept with the readings (modules/readings/rollups.ts). `value_sum` is
+ * exact decimal text (a `numeric` on PostgreSQL); times are epoch minutes and ms.
+ */
+export interface SensorRollupTable {
+  workspace_id: string;
+  device_id: string;
+  span_minutes: number;
+  minute: number;
+  type: string;
+  unit: string;
+  room_key: string;
+  reading_count: number;
+  min_value: number;
+  max_value: number;
+  value_sum: string;
+  last_at: number;
+  last_id: string;
+  last_value: number;
+}
+
+/** A workspace's readings retention: its own setting and where its raw readings now start. */
+export interface SensorRetentionTable {
+  workspace_id: string;
+  /** Days raw readings are kept; null = READINGS_RETENTION_DAYS; 0 = for ever. */
+  retention_days: number | null;
+  /** Raw readings taken before this time were removed (rollups stay); null = none yet. */
+  raw_since: string | null;
+  updated_at: string;
+}
+
+/** Who runs a periodic job now, across processes: held until `expires_at`. */
+export interface MaintenanceLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -681,4 +770,9 @@ export interface DB {
   webhook_attempts: WebhookAttemptTable;
   alert_rules: AlertRuleTable;
   alerts: AlertTable;
+  sign_in_links: SignInLinkTable;
+  sessions: SessionTable;
+  sensor_rollups: SensorRollupTable;
+  sensor_retention: SensorRetentionTable;
+  maintenance_leases: MaintenanceLeaseTable;
 }

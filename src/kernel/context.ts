@@ -7,6 +7,12 @@ import type { Principal } from './principal.js';
 export interface RouteResult<D, M> {
   data: D;
   meta?: M;
+  /**
+   * Response headers beyond the kernel's (the session cookie of sign-in and
+   * sign-out). Never part of a stored Idempotency-Key replay: only for reads and
+   * for writes declared `idempotency: 'ignore'`.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What every step of a request knows: who calls, and about the request itself. */

@@ -168,7 +168,8 @@ export function installHttpConventions(app: FastifyInstance): void {
     reply.header('x-request-id', req.id);
     const path = req.url.split('?')[0] ?? req.url;
     const allowed = [...methods].filter((m) => knownPaths.find(m, path) !== null);
-    if (allowed.length > 0) {
+    // A route of this method that found nothing to serve (a missing static file) is a 404.
+    if (allowed.length > 0 && !allowed.includes(req.method as HTTPMethod)) {
       reply.header('allow', allowed.join(', '));
       return sendFailure(reply, {
         status: 405,

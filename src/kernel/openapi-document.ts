@@ -3,6 +3,7 @@ import { SCOPES } from './access.js';
 /** The operation groups of the reference, each with what it covers. */
 export const TAGS: Readonly<Record<string, string>> = {
   Account: 'The calling key and its workspace',
+  'API keys': 'Workspace API keys, created and revoked from the console by admins and owners',
   'Change history':
     'What happened to plants and explants (and sensor alerts), oldest first, for incremental sync',
   Comments: 'Notes and discussion on lab records, with mentions and references',
@@ -12,10 +13,14 @@ export const TAGS: Readonly<Record<string, string>> = {
   Equipment: 'The equipment library, its use, calibration, maintenance and faults',
   Explants: 'Cultures: vessels and plantlets on their way from a plant',
   Labels: 'QR and barcode labels: resolving a code, recording a scan',
+  Members:
+    'The people of the workspace, their roles and their sign-in links (console, admins and owners)',
   'Media files': 'Photos attached to plants, explants, contamination logs and SOPs',
   'Media recipes': 'Culture media formulations, versioned',
   Plants: 'Mother plants and culture lines',
   Pricing: 'Culture line prices and their history',
+  Rooms: 'The lab’s rooms, with their devices, cultures and latest sensor values',
+  Sessions: 'People signing in to the console with a personal sign-in link, and out',
   'Sell-through': 'Store order lines and sales per culture line',
   'Sensor alerts':
     'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',
@@ -65,15 +70,34 @@ function markOptionalBodies(paths: Json): void {
   }
 }
 
+/** A list that exports CSV documents the CSV answer of its 200 beside the JSON one. */
+function addCsvAnswers(paths: Json): void {
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods as Json)) {
+      if (!isObject(op) || op['x-csv'] !== true) continue;
+      const ok = (op.responses as Json | undefined)?.['200'];
+      if (!isObject(ok) || !isObject(ok.content)) continue;
+      ok.content['text/csv'] = {
+        schema: {
+          type: 'string',
+          description:
+            'Asked with Accept: text/csv: a header row of the item fields, then every matching row',
+        },
+      };
+    }
+  }
+}
+
 /**
  * The finishing touches of the generated document: only the tags and security
  * schemes operations use (each tag described), optional bodies not required, the
- * license, and the list of scopes. Named schemas (an `$id`: records, the page
+ * CSV answers of the lists that export, the license, and the list of scopes. Named schemas (an `$id`: records, the page
  * meta, the error envelope) are components already, by `componentName`.
  */
 export function finishDocument(document: Json): Json {
   const paths = (document.paths ?? {}) as Json;
   markOptionalBodies(paths);
+  addCsvAnswers(paths);
   const { tags, schemes } = usedTagsAndSchemes(paths);
   const components = (document.components ?? {}) as Json;
   const securitySchemes = Object.fromEntries(

@@ -26,10 +26,15 @@ export const DOCS_CSP = [
 
 /**
  * OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json,
- * with interactive docs at /docs from local files and GET / pointing to both.
+ * with interactive docs at /docs from local files (GET /, which points JSON clients
+ * to both, is the console's: src/console/serve.ts).
  * Register before the routes.
  */
-export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function installOpenApi(
+  app: FastifyInstance,
+  publicUrl: string,
+  sessionCookie = 'vitro_session',
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -53,6 +58,19 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
             scheme: 'bearer',
             description: 'Device token: xpd_live_… or xpd_dev_… (device operations only)',
           },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookie,
+            description:
+              'A person signed in to the console (POST /api/v1/session). Writes only from the ' +
+              "console's own origin; never together with an API key.",
+          },
+          signInLink: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A personal sign-in link's secret (vsl_…): only to sign in",
+          },
         },
       },
       security: [{ bearerAuth: [] }],
@@ -70,14 +88,4 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
     staticCSP: DOCS_CSP,
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // Whoever opens the server's address finds the way to the reference.
-  app.get('/', { schema: { hide: true } }, async () => ({
-    ok: true,
-    data: {
-      name: 'Vitro lab API',
-      docs: '/docs',
-      openapi: '/api/v1/openapi.json',
-      api: '/api/v1',
-    },
-  }));
 }

@@ -9,6 +9,8 @@ export interface PageSettings {
   readonly list: string;
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** The list answers `Accept: text/csv` with every matching row (routes/csv.ts). */
+  readonly csv: boolean;
 }
 
 export const PAGE_QUERY_KEYS = ['limit', 'offset', 'cursor'] as const;

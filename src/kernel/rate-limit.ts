@@ -9,7 +9,7 @@ import type { RateLimitConfig } from '../config.js';
 import { errors } from './errors.js';
 
 export interface RateLimitSubject {
-  kind: 'key' | 'device';
+  kind: 'key' | 'device' | 'session' | 'sign-in-link';
   credentialId: string;
   workspaceId: string;
 }
@@ -38,7 +38,13 @@ export interface RateLimiterOptions {
   onStoreError?: (error: unknown) => void;
 }
 
-const credentialName = (subject: RateLimitSubject) => (subject.kind === 'device' ? 'token' : 'key');
+const CREDENTIAL_NAMES: Record<RateLimitSubject['kind'], string> = {
+  key: 'key',
+  device: 'token',
+  session: 'session',
+  'sign-in-link': 'sign-in link',
+};
+const credentialName = (subject: RateLimitSubject) => CREDENTIAL_NAMES[subject.kind];
 
 function makeLimiter(
   options: RateLimiterOptions,

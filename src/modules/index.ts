@@ -14,6 +14,7 @@ import { registerEquipmentRoutes } from './equipment/equipment.routes.js';
 import type { AssetFiles } from './assets/index.js';
 import { registerAssetRoutes } from './assets/assets.routes.js';
 import { registerDeviceEventRoutes } from './device-events/device-events.routes.js';
+import { registerDeviceStatusRoutes } from './devices/device-status.routes.js';
 import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explantRecords } from './explants/index.js';
@@ -22,7 +23,9 @@ import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeRecords } from './media-recipes/index.js';
+import { registerManagementRoutes } from './identity/management.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
+import { registerPeopleRoutes } from './people/people.routes.js';
 import { plantRecords } from './plants/index.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
@@ -30,7 +33,9 @@ import { sopRunRecords } from './sop-runs/index.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/index.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
+import { registerSessionRoutes } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
+import { registerRoomRoutes } from './rooms/rooms.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/index.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
@@ -78,15 +83,18 @@ export interface ModuleDeps {
   readonly files: AssetFiles;
   /** Where webhook endpoints may point. */
   readonly webhooks: { readonly policy: TargetPolicy };
+  /** Whether PUBLIC_URL was set: sign-in links use it, else the address the console was opened at. */
+  readonly publicUrlSet: boolean;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerMeRoutes(routes);
   registerWorkspaceRoutes(routes);
+  registerPeopleRoutes(routes);
   registerPlantRoutes(routes);
   registerExplantRoutes(routes, { records: deps.records });
   registerStageRoutes(routes, { records: deps.records });
-  registerEventRoutes(routes);
+  registerEventRoutes(routes, { records: deps.records });
   registerTransferRoutes(routes, { records: deps.records });
   registerContaminationRoutes(routes, { records: deps.records });
   registerMediaRecipeRoutes(routes);
@@ -102,8 +110,12 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAssetRoutes(routes, { records: deps.records, files: deps.files });
   registerCommentRoutes(routes, { records: deps.records });
   registerDeviceRoutes(routes);
+  registerDeviceStatusRoutes(routes);
   registerDeviceEventRoutes(routes);
   registerReadingRoutes(routes, { afterStore: checkReadings });
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
+  registerRoomRoutes(routes);
+  registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
+  registerManagementRoutes(routes);
 }

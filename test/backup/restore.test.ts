@@ -1,9 +1,11 @@
-import { readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { demoKeyPath } from '../../src/cli/demo-key.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { runInProcess, tempDir } from '../cli/support.js';
@@ -87,6 +89,10 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const restore = await runInProcess(restoredEnv, 'restore', archive);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.out).toMatchObject({ restored: archive, pending_migrations: [] });
+    // The demo key comes back as the key file of the database restored into.
+    const restoredConfig = loadConfig(restoredEnv);
+    const keyFile = demoKeyPath(restoredConfig.dataDir, restoredConfig.database);
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
     const restored = await serve(restoredEnv);
     try {
       const after = await readEverything(restored, key, await idsOf(env, demo.out.workspace_id));
@@ -110,7 +116,9 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const backup = await runInProcess(env, 'backup', '--out', join(out, 'lab.tar.gz'));
     expect(backup.code, backup.stderr).toBe(0);
     const into = await target.empty();
-    expect((await runInProcess(into, 'workspace', 'create', '--name', 'Other lab')).code).toBe(0);
+    // A name of its own: on PostgreSQL the backup is of the test database other suites share.
+    const other = `Other lab ${randomUUID()}`;
+    expect((await runInProcess(into, 'workspace', 'create', '--name', other)).code).toBe(0);
     const refused = await runInProcess(into, 'restore', backup.out.archive);
     expect(refused.code).toBe(1);
     expect(refused.err.error).toMatch(/not empty/);
@@ -118,8 +126,6 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     const forced = await runInProcess(into, 'restore', backup.out.archive, '--force');
     expect(forced.code, forced.stderr).toBe(0);
     const workspaces = await runInProcess(into, 'workspace', 'list');
-    expect(workspaces.out.workspaces.map((w: { name: string }) => w.name)).not.toContain(
-      'Other lab',
-    );
+    expect(workspaces.out.workspaces.map((w: { name: string }) => w.name)).not.toContain(other);
   });
 });

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { demoKeyPath } from '../../src/cli/demo-key.js';
+import { loadConfig } from '../../src/config.js';
 import { runProcess, spawnVitro, tempDir } from './support.js';
 
 interface ServeSummary {
@@ -88,7 +90,8 @@ describe('vitro as a process', () => {
       }
       expect(summary).not.toBeNull();
       const { listening, demo } = summary!;
-      expect(demo.key_file).toBe(join(env.VITRO_DATA_DIR, 'demo-key.txt'));
+      // lab.db is not the data directory's own vitro.db: the key file is named after it.
+      expect(demo.key_file).toBe(demoKeyPath(env.VITRO_DATA_DIR, loadConfig(env).database));
 
       expect((await fetch(`${listening}/healthz`)).status).toBe(200);
       const me = await fetch(`${listening}/api/v1/me`, {

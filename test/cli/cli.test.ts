@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { inTransaction } from '../../src/db/transaction.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoKeyPath } from '../../src/cli/demo-key.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
@@ -178,7 +179,8 @@ describe.each(cliTargets())('vitro commands on $name', (target) => {
       workspace_id: expect.stringMatching(UUID),
       key: expect.stringMatching(/^xpk_live_/),
       base_url: 'http://127.0.0.1:3000',
-      key_file: join(env.VITRO_DATA_DIR!, 'demo-key.txt'),
+      // The key file of this database: demo-key.txt for the data directory's own SQLite file.
+      key_file: demoKeyPath(env.VITRO_DATA_DIR!, loadConfig(env).database),
     });
   });
 

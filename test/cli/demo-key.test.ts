@@ -1,7 +1,9 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { demoKeyPath } from '../../src/cli/demo-key.js';
 import { startServe } from '../../src/cli/serve.js';
+import { loadConfig } from '../../src/config.js';
 import { generateCredential } from '../../src/kernel/credentials.js';
 import { cliTargets, runInProcess, tempDir } from './support.js';
 
@@ -22,14 +24,25 @@ async function startDemo(env: Record<string, string>, demo = true): Promise<Demo
     { demo, handleSignals: false, logger: false },
   );
   try {
-    const summary = started.summary as { demo?: DemoLine };
+    const summary = started.summary as {
+      demo?: DemoLine & { base_url?: string; sign_in_url?: string; sign_in_expires_at?: string };
+    };
+    // A working key (or a lab just made) comes with its owner's sign-in link.
+    const { base_url, sign_in_url, sign_in_expires_at, ...line } = summary.demo ?? {};
+    if (summary.demo?.key !== undefined || summary.demo?.status === 'ok') {
+      expect(sign_in_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sign-in#vsl_/);
+      expect(sign_in_url!.startsWith(`${base_url}/sign-in#`)).toBe(true);
+      expect(Date.parse(sign_in_expires_at!)).toBeGreaterThan(Date.now());
+    } else {
+      expect(sign_in_url).toBeUndefined();
+    }
     if (summary.demo?.status === 'ok') {
       const me = await fetch(`${(started.summary as { listening: string }).listening}/api/v1/me`, {
         headers: { authorization: `Bearer ${readFileSync(summary.demo.key_file, 'utf8').trim()}` },
       });
       expect(me.status).toBe(200);
     }
-    return summary.demo;
+    return summary.demo === undefined ? undefined : (line as DemoLine);
   } finally {
     await started.server.close();
   }
@@ -93,35 +106,93 @@ describe('the demo key file on start', () => {
     expect(readFileSync(join(dir, 'demo-key.txt'), 'utf8')).toBe(content);
   });
 
-  it('is never overwritten by a start against another database', async () => {
+  it('belongs to its database: a start against another one keeps a key file of its own', async () => {
     const dir = tempDir();
     const keyFile = join(dir, 'demo-key.txt');
-    const first = await startDemo(sqliteEnv(dir, 'first.db'));
+    const first = await startDemo(sqliteEnv(dir));
     expect(first?.status).toBe('created');
+    expect(first?.key_file).toBe(keyFile);
 
     const other = await startDemo(sqliteEnv(dir, 'other.db'));
-    expect(other).toEqual({
-      status: 'stale',
-      key_file: keyFile,
+    expect(other).toMatchObject({
+      status: 'created',
+      key_file: expect.stringMatching(/\/demo-key\.sqlite-[0-9a-f]{8}\.txt$/),
       workspace_id: expect.stringMatching(UUID),
       key: expect.stringMatching(/^xpk_live_/),
-      message: expect.stringContaining('is left as it is'),
     });
     expect(other!.key).not.toBe(first!.key);
     expect(readFileSync(keyFile, 'utf8')).toBe(`${first!.key}\n`);
+    expect(readFileSync(other!.key_file, 'utf8')).toBe(`${other!.key}\n`);
 
-    // Later starts against the other database keep saying so; the first still works.
-    expect((await startDemo(sqliteEnv(dir, 'other.db')))?.status).toBe('stale');
-    expect(await startDemo(sqliteEnv(dir, 'first.db'))).toEqual({
+    // Later starts against either database find their own key working.
+    expect(await startDemo(sqliteEnv(dir, 'other.db'))).toMatchObject({
+      status: 'ok',
+      key_file: other!.key_file,
+      workspace_id: other!.workspace_id,
+    });
+    expect(await startDemo(sqliteEnv(dir))).toMatchObject({
       status: 'ok',
       key_file: keyFile,
       workspace_id: first!.workspace_id,
     });
   });
 
+  it('says so, and leaves the file, when a key file of this database does not work here', async () => {
+    const dir = tempDir();
+    const keyFile = join(dir, 'demo-key.txt');
+    const first = await startDemo(sqliteEnv(dir));
+    // The database is emptied (deleted): the next start makes a new lab, keeps the file.
+    rmSync(join(dir, 'vitro.db'));
+    const again = await startDemo(sqliteEnv(dir));
+    expect(again).toMatchObject({
+      status: 'stale',
+      key_file: keyFile,
+      key: expect.stringMatching(/^xpk_live_/),
+      message: expect.stringContaining('is left as it is'),
+    });
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${first!.key}\n`);
+  });
+
+  it('comes with a sign-in link for the demo lab owner at the real address', async () => {
+    const dir = tempDir();
+    const started = await startServe(
+      {
+        env: { PORT: '0', LOG_LEVEL: 'silent', ...sqliteEnv(dir) },
+        out: () => undefined,
+        err: () => undefined,
+      },
+      { demo: true, handleSignals: false, logger: false },
+    );
+    try {
+      const summary = started.summary as {
+        listening: string;
+        console: string;
+        demo: { base_url: string; sign_in_url: string; sign_in_expires_at: string };
+      };
+      expect(summary.listening).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(summary.listening.endsWith(':0')).toBe(false);
+      expect(summary.console).toBe(`${summary.listening}/`);
+      expect(summary.demo.base_url).toBe(summary.listening);
+      expect(summary.demo.sign_in_url).toMatch(
+        new RegExp(`^${summary.listening}/sign-in#vsl_[A-Za-z0-9_-]{43}$`),
+      );
+      const secret = summary.demo.sign_in_url.split('#')[1]!;
+      const res = await fetch(`${summary.listening}/api/v1/session`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, origin: summary.listening },
+      });
+      expect(res.status).toBe(201);
+      const session = (await res.json()) as { data: { member: { role: string } } };
+      expect(session.data.member.role).toBe('owner');
+    } finally {
+      await started.server.close();
+    }
+  });
+
   it.each(cliTargets())('vitro demo saves and refreshes the key file on $name', async (target) => {
     const env = target.env();
-    const keyFile = join(env.VITRO_DATA_DIR!, 'demo-key.txt');
+    const keyFile = demoKeyPath(env.VITRO_DATA_DIR!, loadConfig(env).database);
+    expect(keyFile.endsWith(target.name === 'sqlite' ? '/demo-key.txt' : '.txt')).toBe(true);
     const made = await runInProcess(env, 'demo');
     expect(made).toMatchObject({ code: 0, out: { key_file: keyFile } });
     expect(readFileSync(keyFile, 'utf8')).toBe(`${made.out.key}\n`);
@@ -140,4 +211,21 @@ describe('the demo key file on start', () => {
       workspace_id: again.out.workspace_id,
     });
   });
+
+  it.each(cliTargets().filter((target) => target.name === 'postgres'))(
+    "vitro demo on $name leaves the SQLite demo's key of the same data directory alone",
+    async (target) => {
+      const env = target.env();
+      const sqlite = await startDemo({ VITRO_DATA_DIR: env.VITRO_DATA_DIR! });
+      expect(sqlite?.key_file).toBe(join(env.VITRO_DATA_DIR!, 'demo-key.txt'));
+      const made = await runInProcess(env, 'demo');
+      expect(made.out.key_file).toMatch(/\/demo-key\.postgres-[0-9a-f]{8}\.txt$/);
+      expect(await startDemo(env)).toMatchObject({ status: 'ok', key_file: made.out.key_file });
+      expect(await startDemo({ VITRO_DATA_DIR: env.VITRO_DATA_DIR! })).toEqual({
+        status: 'ok',
+        key_file: sqlite!.key_file,
+        workspace_id: sqlite!.workspace_id,
+      });
+    },
+  );
 });

@@ -113,6 +113,35 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
       stage: 'initiation',
     });
     expect(await get('/api/v1/contaminations')).toHaveLength(2);
+    // The other one was resolved through the API: how, by whom, and in the history.
+    const [resolved] = await get('/api/v1/contaminations?open=false');
+    expect(resolved).toMatchObject({
+      status: 'resolved',
+      resolution_outcome: 'discarded',
+      resolution_notes: 'Both vessels autoclaved; hood pre-filter replaced.',
+      resolved_by: expect.any(String),
+    });
+    expect(events.filter((e) => e.event_type === 'contamination_resolved')).toHaveLength(1);
+  });
+
+  it("has what the console's lists and Today screen read: current stages, rooms, people", async () => {
+    const get = async (url: string) =>
+      body(await t.request({ method: 'GET', url, headers })).data as Record<string, unknown>[];
+    const explants = await get('/api/v1/explants');
+    expect(explants.every((e) => e.current_stage !== null)).toBe(true);
+    const rooms = await get('/api/v1/rooms');
+    expect(rooms.length).toBeGreaterThan(0);
+    const counted = rooms.reduce(
+      (sum, room) => sum + Number(room.plant_count) + Number(room.explant_count),
+      0,
+    );
+    expect(counted).toBeGreaterThan(0);
+    const inRoom = rooms.find((room) => Number(room.explant_count) > 0)!;
+    expect(await get(`/api/v1/explants?room_id=${String(inRoom.id)}`)).toHaveLength(
+      Number(inRoom.explant_count),
+    );
+    expect((await get('/api/v1/people')).length).toBeGreaterThanOrEqual(3);
+    expect((await get('/api/v1/activity?limit=5')).length).toBe(5);
   });
 
   it('has comments: a thread on the contaminated batch with replies and a mention', async () => {

@@ -35,9 +35,12 @@ import {
   kindOf,
   kindOfCollection,
   requestFor,
+  SESSION_COOKIE,
+  SIGN_IN_LINK,
   type Fixtures,
   type FuzzRequest,
 } from './requests.js';
+import { mintLink, signIn } from '../support/sessions.js';
 import { ResponseShapes } from './responses.js';
 
 /**
@@ -119,6 +122,9 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
   let fixtures: Fixtures;
   let owner: ReturnType<typeof client>;
   let receiver: Receiver;
+  /** The owner's console session: ended by a fuzzed sign-out, then opened again. */
+  let session: Awaited<ReturnType<typeof signIn>>;
+  let ownerMemberId: string;
 
   beforeAll(async () => {
     // Every host name resolves to loopback, which the download refuses: an image_url
@@ -357,6 +363,10 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     const alert = dataOf(await owner.get('/api/v1/alerts'), 200)[0].id as string;
     const freeLab = await createLab(t.database, { plan: 'free', name: 'Free lab' });
     const ownerKey = lab.owner.headers.authorization;
+    ownerMemberId = lab.owner.memberId;
+    session = await signIn(t, ownerMemberId);
+    // A member and a key the console operations may change, remove and revoke.
+    const spare = await lab.actor('member');
     fixtures = {
       ids: new Map([
         ['plant', plants.map((p) => p.id as string)],
@@ -367,7 +377,8 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['device', [device.deviceId]],
         ['token', [spareToken.id]],
         ['workspace', [lab.workspaceId]],
-        ['member', [lab.owner.memberId]],
+        ['member', [lab.owner.memberId, spare.memberId]],
+        ['api-key', [spare.keyId]],
         ['media-recipe', recipes],
         ['task', tasks.map((task) => task.id as string)],
         ['assigned_to', [lab.owner.memberId, viewer.memberId]],
@@ -429,6 +440,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],
       credentials: {
+        consoleOrigin: t.config.publicUrl,
         owner: ownerKey,
         others: [
           viewer.headers.authorization,
@@ -449,8 +461,18 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
     await receiver.close();
   });
 
+  /** The owner's session cookie and fresh sign-in links, filled in as a request is sent. */
+  const withCredentials = async (value: string): Promise<string> => {
+    let out = value.split(SESSION_COOKIE).join(session.cookie);
+    if (out.includes(SIGN_IN_LINK)) {
+      out = out.split(SIGN_IN_LINK).join((await mintLink(t, ownerMemberId)).secret);
+    }
+    return out;
+  };
+
   const send = async (req: FuzzRequest): Promise<Answer | null> => {
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, expand(v)]));
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = expand(await withCredentials(v));
     const body = req.body === undefined ? undefined : expand(req.body);
     const url = expand(req.url);
     if (req.transport === 'inject') {
@@ -525,6 +547,14 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
             );
           }
           learn(req, answer!);
+          // A sign-out (or a request turned into one by a changed method) ended the
+          // owner's session: sign in again for the next requests.
+          const path = req.url.split('?')[0];
+          const signOut = path === '/api/v1/session' || path === '/api/v1/sessions';
+          if (req.method === 'DELETE' && signOut && answer!.status === 200) {
+            session = await signIn(t, ownerMemberId);
+          }
+
           count(`${req.operationId} ${answer!.status}`);
           count(req.transport);
           count(req.mutation === 'none' ? 'valid' : 'mutated');
@@ -565,7 +595,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       do {
         const join = url.includes('?') ? '&' : '?';
         const page = `${url}${join}limit=200${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-        const res = await owner.get(page);
+        const res = await reader(page);
         dataOf(res, 200);
         cursor =
           (res.json().meta as { next_cursor?: string | null } | undefined)?.next_cursor ?? null;
@@ -574,7 +604,9 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       return pages;
     };
     let reads = 0;
+    let reader = (url: string) => owner.get(url);
     for (const op of operations.filter((o) => o.method === 'GET')) {
+      reader = op.credentials === 'session' ? (url) => session.get(url) : (url) => owner.get(url);
       const pathParams = op.parameters.filter((p) => p.in === 'path');
       const query = op.parameters.filter((p) => p.in === 'query');
       const required = query.filter((p) => p.required);
@@ -605,7 +637,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       }
       for (const url of urls) {
         if (paged) await readAll(url.replace(/\?&/, '?'));
-        else dataOf(await owner.get(url.replace(/\?&/, '?')), 200);
+        else dataOf(await reader(url.replace(/\?&/, '?')), 200);
         reads += 1;
       }
     }
@@ -616,6 +648,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       task: 'task',
       'media-recipe': 'media_recipe',
     };
+    reader = (url) => owner.get(url);
     for (const [pool, type] of Object.entries(commented)) {
       for (const id of fixtures.ids.get(pool) ?? []) {
         await readAll(`/api/v1/comments?entity_type=${type}&entity_id=${id}`);

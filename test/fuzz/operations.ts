@@ -18,10 +18,13 @@ export interface OperationSpec {
   readonly body: Schema | null;
   /** A GET without path parameters whose `data` is an array. */
   readonly isList: boolean;
+  /** The credentials it takes: `key` (an API key, perhaps a device token, or a session), `session` only, or a `sign-in-link`. */
+  readonly credentials: 'key' | 'session' | 'sign-in-link';
 }
 
 interface RawOperation {
   operationId?: string;
+  security?: Record<string, unknown>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
@@ -84,6 +87,7 @@ export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
         ? (resolve(successSchema).properties as Schema | undefined)
         : undefined;
       const dataSchema = data?.data ? resolve(data.data as Schema) : undefined;
+      const schemes = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
       operations.push({
         operationId: op.operationId ?? `${method} ${path}`,
         method: method.toUpperCase(),
@@ -94,6 +98,11 @@ export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
           method === 'get' &&
           !parameters.some((p) => p.in === 'path') &&
           dataSchema?.type === 'array',
+        credentials: schemes.includes('bearerAuth')
+          ? 'key'
+          : schemes.includes('signInLink')
+            ? 'sign-in-link'
+            : 'session',
       });
     }
   }

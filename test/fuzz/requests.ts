@@ -24,8 +24,21 @@ export interface Fixtures {
   /** The pool an id names when a sibling field gives its type, where not the type itself (`sop_log` -> `sop-run`). */
   readonly kindOfType: Readonly<Record<string, string>>;
   /** Authorization header values: the owner's key first, then other credentials. */
-  readonly credentials: { readonly owner: string; readonly others: readonly string[] };
+  readonly credentials: {
+    readonly owner: string;
+    readonly others: readonly string[];
+    /** The console's origin, which a session's writes carry. */
+    readonly consoleOrigin: string;
+  };
 }
+
+/**
+ * Credentials filled in when a request is sent: the owner's current console
+ * session cookie (a fuzzed sign-out ends it; the next request signs in again), and
+ * a freshly minted sign-in link (each works once).
+ */
+export const SESSION_COOKIE = '\u0001session\u0001';
+export const SIGN_IN_LINK = '\u0001sign-in-link\u0001';
 
 export interface FuzzRequest {
   readonly operationId: string;
@@ -650,7 +663,7 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
         .filter(([, v]) => v !== undefined)
         .flatMap(([k, v]) => queryText(v).map((text): [string, string] => [k, text])),
       headers: {
-        authorization: fixtures.credentials.owner,
+        ...credentialHeaders(op, fixtures),
         ...(op.body !== null ? { 'content-type': 'application/json' } : {}),
         ...Object.fromEntries(
           Object.entries(headers)
@@ -665,6 +678,18 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
       transport: 'inject' as const,
       raw: { lines: [], version: 'HTTP/1.1', eol: '\r\n', host: true },
     }));
+}
+
+/** The owner's credential of the kind the operation takes. */
+function credentialHeaders(op: OperationSpec, fixtures: Fixtures): Record<string, string> {
+  switch (op.credentials) {
+    case 'key':
+      return { authorization: fixtures.credentials.owner };
+    case 'sign-in-link':
+      return { authorization: `Bearer ${SIGN_IN_LINK}` };
+    case 'session':
+      return { cookie: SESSION_COOKIE, origin: fixtures.credentials.consoleOrigin };
+  }
 }
 
 type Mutation = (draft: Draft) => fc.Arbitrary<Draft>;

@@ -59,6 +59,7 @@ describe('configuration', () => {
       VITRO_ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/8, 192.168.1.5',
       LOG_LEVEL: 'warn',
       METRICS_TOKEN: 'm'.repeat(20),
+      READINGS_RETENTION_DAYS: '90',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -83,7 +84,10 @@ describe('configuration', () => {
       allowedPrivateAddresses: ['10.0.0.0/8', '192.168.1.5/32'],
       logLevel: 'warn',
       metricsToken: 'm'.repeat(20),
+      readingsRetentionDays: 90,
     });
+    // Off unless set: raw readings are kept for ever.
+    expect(loadConfig({ VITRO_DATA_DIR: dataDir() }).readingsRetentionDays).toBeNull();
   });
 
   it.each([
@@ -108,6 +112,9 @@ describe('configuration', () => {
     ['WEBHOOK_TIMEOUT_SECONDS', '0'],
     ['WEBHOOK_TIMEOUT_SECONDS', '31'],
     ['VITRO_WORKER', 'yes'],
+    ['READINGS_RETENTION_DAYS', '0'],
+    ['READINGS_RETENTION_DAYS', '30d'],
+    ['READINGS_RETENTION_DAYS', '36501'],
   ])('stops with one line naming %s when it is %s', (variable, value) => {
     const attempt = () =>
       loadConfig({ VITRO_DATA_DIR: dataDir(), VITRO_SECRET: 'x'.repeat(32), [variable]: value });

@@ -543,16 +543,23 @@ export async function schemaOf(db: Kysely<any>, dialect: 'sqlite' | 'postgres'):
     }
     return shape;
   }
+  // Partitions (sensor readings' months) are left out: which exist depends on when the
+  // database was made and on the months its readings were taken in, not on its schema.
+  const notPartition = (table: ReturnType<typeof sql.ref>) =>
+    sql`not exists (select 1 from pg_class p join pg_namespace n on n.oid = p.relnamespace
+      where p.relname = ${table} and n.nspname = current_schema() and p.relispartition)`;
   const columns = (
     await sql<Record<string, unknown>>`
       select table_name, column_name, data_type, is_nullable, column_default
       from information_schema.columns where table_schema = current_schema()
+        and ${notPartition(sql.ref('table_name'))}
       order by table_name, column_name`.execute(db)
   ).rows;
   const indexes = (
     await sql<Record<string, unknown>>`
       select tablename, indexname, indexdef from pg_indexes
-      where schemaname = current_schema() order by tablename, indexname`.execute(db)
+      where schemaname = current_schema() and ${notPartition(sql.ref('tablename'))}
+      order by tablename, indexname`.execute(db)
   ).rows;
   const constraints = (
     await sql<Record<string, unknown>>`
@@ -560,7 +567,7 @@ export async function schemaOf(db: Kysely<any>, dialect: 'sqlite' | 'postgres'):
       from pg_constraint co
       join pg_class cl on cl.oid = co.conrelid
       join pg_namespace ns on ns.oid = cl.relnamespace
-      where ns.nspname = current_schema()
+      where ns.nspname = current_schema() and not cl.relispartition
       order by cl.relname, co.conname`.execute(db)
   ).rows;
   return { columns, indexes, constraints };

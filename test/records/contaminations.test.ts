@@ -37,7 +37,10 @@ const CONTAMINATION_KEYS = [
   'observed_at',
   'plant_ids',
   'plants_affected',
+  'resolution_notes',
+  'resolution_outcome',
   'resolved_at',
+  'resolved_by',
   'room_id',
   'severity',
   'stage',
@@ -121,6 +124,9 @@ describeOnDatabases('Contaminations', (target) => {
       updated_at: log.created_at,
       stage: null,
       room_id: null,
+      resolution_outcome: null,
+      resolution_notes: null,
+      resolved_by: null,
     });
     expect(dataOf(await owner.get(`/api/v1/contaminations/${log.id}`), 200)).toEqual(log);
     expect(dataOf(await owner.get('/api/v1/contaminations'), 200)).toEqual([log]);

@@ -14,9 +14,12 @@ import {
 } from '../support/helpers.js';
 
 const EXPLANT_KEYS = [
+  'archived_at',
+  'archived_by',
   'batch_number',
   'created_at',
   'current_count',
+  'current_stage',
   'custom_fields',
   'external_id',
   'id',
@@ -26,6 +29,8 @@ const EXPLANT_KEYS = [
   'plant_id',
   'plantlet_count',
   'status',
+  'subcultured_at',
+  'transfer_due_at',
   'updated_at',
   'workspace_id',
 ];

@@ -15,9 +15,12 @@ import {
 } from '../support/helpers.js';
 
 const PLANT_KEYS = [
+  'archived_at',
+  'archived_by',
   'common_name',
   'created_at',
   'cultivar',
+  'current_stage',
   'custom_fields',
   'external_id',
   'family',

@@ -79,14 +79,15 @@ describeOnDatabases('Stage moves', (target) => {
     });
   });
 
-  it('moves an explant along the explant list; its first move has no previous stage', async () => {
+  it('moves an explant along the explant list, from the first stage it was created in', async () => {
     const explant = await newExplant(owner);
+    expect(explant.current_stage).toMatchObject({ stage: 'initiation', name: 'Initiation' });
     const first = await owner.post('/api/v1/stages', {
       explant_id: explant.id,
       stage: 'initiation',
     });
     expect(first.statusCode).toBe(201);
-    expect(body(first).meta).toEqual({ previous_stage_id: null });
+    expect(body(first).meta).toEqual({ previous_stage_id: explant.current_stage.id });
     expect(body(first).data).toMatchObject({
       entity_type: 'explant',
       entity_id: explant.id,
@@ -101,6 +102,7 @@ describeOnDatabases('Stage moves', (target) => {
     const stages = await stagesOf(owner, 'explant', explant.id);
     expect(stages.map((s) => [s.stage, s.status])).toEqual([
       ['root_induction', 'active'],
+      ['initiation', 'completed'],
       ['initiation', 'completed'],
     ]);
     expect((await eventsOf(owner, 'explant')).map((e) => e.event_type)).toEqual([
@@ -178,7 +180,7 @@ describeOnDatabases('Stage moves', (target) => {
       'VALIDATION_ERROR',
     );
     expect(await stagesOf(owner, 'plant', plant.id)).toHaveLength(1);
-    expect(await stagesOf(owner, 'explant', explant.id)).toEqual([]);
+    expect(await stagesOf(owner, 'explant', explant.id)).toHaveLength(1);
   });
 
   it('refuses invalid fields: stage length, notes length, entered_on without a zone, unknown fields', async () => {

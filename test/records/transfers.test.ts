@@ -419,7 +419,13 @@ describeOnDatabases('Transfers', (target) => {
         plantlet_count: 40,
       });
       expect(same).toMatchObject({ vessel_count: 12, plantlet_count: 40, transfer_cycle: 2 });
-      expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(afterVessels);
+      // Only the subculture follows the transfer (no event of its own, updated_at kept).
+      const afterSame = dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200);
+      expect(afterSame).toEqual({
+        ...afterVessels,
+        subcultured_at: same.transfer_date,
+        transfer_due_at: afterSame.transfer_due_at,
+      });
       events = await eventsOf(owner, 'explant');
       expect(events.map((e) => e.event_type)).toEqual([
         'created',
@@ -437,11 +443,16 @@ describeOnDatabases('Transfers', (target) => {
         current_count: 12,
         plantlet_count: 0,
       });
-      // A transfer without counts leaves the explant alone.
+      // A transfer without counts leaves the counts alone; only the subculture follows it.
       const untouched = dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200);
       const bare = await newTransfer(owner, { explant_id: explant.id });
       expect(bare).toMatchObject({ vessel_count: null, plantlet_count: null });
-      expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(untouched);
+      const after = dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200);
+      expect(after).toEqual({
+        ...untouched,
+        subcultured_at: bare.transfer_date,
+        transfer_due_at: after.transfer_due_at,
+      });
       expect((await eventsOf(owner, 'explant')).at(-1)).toMatchObject({
         event_type: 'transfer',
         payload: { observed_vessel_count: null, plantlet_count: null },

@@ -64,6 +64,14 @@ const explantStage = DEFAULT_STAGE_LISTS.explant[DEFAULT_STAGE_LISTS.explant.len
  * the document is here.
  */
 const CASES: Record<string, (ids: Ids) => Call[]> = {
+  createPlant: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/plants',
+      body: { species: 'Monstera', room_id: up(ids.room!) },
+      status: 201,
+    },
+  ],
   createExplant: (ids) => [
     {
       method: 'POST',
@@ -80,6 +88,24 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       method: 'PATCH',
       url: `/api/v1/explants/${up(ids.explant!)}`,
       body: { notes: 'n' },
+      status: 200,
+    },
+  ],
+  // Archived and back, so the cases after these find the records in the lists.
+  archivePlant: (ids) => [
+    { method: 'POST', url: `/api/v1/plants/${up(ids.plant!)}/archive`, body: {}, status: 200 },
+  ],
+  unarchivePlant: (ids) => [
+    { method: 'POST', url: `/api/v1/plants/${up(ids.plant!)}/unarchive`, body: {}, status: 200 },
+  ],
+  archiveExplant: (ids) => [
+    { method: 'POST', url: `/api/v1/explants/${up(ids.explant!)}/archive`, body: {}, status: 200 },
+  ],
+  unarchiveExplant: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/explants/${up(ids.explant!)}/unarchive`,
+      body: {},
       status: 200,
     },
   ],
@@ -112,6 +138,14 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       url: '/api/v1/contaminations',
       body: { explant_id: up(ids.explant!), type: 'bacteria', issue: 'Cloudy' },
       status: 201,
+    },
+  ],
+  resolveContamination: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/contaminations/${up(ids.contamination!)}/resolve`,
+      body: { outcome: 'discarded' },
+      status: 200,
     },
   ],
   updateMediaRecipe: (ids) => [
@@ -356,6 +390,45 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/sensor-readings?device_id=${up(ids.device!)}`, status: 200 },
     { method: 'GET', url: `/api/v1/sensor-readings?room_id=${up(ids.room!)}`, status: 200 },
   ],
+  listPlants: (ids) => [
+    { method: 'GET', url: `/api/v1/plants?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+  listExplants: (ids) => [
+    { method: 'GET', url: `/api/v1/explants?plant_id=${up(ids.plant!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/explants?room_id=${up(ids.room!)}`, status: 200 },
+  ],
+  getRoom: (ids) => [{ method: 'GET', url: `/api/v1/rooms/${up(ids.room!)}`, status: 200 }],
+  listActivity: (ids) => [
+    { method: 'GET', url: `/api/v1/activity?entity_id=${up(ids.plant!)}`, status: 200 },
+    {
+      method: 'GET',
+      url: `/api/v1/activity?entity=explant&entity_id=${up(ids.explant!)}`,
+      status: 200,
+    },
+  ],
+  listSopRuns: (ids) => [
+    { method: 'GET', url: `/api/v1/sop-runs?sop_id=${up(ids.sop!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/sop-runs?plant_id=${up(ids.plant!)}`, status: 200 },
+  ],
+  summarizeSensorReadings: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/sensor-readings/summary?device_id=${up(ids.device!)}&bucket=1h&${aroundNow()}`,
+      status: 200,
+    },
+    {
+      method: 'GET',
+      url: `/api/v1/sensor-readings/summary?room_id=${up(ids.room!)}&bucket=1h&${aroundNow()}`,
+      status: 200,
+    },
+  ],
+};
+
+/** A fixed range around the readings sent now: by default a summary ends at the time it is asked. */
+const aroundNow = () => {
+  const day = 86_400_000;
+  const now = Date.now();
+  return `since=${new Date(now - day).toISOString()}&until=${new Date(now + day).toISOString()}`;
 };
 
 /** Where a case's answer gives an id that later cases use. */

@@ -77,7 +77,14 @@ export async function startTestApp(
   const database = await target.open();
   const { env, ...appOptions } = options;
   const config = testConfig(env);
-  const app = await buildApp(config, { logger: false, ...appOptions, database });
+  // The readings upkeep runs when a test asks: on the shared PostgreSQL database an hourly
+  // run of another test's app would remove readings a retention test is counting.
+  const app = await buildApp(config, {
+    logger: false,
+    readingsMaintenance: false,
+    ...appOptions,
+    database,
+  });
   await app.ready();
   return {
     app,

@@ -11,6 +11,11 @@ import * as tasks from './20261123150000_tasks.js';
 import * as assets from './20261123160000_assets.js';
 import * as comments from './20261123170000_comments.js';
 import * as webhooks from './20261126220000_webhooks.js';
+import * as recordsConsole from './20261127010000_records_console.js';
+import * as searchIndex from './20261127010100_search_index.js';
+import * as sessions from './20261127000000_sessions.js';
+import * as compactReadings from './20261126210000_compact_readings.js';
+import * as readingRollups from './20261126210100_reading_rollups.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -31,4 +36,9 @@ export const migrations: Record<string, Migration> = {
   '20261123170000_comments': comments,
   '20261123130000_device_data': deviceData,
   '20261126220000_webhooks': webhooks,
+  '20261127010000_records_console': recordsConsole,
+  '20261127010100_search_index': searchIndex,
+  '20261127000000_sessions': sessions,
+  '20261126210000_compact_readings': compactReadings,
+  '20261126210100_reading_rollups': readingRollups,
 };

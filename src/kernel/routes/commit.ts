@@ -3,25 +3,31 @@ import { inTransaction } from '../../db/transaction.js';
 import { trackWrite } from '../writes-in-flight.js';
 import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
-import type { Page, PageRequest } from '../../db/pages.js';
+import type { PageRequest } from '../../db/pages.js';
+import type { TSchema } from 'typebox';
+import { sendCsv, wantsCsv } from './csv.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
-import type { ReplayPayload } from './spec.js';
+import type { ListResult, ReplayPayload } from './spec.js';
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 type Step<C, R> = (req: never, ctx: C) => Promise<R>;
 
 const FIRST_PAGE: PageRequest = { limit: 50, offset: 0, after: null };
 
-/** The context of a request, for its handler and its replay. */
-export function scopeOf(kernel: Kernel, req: FastifyRequest): RequestScope {
+/** The context of a request, for its handler and its replay; `page` for a CSV export's pages. */
+export function scopeOf(
+  kernel: Kernel,
+  req: FastifyRequest,
+  page: PageRequest = req.pageRequest ?? FIRST_PAGE,
+): RequestScope {
   return new RequestScope(
     req.principal!,
     kernel.database.db,
     req.id,
     kernel.config.publicUrl,
     req.log,
-    req.pageRequest ?? FIRST_PAGE,
+    page,
     kernel.cursors,
   );
 }
@@ -42,25 +48,44 @@ export function runRead(
     req: FastifyRequest,
     ctx: RequestScope,
   ) => Promise<RouteResult<unknown, unknown>>;
-  return async (req, reply) =>
-    reply.code(op.status).send(payloadOf(await run(req, scopeOf(kernel, req))));
+  return async (req, reply) => {
+    const result = await run(req, scopeOf(kernel, req));
+    if (result.headers !== undefined) reply.headers(result.headers);
+    return reply.code(op.status).send(payloadOf(result));
+  };
 }
 
-/** A list: the handler's page, with a cursor bound to this list, its filters and the workspace. */
+/**
+ * A list: the handler's page, with a cursor bound to this list, its filters and the
+ * workspace; or, for a list that exports and a request asking for `text/csv`, every
+ * matching row as CSV (`limit`, `offset` and `cursor` then play no part).
+ */
 export function runList(
   kernel: Kernel,
   op: Operation,
-  handler: Step<RequestScope, Page<unknown>>,
+  handler: Step<RequestScope, ListResult<unknown>>,
+  item: TSchema,
 ): Handler {
-  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<Page<unknown>>;
+  const run = handler as (req: FastifyRequest, ctx: RequestScope) => Promise<ListResult<unknown>>;
   const list = op.paging!.list;
+  const csv = op.paging!.csv;
   return async (req, reply) => {
+    if (csv && wantsCsv(req.headers.accept)) {
+      return sendCsv(reply, {
+        list,
+        item,
+        page: (page) => run(req, scopeOf(kernel, req, page)),
+      });
+    }
+    if (csv) reply.header('vary', 'Accept');
     const page = await run(req, scopeOf(kernel, req));
     const next =
       page.nextKey === null
         ? null
         : kernel.cursors.encode(list, req.pageFilters, req.principal!.workspaceId, page.nextKey);
-    return reply.code(op.status).send({ ok: true, data: page.items, meta: { next_cursor: next } });
+    const meta =
+      page.meta === undefined ? { next_cursor: next } : { next_cursor: next, ...page.meta };
+    return reply.code(op.status).send({ ok: true, data: page.items, meta });
   };
 }
 
@@ -102,16 +127,17 @@ function writeHandler(kernel: Kernel, op: Operation, steps: WriteSteps): Handler
           );
     try {
       if (steps.prepare !== null) prepared = { value: await steps.prepare(req, scope) };
-      const payload = await inTransaction(db, async (trx) => {
-        const result = payloadOf(await steps.write(req, scope.within(trx), prepared?.value));
+      const result = await inTransaction(db, async (trx) => {
+        const written = await steps.write(req, scope.within(trx), prepared?.value);
         if (claim !== null) {
-          await completeIdempotencyKey(trx, claim, op.status, JSON.stringify(result));
+          await completeIdempotencyKey(trx, claim, op.status, JSON.stringify(payloadOf(written)));
         }
-        return result;
+        return written;
       });
       req.idempotencyClaim = null;
       if (op.idempotency === 'store') reply.header('idempotent-replay', 'false');
-      return reply.code(op.status).send(payload);
+      if (result.headers !== undefined) reply.headers(result.headers);
+      return reply.code(op.status).send(payloadOf(result));
     } catch (error) {
       if (prepared !== null && steps.discard !== null) {
         await steps

@@ -9,6 +9,7 @@ import { authorize } from '../authorize.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
 import { filterHash, readPageQuery } from '../paging.js';
+import { authenticateRequest } from '../request-auth.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ReplayPayload } from './spec.js';
@@ -21,7 +22,11 @@ import type { ReplayPayload } from './spec.js';
  */
 export function accessHook(kernel: Kernel, op: Operation): onRequestAsyncHookHandler {
   return async (req) => {
-    const principal = await kernel.authenticate(req.headers.authorization);
+    const principal = await authenticateRequest(req, op.rule, {
+      authenticate: kernel.authenticate,
+      sessions: kernel.sessions,
+      publicUrl: kernel.config.publicUrl,
+    });
     req.principal = principal;
     await kernel.rateLimiter.consumeRequest(principal);
     authorize(principal, op.rule);

@@ -97,6 +97,7 @@ function pageSettings(spec: ListSpec<TSchema, TSchema, TSchema>): PageSettings {
     list: spec.paging.list,
     defaultLimit: spec.paging.defaultLimit ?? 50,
     maxLimit: spec.paging.maxLimit ?? 200,
+    csv: spec.paging.csv ?? false,
   };
 }
 
@@ -203,12 +204,12 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         body: null,
         bodyOptional: false,
         data: Type.Array(spec.item),
-        meta: null,
+        meta: spec.meta ?? null,
         metaRequired: true,
         paging: pageSettings(spec),
         idempotency: null,
       };
-      register(op, runList(kernel, op, spec.handler));
+      register(op, runList(kernel, op, spec.handler, spec.item));
     },
     write(spec) {
       write(spec as WriteOptions<TSchema, TSchema, TSchema, TSchema, TSchema>, {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Claim } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
 import type { CursorCodec } from '../paging.js';
-import type { Authenticator, Principal } from '../principal.js';
+import type { Authenticator, Principal, SessionAuthenticator } from '../principal.js';
 import type { RateLimiter } from '../rate-limit.js';
 
 /** Everything the kernel needs to run a route, built once per app. */
@@ -11,6 +11,8 @@ export interface Kernel {
   readonly config: Config;
   readonly database: Database;
   readonly authenticate: Authenticator;
+  /** Console sessions and sign-in links. */
+  readonly sessions: SessionAuthenticator;
   readonly rateLimiter: RateLimiter;
   readonly cursors: CursorCodec;
 }

@@ -1,6 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { minimumRoleForScope, type PlanRequirement } from '../access.js';
-import type { AccessRule } from '../authorize.js';
+import type { AccessRule, Credentials } from '../authorize.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
 import { pagingParameters, type PageSettings } from '../paging.js';
@@ -39,7 +39,12 @@ function errorResponses(op: Operation): Record<string, unknown> {
   const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'PAID_PLAN_REQUIRED', 'RATE_LIMIT_EXCEEDED']);
   codes.add(spec.failureCode);
   if (spec.scope !== null || op.rule.role !== null) codes.add('FORBIDDEN');
-  if (op.rule.credentials !== 'key+device') codes.add('DEVICE_TOKEN_NOT_ACCEPTED');
+  // A write under a console session from another origin (a cross-site form).
+  if (isWrite && op.rule.credentials !== 'sign-in-link') codes.add('FORBIDDEN');
+  if (op.rule.credentials === 'key' || op.rule.credentials === 'session') {
+    codes.add('DEVICE_TOKEN_NOT_ACCEPTED');
+  }
+  if (op.rule.credentials === 'session') codes.add('SESSION_REQUIRED');
   if (spec.feature) codes.add('FEATURE_NOT_INCLUDED');
   // A malformed path id answers 404 like an unknown one; queries and bodies are validated (422).
   if (spec.querystring || op.body || op.paging || isWrite) codes.add('VALIDATION_ERROR');
@@ -98,6 +103,21 @@ const PLANS: Record<PlanRequirement, string> = {
   any: 'any plan',
 };
 
+const CREDENTIALS: Record<Credentials, string> = {
+  key: 'a workspace API key, or a console session',
+  'key+device': 'a workspace API key, a console session, or a device token for its own device',
+  session: 'a console session only (API keys get 403 SESSION_REQUIRED)',
+  'sign-in-link': "a sign-in link's secret as the bearer token",
+};
+
+/** The security requirements of an operation: one alternative per credential it takes. */
+const SECURITY: Record<Credentials, Record<string, string[]>[]> = {
+  key: [{ bearerAuth: [] }, { sessionCookie: [] }],
+  'key+device': [{ bearerAuth: [] }, { deviceToken: [] }, { sessionCookie: [] }],
+  session: [{ sessionCookie: [] }],
+  'sign-in-link': [{ signInLink: [] }],
+};
+
 /** Who may call an operation, in words: the docs page shows it under the summary. */
 function accessText(op: Operation): string {
   const { rule } = op;
@@ -106,8 +126,15 @@ function accessText(op: Operation): string {
     `**Scope:** ${rule.scope === null ? 'none' : `\`${rule.scope}\``}`,
     `**Minimum role of the key's owner:** ${role === null || role === 'guest' ? 'any member' : role}`,
     `**Plan:** ${PLANS[rule.plan]}${rule.feature ? `, with the \`${rule.feature}\` feature` : ''}`,
-    `**Credentials:** ${rule.credentials === 'key+device' ? 'a workspace API key, or a device token for its own device' : 'a workspace API key'}`,
+    `**Credentials:** ${CREDENTIALS[rule.credentials]}`,
   ];
+  if (op.paging?.csv) {
+    lines.push(
+      '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
+        '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
+        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'`",
+    );
+  }
   return lines.join('  \n');
 }
 
@@ -123,18 +150,22 @@ export function routeSchema(op: Operation): Record<string, unknown> {
       : undefined;
   const successHeaders: Record<string, unknown> = { 'X-Request-Id': { type: 'string' } };
   if (op.idempotency === 'store') successHeaders['Idempotent-Replay'] = { type: 'boolean' };
-  const meta = paging !== null ? PageMeta : op.meta;
+  // A list's meta: its cursor, and what else the list declares.
+  const meta =
+    paging === null
+      ? op.meta
+      : op.meta === null
+        ? PageMeta
+        : Type.Object({ ...PageMeta.properties, ...queryProperties(op.meta) });
   return {
     operationId: spec.operationId,
     tags: spec.tags,
     summary: spec.summary,
     description: spec.description ? `${spec.description}\n\n${accessText(op)}` : accessText(op),
-    security:
-      op.rule.credentials === 'key+device'
-        ? [{ bearerAuth: [] }, { deviceToken: [] }]
-        : [{ bearerAuth: [] }],
+    security: SECURITY[op.rule.credentials],
     'x-scope': spec.scope,
     'x-plan': op.rule.plan,
+    ...(paging?.csv ? { 'x-csv': true } : {}),
     ...(spec.params ? { params: spec.params } : {}),
     ...(querystring ? { querystring } : {}),
     ...(op.body ? { body: op.body } : {}),

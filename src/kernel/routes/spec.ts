@@ -8,6 +8,7 @@ import type {
   RouteResult,
   WriteContext,
 } from '../context.js';
+import type { Credentials } from '../authorize.js';
 import type { ErrorCode } from '../errors.js';
 import type { Page } from '../../db/pages.js';
 
@@ -25,8 +26,11 @@ export interface OperationSpec<P extends TSchema, Q extends TSchema> {
   tags: string[];
   summary: string;
   description?: string;
-  /** Credentials accepted; default workspace API keys only. */
-  credentials?: 'key' | 'key+device';
+  /**
+   * Credentials accepted; default workspace API keys and console sessions.
+   * `session`: console sessions only; `sign-in-link`: the sign-in itself.
+   */
+  credentials?: Credentials;
   /** Scope the key must hold; null for none (GET /me). */
   scope: Scope | null;
   /** Default `full` (Teams/Enterprise). */
@@ -74,9 +78,20 @@ export interface PagingSpec {
   list: string;
   defaultLimit?: number;
   maxLimit?: number;
+  /**
+   * Asked with `Accept: text/csv`, the list answers every row matching its filters
+   * as CSV, streamed (see `routes/csv.ts`), instead of a page of JSON.
+   */
+  csv?: boolean;
 }
 
-/** A GET answering a page of items; the kernel adds `meta.next_cursor`. */
+/** A page of a list, with what the list says besides its cursor (`meta`, when it declares one). */
+export type ListResult<T> = Page<T> & { readonly meta?: Readonly<Record<string, unknown>> };
+
+/**
+ * A GET answering a page of items; the kernel adds `meta.next_cursor`. A list may
+ * declare more `meta` fields (an object schema), which its handler returns.
+ */
 export interface ListSpec<
   P extends TSchema,
   Q extends TSchema,
@@ -84,7 +99,8 @@ export interface ListSpec<
 > extends OperationSpec<P, Q> {
   paging: PagingSpec;
   item: I;
-  handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<Page<Static<I>>>;
+  meta?: TSchema;
+  handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<ListResult<Static<I>>>;
 }
 
 export interface ReplayPayload {

@@ -56,7 +56,7 @@ const AUTH_ROWS_MAX = 10_000;
  * any write, by this process or another, makes the next request read again, so a
  * revoked key, a removed member or a new plan counts from the very next request.
  */
-function generationCache<T>() {
+export function generationCache<T>() {
   const rows = new Map<string, { generation: number; row: T }>();
   return {
     get: (hash: string, generation: number | null): T | undefined => {

@@ -3,4 +3,4 @@
  * identity module and device tokens from the devices module, each through its
  * sign-in lookup. It stands above both, so neither knows the other.
  */
-export { createAuthenticator } from './authenticate.js';
+export { createAuthenticator, generationCache } from './authenticate.js';

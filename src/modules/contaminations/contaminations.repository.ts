@@ -31,6 +31,9 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'resolution_outcome',
+  'resolution_notes',
+  'resolved_by',
 ] as const;
 
 /** Contamination logs by id, inserted, listed; withdrawn ones (deleted_at) hidden. */
@@ -45,6 +48,8 @@ export interface ContaminationFilter {
   status: string | null;
   /** created_at at or after. */
   since: string | null;
+  /** Only (true) or never (false) these statuses. */
+  open: { statuses: readonly string[]; only: boolean } | null;
 }
 
 /** Newest first (created_at, then id), withdrawn logs never listed. */
@@ -66,5 +71,8 @@ export function listContaminations(
   }
   if (filter.status !== null) query = query.where('status', '=', filter.status);
   if (filter.since !== null) query = query.where('created_at', '>=', filter.since);
+  if (filter.open !== null) {
+    query = query.where('status', filter.open.only ? 'in' : 'not in', [...filter.open.statuses]);
+  }
   return fetchPage(query, NEWEST_FIRST, page);
 }

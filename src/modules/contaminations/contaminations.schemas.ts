@@ -38,6 +38,22 @@ export const SUSPECTED_SOURCES = [
   'unknown',
 ] as const;
 
+/** How a contamination ended. */
+export const RESOLUTION_OUTCOMES = [
+  'discarded',
+  'treated',
+  'recovered',
+  'false_alarm',
+  'other',
+] as const;
+
+/** Statuses of a contamination that still needs attention (the `open` filter). */
+export const OPEN_CONTAMINATION_STATUSES = [
+  'active',
+  'quarantined',
+  'under investigation',
+] as const;
+
 /** Counts of a contamination: bounded as the wire format bounds them. */
 const AFFECTED_MAX = 1_000_000;
 
@@ -68,6 +84,13 @@ export const Contamination = Type.Object(
       Type.String({ description: 'the stage the plant or explant was in when observed' }),
     ),
     room_id: Nullable(Uuid({ description: 'the room of that stage, when recorded' })),
+    resolution_outcome: Nullable(
+      Type.String({
+        description: `How it was resolved (POST /contaminations/{id}/resolve): ${RESOLUTION_OUTCOMES.join(', ')}`,
+      }),
+    ),
+    resolution_notes: Nullable(Type.String()),
+    resolved_by: Nullable(Uuid({ description: 'The member who resolved it' })),
   },
   { $id: 'Contamination' },
 );
@@ -114,6 +137,25 @@ export const ContaminationQuery = Type.Object({
       description: 'Only logs recorded at or after this ISO 8601 time (or date)',
     }),
   ),
+  open: Type.Optional(
+    Type.Boolean({
+      description: `true: only logs that still need attention (${OPEN_CONTAMINATION_STATUSES.join(', ')}); false: only the others`,
+    }),
+  ),
 });
+
+export const ResolveContaminationBody = Type.Object(
+  {
+    outcome: StringEnum(RESOLUTION_OUTCOMES),
+    notes: Type.Optional(Type.String({ maxLength: 5000 })),
+    resolved_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'When it was resolved, with a time zone; default now',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ContaminationParams = Type.Object({ id: Uuid() });

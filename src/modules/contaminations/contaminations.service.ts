@@ -14,10 +14,12 @@ import {
   listContaminations as listContaminationRows,
   type ContaminationRow,
 } from './contaminations.repository.js';
-import type {
-  Contamination,
-  ContaminationQuery,
-  CreateContaminationBody,
+import {
+  OPEN_CONTAMINATION_STATUSES,
+  type Contamination,
+  type ContaminationQuery,
+  type CreateContaminationBody,
+  type ResolveContaminationBody,
 } from './contaminations.schemas.js';
 
 export type ContaminationRecord = Static<typeof Contamination>;
@@ -50,6 +52,9 @@ export function presentContamination(row: ContaminationRow): ContaminationRecord
     suspected_source: row.suspected_source,
     stage: row.stage,
     room_id: row.room_id,
+    resolution_outcome: row.resolution_outcome,
+    resolution_notes: row.resolution_notes,
+    resolved_by: row.resolved_by,
   };
 }
 
@@ -109,6 +114,9 @@ export async function createContamination(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    resolution_outcome: null,
+    resolution_notes: null,
+    resolved_by: status === 'resolved' ? principal.memberId : null,
   };
   await contaminations.insert(trx, row);
   await recordChangeEvent(trx, {
@@ -176,8 +184,63 @@ export async function listContaminationsOf(
       records: filterRecords,
       status: query.status ?? null,
       since: query.since === undefined ? null : toUtc(query.since),
+      open:
+        query.open === undefined
+          ? null
+          : { statuses: OPEN_CONTAMINATION_STATUSES, only: query.open },
     },
     page,
   );
   return { items: items.map(presentContamination), nextKey };
+}
+
+/**
+ * POST /contaminations/{id}/resolve: how a contamination ended (outcome, notes),
+ * who resolved it and when; its status becomes resolved, and a
+ * `contamination_resolved` event joins the change history of its plant or explant.
+ * Resolving is bench work like logging one: any member may, on any log. A log
+ * already resolved answers 409 CONFLICT and keeps its resolution.
+ */
+export async function resolveContamination(
+  trx: Trx,
+  principal: Principal,
+  id: string,
+  input: Static<typeof ResolveContaminationBody>,
+  now: string,
+): Promise<ContaminationRecord> {
+  const workspaceId = principal.workspaceId;
+  const row = await contaminations.lock(trx, workspaceId, id);
+  if (row === undefined) throw errors.notFound('Contamination');
+  if (row.status === 'resolved') {
+    throw errors.conflict(
+      'CONFLICT',
+      `This contamination was resolved already${row.resolved_at === null ? '' : ` (${row.resolved_at})`}; its resolution stands`,
+    );
+  }
+  const resolvedAt = input.resolved_at === undefined ? now : toUtc(input.resolved_at);
+  const changes = {
+    status: 'resolved',
+    resolved_at: resolvedAt,
+    resolution_outcome: input.outcome,
+    resolution_notes: input.notes ?? null,
+    resolved_by: principal.memberId,
+    updated_at: now,
+  };
+  await contaminations.update(trx, workspaceId, id, changes);
+  await recordChangeEvent(trx, {
+    workspaceId,
+    entityType: row.entity_type as EntityType,
+    entityId: row.entity_id,
+    eventType: 'contamination_resolved',
+    eventTime: resolvedAt,
+    recordedBy: principal.memberId,
+    payload: {
+      contamination_id: id,
+      outcome: input.outcome,
+      notes: changes.resolution_notes,
+      resolved_at: resolvedAt,
+      previous_status: row.status,
+    },
+  });
+  return presentContamination({ ...row, ...changes });
 }

@@ -62,11 +62,17 @@ export interface DemoContamination {
   type: 'bacteria' | 'mold';
   issue: string;
   severity: 'low' | 'medium' | 'high';
-  status: 'active' | 'resolved';
   suspectedSource: 'tool' | 'airborne';
   vesselsAffected: number;
   markings: string;
   notes: string;
+  /** How it ended, when it has (resolved through the API, days after it was logged). */
+  resolution?: {
+    outcome: 'discarded' | 'treated';
+    notes: string;
+    by: DemoMemberKey;
+    daysAgo: number;
+  };
 }
 
 export const DEMO_PLANTS: readonly DemoPlant[] = [
@@ -326,7 +332,6 @@ export const DEMO_CONTAMINATIONS: readonly DemoContamination[] = [
     type: 'bacteria',
     issue: 'Milky ooze spreading from the explant base',
     severity: 'medium',
-    status: 'active',
     suspectedSource: 'tool',
     vesselsAffected: 1,
     markings: 'ANT-WAR-B01 #4',
@@ -339,10 +344,15 @@ export const DEMO_CONTAMINATIONS: readonly DemoContamination[] = [
     type: 'mold',
     issue: 'Grey fuzz on the medium surface',
     severity: 'low',
-    status: 'resolved',
     suspectedSource: 'airborne',
     vesselsAffected: 2,
     markings: 'ALO-FR-B03 #7, #8',
-    notes: 'Both vessels autoclaved; hood pre-filter replaced.',
+    notes: 'Seen at the weekly check.',
+    resolution: {
+      outcome: 'discarded',
+      notes: 'Both vessels autoclaved; hood pre-filter replaced.',
+      by: 'manager',
+      daysAgo: 38,
+    },
   },
 ];

@@ -1,13 +1,14 @@
 import type { Trx } from '../../db/database.js';
 import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
 import type { Principal } from '../../kernel/principal.js';
-import { createContamination } from '../contaminations/index.js';
+import { createContamination, resolveContamination } from '../contaminations/index.js';
 import { createExplant } from '../explants/index.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
 import { createPlant } from '../plants/index.js';
 import { advanceStage } from '../stages/index.js';
 import { recordEquipmentEvent } from '../equipment/index.js';
 import { createTransfer, type TransferRecords } from '../transfers/index.js';
+import { addDemoDevices } from './demo.devices.js';
 import { DEMO_EQUIPMENT_EVENTS } from './demo.equipment.js';
 import { importDemoLibrary, importDemoSales } from './demo.data.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
@@ -124,7 +125,9 @@ export async function createDemoLab(
   const explants: Record<string, string> = {};
   for (const spec of DEMO_EXPLANTS) {
     const principal = principals[spec.createdBy];
-    const explant = await createExplant(
+    // The first move is the stage the explant starts in.
+    const [first, ...later] = spec.moves;
+    const { explant } = await createExplant(
       trx,
       principal,
       {
@@ -134,12 +137,14 @@ export async function createDemoLab(
         status: spec.status,
         initial_count: spec.initialCount,
         custom_fields: spec.customFields,
+        ...(first === undefined ? {} : { initial_stage: first.stage }),
+        ...(first?.room === undefined ? {} : { room_id: rooms[first.room] }),
       },
-      at(spec.daysAgo),
+      at(first?.daysAgo ?? spec.daysAgo),
       records,
     );
     explants[spec.key] = explant.id;
-    for (const step of spec.moves) await move(principal, { explant_id: explant.id }, step);
+    for (const step of later) await move(principal, { explant_id: explant.id }, step);
     for (const transfer of spec.transfers) {
       await createTransfer(
         trx,
@@ -182,7 +187,6 @@ export async function createDemoLab(
         type: spec.type,
         issue: spec.issue,
         severity: spec.severity,
-        status: spec.status,
         suspected_source: spec.suspectedSource,
         observed_at: at(spec.daysAgo),
         vessels_affected: spec.vesselsAffected,
@@ -193,6 +197,16 @@ export async function createDemoLab(
       at(spec.daysAgo),
     );
     contaminations.push(contamination.id);
+    if (spec.resolution !== undefined) {
+      const { outcome, notes, by, daysAgo } = spec.resolution;
+      await resolveContamination(
+        trx,
+        principals[by],
+        contamination.id,
+        { outcome, notes, resolved_at: at(daysAgo) },
+        at(daysAgo),
+      );
+    }
   }
 
   await addDemoTasks(trx, { principals, plants, explants, records, now });
@@ -238,6 +252,8 @@ export async function createDemoLab(
       },
     ]);
   }
+
+  await addDemoDevices(trx, { owner: principals.owner, rooms, now });
 
   const key = await createApiKey(trx, {
     memberId: principals.owner.memberId!,

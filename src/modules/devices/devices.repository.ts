@@ -267,3 +267,23 @@ export async function findDeviceTokenForAuth(db: Db, tokenHash: string) {
 export async function touchDeviceToken(db: Db, id: string, at: string): Promise<void> {
   await db.updateTable('device_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
 }
+
+/** How many devices each of `roomIds` holds, retired ones left out (one grouped query). */
+export async function countDevicesByRoom(
+  db: Db,
+  workspaceId: string,
+  roomIds: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(roomIds.map((id) => [id, 0]));
+  if (roomIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('devices')
+    .select(['room_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('workspace_id', '=', workspaceId)
+    .where('room_id', 'in', [...roomIds])
+    .where('status', '!=', 'retired')
+    .groupBy('room_id')
+    .execute();
+  for (const row of rows) if (row.room_id !== null) counts.set(row.room_id, Number(row.count));
+  return counts;
+}

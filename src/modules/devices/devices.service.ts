@@ -11,6 +11,7 @@ import { requireRoom } from '../lab/index.js';
 import { requireDeviceRoom } from './device-allowance.js';
 import { requireOwnDevice } from './device-guards.js';
 import {
+  countDevicesByRoom,
   devices,
   findDeviceById,
   listAllDevices,
@@ -156,4 +157,13 @@ export async function changeDeviceStatus(
   const revoked =
     status === 'active' ? 0 : await revokeDeviceTokens(trx, device.workspace_id, device.id, at);
   return { id: device.id, status: status as DeviceStatus, revoked_tokens: revoked };
+}
+
+/** Devices per room (retired ones left out), for the rooms' summaries. */
+export function deviceCountsByRoom(
+  db: Db,
+  workspaceId: string,
+  roomIds: readonly string[],
+): Promise<Map<string, number>> {
+  return countDevicesByRoom(db, workspaceId, roomIds);
 }

@@ -13,6 +13,7 @@ export { mintDeviceToken, type MintedDeviceToken } from './device-tokens.service
 export {
   changeDeviceStatus,
   DEVICE_STATUSES,
+  deviceCountsByRoom,
   listWorkspaceDevices,
   registerDevice,
   requireDevice,

@@ -132,3 +132,23 @@ export function findEventRows(
     .where('id', 'in', ids)
     .execute();
 }
+
+/** Newest first by the workspace's sequence. */
+const NEWEST_SEQUENCE: Ordering = { columns: ['seq'], direction: 'desc' };
+
+/**
+ * The workspace's activity, newest first, optionally of one kind or one record:
+ * ranges of (workspace_id, seq), (workspace_id, entity_type, seq) and
+ * (workspace_id, entity_id, seq) read backwards.
+ */
+export function listActivity(
+  db: Db,
+  workspaceId: string,
+  filter: { entityType?: string; entityId?: string },
+  page: PageRequest,
+): Promise<Page<EventRow>> {
+  let query = db.selectFrom('events').select(COLUMNS).where('workspace_id', '=', workspaceId);
+  if (filter.entityType !== undefined) query = query.where('entity_type', '=', filter.entityType);
+  if (filter.entityId !== undefined) query = query.where('entity_id', '=', filter.entityId);
+  return fetchPage(query, NEWEST_SEQUENCE, page);
+}

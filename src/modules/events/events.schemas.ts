@@ -36,3 +36,10 @@ export const ChangeEventQuery = Type.Object({
     }),
   ),
 });
+
+export const ActivityQuery = Type.Object({
+  entity: Type.Optional(StringEnum(['plant', 'explant'])),
+  entity_id: Type.Optional(
+    Uuid({ description: 'One plant or explant (404 when not a record of the workspace)' }),
+  ),
+});

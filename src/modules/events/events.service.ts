@@ -3,19 +3,25 @@ import type { Db, Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import { strictlyAfter } from '../../kernel/time.js';
+import { errors } from '../../kernel/errors.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
 import {
   eventsAfter,
   findEventRow,
   findEventRows,
   insertEvent,
   latestEventSequence,
+  listActivity as listActivityRows,
   listEvents as listEventRows,
   nextEventSequence,
   setLastEventAt,
   type EventRow,
 } from './events.repository.js';
-
-import type { ChangeEvent as ChangeEventSchema, ENTITY_TYPES } from './events.schemas.js';
+import type {
+  ActivityQuery,
+  ChangeEvent as ChangeEventSchema,
+  ENTITY_TYPES,
+} from './events.schemas.js';
 
 export type { EventRow };
 
@@ -24,7 +30,16 @@ export type EntityType = 'plant' | 'explant';
 /** What a change-history event can be about: those records, and sensor alert episodes. */
 export type FeedEntityType = (typeof ENTITY_TYPES)[number];
 export type ChangeEventType =
-  'created' | 'updated' | 'stage_change' | 'transfer' | 'contamination' | 'opened' | 'resolved';
+  | 'created'
+  | 'updated'
+  | 'stage_change'
+  | 'transfer'
+  | 'contamination'
+  | 'contamination_resolved'
+  | 'archived'
+  | 'unarchived'
+  | 'opened'
+  | 'resolved';
 
 /** Every kind of event the change history holds, as `entity_type.event_type`. */
 export const EVENT_TYPES = [
@@ -33,11 +48,17 @@ export const EVENT_TYPES = [
   'plant.stage_change',
   'plant.transfer',
   'plant.contamination',
+  'plant.contamination_resolved',
+  'plant.archived',
+  'plant.unarchived',
   'explant.created',
   'explant.updated',
   'explant.stage_change',
   'explant.transfer',
   'explant.contamination',
+  'explant.contamination_resolved',
+  'explant.archived',
+  'explant.unarchived',
   'sensor_alert.opened',
   'sensor_alert.resolved',
 ] as const;
@@ -165,4 +186,36 @@ export function findEvents(
   ids: readonly string[],
 ): Promise<EventRow[]> {
   return findEventRows(db, workspaceId, ids);
+}
+
+/**
+ * The latest activity, newest first: every change of the workspace's plants and
+ * explants, or of one kind, or of one record (which must be a plant or explant of
+ * the workspace, of that kind when `entity` is sent: 404 otherwise).
+ */
+export async function listActivity(
+  db: Db,
+  workspaceId: string,
+  query: Static<typeof ActivityQuery>,
+  records: RecordLookup,
+  page: PageRequest,
+): Promise<Page<ChangeEvent>> {
+  if (query.entity_id !== undefined) {
+    const kinds: EntityType[] = query.entity === undefined ? ['plant', 'explant'] : [query.entity];
+    let found = false;
+    for (const kind of kinds) {
+      if ((await records.find(db, kind, workspaceId, query.entity_id)) !== undefined) found = true;
+    }
+    if (!found) throw errors.notFound('Record');
+  }
+  const { items, nextKey } = await listActivityRows(
+    db,
+    workspaceId,
+    {
+      ...(query.entity === undefined ? {} : { entityType: query.entity }),
+      ...(query.entity_id === undefined ? {} : { entityId: query.entity_id }),
+    },
+    page,
+  );
+  return { items: items.map(presentEvent), nextKey };
 }

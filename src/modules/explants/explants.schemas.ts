@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Count, CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { CurrentStage, recordListFilters } from '../records/index.js';
 
 export const EXPLANT_STATUSES = [
   'active',
@@ -31,6 +32,19 @@ export const Explant = Type.Object(
     batch_number: Nullable(Type.String()),
     notes: Nullable(Type.String()),
     updated_at: Type.String(),
+    current_stage: CurrentStage,
+    archived_at: Nullable(
+      Type.String({ description: 'When it was archived (left out of lists); null when not' }),
+    ),
+    archived_by: Nullable(Uuid({ description: 'Who archived it' })),
+    subcultured_at: Type.String({
+      description:
+        'When the culture last went onto fresh medium: its latest completed transfer, else its creation',
+    }),
+    transfer_due_at: Type.String({
+      description:
+        "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
+    }),
   },
   { $id: 'Explant' },
 );
@@ -54,6 +68,17 @@ export const CreateExplantBody = Type.Object(
     plant_id: Type.Optional(Nullable(Uuid())),
     initial_count: count(),
     ...editable,
+    initial_stage: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 50,
+        description:
+          "A stage of the lab's explant list, by name or key; default the first of the list",
+      }),
+    ),
+    room_id: Type.Optional(
+      Uuid({ description: 'The room of the first stage: a room of the workspace (422)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -65,13 +90,30 @@ export const UpdateExplantBody = Type.Object(
 
 export const ExplantParams = Type.Object({ id: Uuid() });
 
+/** Statuses of a culture that has ended: never due for transfer. */
+export const ENDED_EXPLANT_STATUSES = ['discarded', 'retired', 'lost'] as const;
+
 export const ExplantQuery = Type.Object({
   externalId: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 200,
       description:
-        'Returns 0 or 1 explant: case-insensitive match on external_id, then batch number, then label',
+        'Returns 0 or 1 explant: case-insensitive match on external_id, then batch number, then label; archived ones too; not with the other filters',
+    }),
+  ),
+  status: Type.Optional(StringEnum(EXPLANT_STATUSES)),
+  ...recordListFilters('explant', 'label, batch number or external id'),
+  plant_id: Type.Optional(
+    Uuid({
+      description:
+        'Only explants taken from this plant (422 for a plant the workspace does not have)',
+    }),
+  ),
+  transfer_due_before: Type.Optional(
+    Type.String({
+      format: 'date-or-date-time',
+      description: `Only cultures due for transfer by then: transfer_due_at at or before it, and a status other than ${ENDED_EXPLANT_STATUSES.join(', ')}`,
     }),
   ),
 });

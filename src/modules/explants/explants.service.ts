@@ -6,29 +6,64 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
+import { toUtc } from '../../kernel/formats.js';
 import { recordChangeEvent, type NewChangeEvent } from '../events/index.js';
+import { getWorkspace } from '../identity/index.js';
+import { hasRoom, stageOptions } from '../lab/index.js';
 import {
   applyCustomFields,
+  checkRecordFilters,
+  currentStageColumns,
+  currentStageOf,
   customFieldsOf,
   getTracked,
+  hasRecordFilters,
   listTracked,
+  resolveStageKey,
+  searchTextOf,
+  setArchived,
+  type ArchiveInput,
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
+import { openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
   explants,
   findExplantByKey,
+  listExplantRows,
+  type ExplantFilters,
   type ExplantRow,
 } from './explants.repository.js';
-import type { CreateExplantBody, Explant, UpdateExplantBody } from './explants.schemas.js';
+import {
+  ENDED_EXPLANT_STATUSES,
+  type CreateExplantBody,
+  type Explant,
+  type ExplantQuery,
+  type UpdateExplantBody,
+} from './explants.schemas.js';
 
 export type ExplantRecord = Static<typeof Explant>;
 
 /** A blank batch number is no batch number: the external_id fallback goes on to the label. */
 const batchNumberOf = (row: ExplantRow) => (row.batch_number === '' ? null : row.batch_number);
 
-export function presentExplant(row: ExplantRow): ExplantRecord {
+/** What presenting an explant needs of its lab: the subculture interval, in days. */
+interface ExplantContext {
+  readonly intervalDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+const addDays = (at: string, days: number) =>
+  new Date(new Date(at).getTime() + days * DAY_MS).toISOString();
+
+async function explantContext(db: Db, workspaceId: string): Promise<ExplantContext> {
+  return { intervalDays: (await getWorkspace(db, workspaceId)).subculture_interval_days };
+}
+
+export function presentExplant(row: ExplantRow, context: ExplantContext): ExplantRecord {
+  const subculturedAt = row.subcultured_at ?? row.created_at;
   return {
     id: row.id,
     label: row.label,
@@ -44,20 +79,49 @@ export function presentExplant(row: ExplantRow): ExplantRecord {
     batch_number: row.batch_number,
     notes: row.notes,
     updated_at: row.updated_at,
+    current_stage: currentStageOf(row),
+    archived_at: row.archived_at,
+    archived_by: row.archived_by,
+    subcultured_at: subculturedAt,
+    transfer_due_at: addDays(subculturedAt, context.intervalDays),
   };
+}
+
+const SEARCHED = ['label', 'batch_number', 'external_id'] as const;
+
+/** What an explant search matches. */
+const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =>
+  searchTextOf(SEARCHED.map((field) => row[field]));
+
+/** The stage a new explant starts in: the one asked for, else the first of the lab's list. */
+async function initialStageOf(db: Db, workspaceId: string, asked: string | undefined) {
+  const options = await stageOptions(db, workspaceId, 'explant');
+  if (asked === undefined) return options[0] ?? null;
+  const key = resolveStageKey(options, asked);
+  if (key === null) {
+    throw errors.validation(
+      `initial_stage: "${asked}" is not in this lab's explant stage list; use one of ${options
+        .map((o) => o.name)
+        .join(', ')}`,
+    );
+  }
+  return options.find((o) => o.key === key)!;
 }
 
 const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
 
-/** Creates an explant as the key's owner with a `created` change-history event. */
+/**
+ * Creates an explant as the key's owner, in the first stage of the lab's explant
+ * list (or `initial_stage`), with a `created` change-history event.
+ */
 export async function createExplant(
   trx: Trx,
   principal: Principal,
   input: Static<typeof CreateExplantBody>,
   now: string,
   records: RecordLookup,
-): Promise<ExplantRecord> {
+): Promise<{ explant: ExplantRecord; warning: string | null }> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
@@ -70,10 +134,27 @@ export async function createExplant(
     {},
     input.custom_fields,
   );
+  const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
+  if (input.room_id !== undefined && !(await hasRoom(trx, workspaceId, input.room_id))) {
+    throw errors.validation('room_id: no room with this id in the workspace');
+  }
   const externalId = input.external_id ?? null;
   const initialCount = input.initial_count ?? null;
+  const id = newId();
+  const stage =
+    initialStage === null
+      ? null
+      : await openInitialStage(trx, {
+          workspaceId,
+          entity: 'explant',
+          entityId: id,
+          stage: initialStage.key,
+          enteredOn: now,
+          createdBy: principal.memberId,
+          roomId: input.room_id ?? null,
+        });
   const row: ExplantRow = {
-    id: newId(),
+    id,
     workspace_id: workspaceId,
     plant_id: plantId,
     label: input.label,
@@ -92,42 +173,138 @@ export async function createExplant(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    ...currentStageColumns(
+      stage === null
+        ? null
+        : {
+            id: stage.id,
+            stage: stage.stage,
+            name: initialStage!.name,
+            entered_on: now,
+            room_id: input.room_id ?? null,
+          },
+    ),
+    archived_at: null,
+    archived_by: null,
+    search_text: searchTextOfExplant({
+      label: input.label,
+      batch_number: input.batch_number ?? null,
+      external_id: externalId,
+    }),
+    subcultured_at: now,
   };
   await explantExternalIds.guard(explants.insert(trx, row), externalId);
-  const explant = presentExplant(row);
+  const explant = presentExplant(row, await explantContext(trx, workspaceId));
   await recordChangeEvent(trx, {
     workspaceId,
     entityType: 'explant',
     entityId: row.id,
+    stageId: stage?.id ?? null,
     eventType: 'created',
     eventTime: now,
     recordedBy: principal.memberId,
-    payload: explant,
+    payload: { ...explant, initial_stage: stage?.stage ?? null },
   });
-  return explant;
+  return {
+    explant,
+    warning:
+      stage === null
+        ? "The explant was created without a first stage: this lab's explant stage list is empty"
+        : null,
+  };
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
   return getTracked(db, EXPLANT_KIND, workspaceId, id);
 }
 
-/** Newest first; `externalId` finds 0 or 1 explant by external id, then batch number, then label. */
-export function listExplants(
+/**
+ * Newest first, filtered by stage, room, status, a search, the plant it came
+ * from and due transfers; archived explants only when asked for. `externalId`
+ * finds 0 or 1 explant by external id, then batch number, then label (archived
+ * ones too), and takes no other filter.
+ */
+export async function listExplants(
   db: Db,
   workspaceId: string,
-  query: { externalId?: string },
+  query: Static<typeof ExplantQuery>,
+  records: RecordLookup,
   page: PageRequest,
 ): Promise<Page<ExplantRecord>> {
   const { externalId } = query;
-  const byKey = async () => {
-    const key = externalId!.toLowerCase();
-    return (
-      (await findExplantByKey(db, workspaceId, 'external_id_key', key)) ??
-      (await findExplantByKey(db, workspaceId, 'batch_number_key', key)) ??
-      findExplantByKey(db, workspaceId, 'label_key', key)
+  if (externalId !== undefined) {
+    const others = { ...query, externalId: undefined };
+    if (
+      hasRecordFilters(others) ||
+      query.plant_id !== undefined ||
+      query.transfer_due_before !== undefined
+    ) {
+      throw errors.validation(
+        'externalId: finds one record by its identity and cannot be combined with other filters',
+      );
+    }
+    return listTracked(db, EXPLANT_KIND, workspaceId, noRows, () =>
+      explantRowByIdentity(db, workspaceId, externalId),
     );
-  };
-  return listTracked(db, EXPLANT_KIND, workspaceId, page, externalId === undefined ? null : byKey);
+  }
+  const filters = await checkRecordFilters(db, workspaceId, 'explant', query);
+  if (
+    query.plant_id !== undefined &&
+    (await records.find(db, 'plant', workspaceId, query.plant_id)) === undefined
+  ) {
+    throw errors.validation('plant_id: no plant with this id in the workspace');
+  }
+  let subculturedBy: ExplantFilters['subculturedBy'];
+  if (query.transfer_due_before !== undefined) {
+    const { intervalDays } = await explantContext(db, workspaceId);
+    subculturedBy = {
+      at: addDays(toUtc(query.transfer_due_before), -intervalDays),
+      endedStatuses: ENDED_EXPLANT_STATUSES,
+    };
+  }
+  return listTracked(
+    db,
+    EXPLANT_KIND,
+    workspaceId,
+    () =>
+      listExplantRows(
+        db,
+        workspaceId,
+        {
+          ...filters,
+          ...(query.plant_id === undefined ? {} : { plantId: query.plant_id }),
+          ...(subculturedBy === undefined ? {} : { subculturedBy }),
+        },
+        page,
+      ),
+    null,
+  );
+}
+
+const noRows = () => Promise.resolve({ items: [], nextKey: null });
+
+/** The newest explant whose external id, else batch number, else label is `code` (any case). */
+async function explantRowByIdentity(
+  db: Db,
+  workspaceId: string,
+  code: string,
+): Promise<ExplantRow | undefined> {
+  const key = code.toLowerCase();
+  return (
+    (await findExplantByKey(db, workspaceId, 'external_id_key', key)) ??
+    (await findExplantByKey(db, workspaceId, 'batch_number_key', key)) ??
+    findExplantByKey(db, workspaceId, 'label_key', key)
+  );
+}
+
+/** The explant a code names (as `externalId` finds it), archived ones too. */
+export async function findExplantByIdentity(
+  db: Db,
+  workspaceId: string,
+  code: string,
+): Promise<ExplantRecord | undefined> {
+  const row = await explantRowByIdentity(db, workspaceId, code);
+  return row === undefined ? undefined : presentExplant(row, await explantContext(db, workspaceId));
 }
 
 const EXPLANT_KIND: TrackedKind<
@@ -139,7 +316,8 @@ const EXPLANT_KIND: TrackedKind<
   | 'external_id'
   | 'current_count'
   | 'plantlet_count',
-  ExplantRecord
+  ExplantRecord,
+  ExplantContext
 > = {
   entity: 'explant',
   noun: 'explant',
@@ -160,6 +338,8 @@ const EXPLANT_KIND: TrackedKind<
     if (update.batch_number !== undefined)
       update.batch_number_key = lowerOrNull(update.batch_number);
   },
+  searchText: searchTextOfExplant,
+  context: explantContext,
   present: presentExplant,
 };
 
@@ -180,23 +360,30 @@ export interface ObservedCounts {
   plantlet_count?: number;
 }
 
-/** What a transfer holds of its explant to apply counts: the explant as it locked it. */
-export type ExplantCounts = RecordRef & Pick<ExplantRow, 'current_count' | 'plantlet_count'>;
+/** What a transfer holds of its explant (its counts, its subculture): the row it locked. */
+export type ExplantCounts = RecordRef &
+  Pick<ExplantRow, 'current_count' | 'plantlet_count' | 'subcultured_at'>;
 
 /**
- * Applies the counts a transfer observed to its explant, in the transfer's
- * transaction: `explant` is the row the transfer locked through the record lookup,
- * so it is not read again. The counts that differ are written with `updated_at`;
- * the answer is the `updated` event naming them and the transfer (for the caller
- * to record with its own), so a mirror that follows `created`/`updated` events
- * keeps the right counts. Counts equal to the stored ones write nothing (null).
+ * What a transfer changes of its explant, in the transfer's transaction:
+ * `explant` is the row the transfer locked through the record lookup, so it is
+ * not read again.
+ * - the counts it observed: those that differ are written with `updated_at`; the
+ *   answer is the `updated` event naming them and the transfer (for the caller to
+ *   record with its own), so a mirror that follows `created`/`updated` events keeps
+ *   the right counts;
+ * - `subcultured_at`, when the transfer is completed and later than the last one
+ *   (the transfer event says so already; no event of its own, `updated_at` kept).
+ * Nothing that differs: nothing written; no counts changed: no event (null).
  */
-export async function applyTransferCounts(
+export async function applyExplantTransfer(
   trx: Trx,
   explant: ExplantCounts,
   input: {
     workspaceId: string;
     counts: ObservedCounts;
+    /** The transfer's date, when it is completed (a pending one is no subculture yet). */
+    subculturedAt: string | null;
     transferId: string;
     by: string | null;
     at: string;
@@ -204,11 +391,16 @@ export async function applyTransferCounts(
 ): Promise<NewChangeEvent | null> {
   const { workspaceId, at } = input;
   const changes = diffFields(explant, input.counts, ['current_count', 'plantlet_count']);
-  if (Object.keys(changes).length === 0) return null;
+  const counted = Object.keys(changes).length > 0;
+  const later =
+    input.subculturedAt !== null &&
+    (explant.subcultured_at === null || input.subculturedAt > explant.subcultured_at);
+  if (!counted && !later) return null;
   await explants.update(trx, workspaceId, explant.id, {
-    ...(changedValues(changes) as ObservedCounts),
-    updated_at: at,
+    ...(counted ? { ...(changedValues(changes) as ObservedCounts), updated_at: at } : {}),
+    ...(later ? { subcultured_at: input.subculturedAt } : {}),
   });
+  if (!counted) return null;
   return {
     workspaceId,
     entityType: 'explant',
@@ -218,4 +410,23 @@ export async function applyTransferCounts(
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
   };
+}
+
+/** Archives an explant made by mistake, or brings it back (see `setArchived`). */
+export function archiveExplant(
+  trx: Trx,
+  principal: Principal,
+  id: string,
+  input: ArchiveInput,
+  archive: boolean,
+  now: string,
+): Promise<ExplantRecord> {
+  return setArchived(
+    trx,
+    EXPLANT_KIND,
+    principal,
+    id,
+    { archive, reason: input.reason ?? null },
+    now,
+  );
 }

@@ -1,9 +1,11 @@
 /* The explants module's face: explants, and what a transfer changes of one. */
 export { explantRecords } from './explants.repository.js';
 export {
-  applyTransferCounts,
+  applyExplantTransfer,
+  archiveExplant,
   type ExplantCounts,
   createExplant,
+  findExplantByIdentity,
   getExplant,
   listExplants,
 } from './explants.service.js';

@@ -19,6 +19,7 @@ const WORKSPACE_COLUMNS = [
   'last_event_at',
   'created_at',
   'updated_at',
+  'subculture_interval_days',
 ] as const;
 
 const MEMBER_COLUMNS = [
@@ -66,7 +67,10 @@ export async function updateWorkspace(
   trx: Trx,
   id: string,
   changes: Partial<
-    Pick<WorkspaceRow, 'name' | 'type' | 'plan' | 'features' | 'device_allowance'>
+    Pick<
+      WorkspaceRow,
+      'name' | 'type' | 'plan' | 'features' | 'device_allowance' | 'subculture_interval_days'
+    >
   > & {
     updated_at: string;
   },

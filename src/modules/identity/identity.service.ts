@@ -37,6 +37,9 @@ export type { ListedApiKey, MemberRow, WorkspaceRow } from './identity.repositor
 
 export const WORKSPACE_TYPES = ['lab', 'team'] as const;
 
+/** Days between subcultures unless a lab sets another (an import's `workspace.subculture_interval_days`). */
+export const DEFAULT_SUBCULTURE_INTERVAL_DAYS = 28;
+
 export interface NewWorkspace {
   name: string;
   plan?: string;
@@ -84,6 +87,7 @@ export async function createWorkspace(trx: Trx, input: NewWorkspace): Promise<Wo
     last_event_at: null,
     created_at: at,
     updated_at: at,
+    subculture_interval_days: DEFAULT_SUBCULTURE_INTERVAL_DAYS,
   };
   await insertWorkspace(trx, row);
   await installDefaultStageLists(trx, row.id);
@@ -94,11 +98,19 @@ export async function hasAnyWorkspace(db: Db): Promise<boolean> {
   return (await listWorkspaceRows(db)).length > 0;
 }
 
-/** Name, type and device allowance (null = the plan's default), as an import sets them. */
+/**
+ * Name, type, device allowance (null = the plan's default) and subculture interval,
+ * as an import sets them.
+ */
 export async function updateWorkspaceSettings(
   trx: Trx,
   id: string,
-  settings: { name?: string; type?: string; device_allowance?: number | null },
+  settings: {
+    name?: string;
+    type?: string;
+    device_allowance?: number | null;
+    subculture_interval_days?: number;
+  },
   at: string = nowIso(),
 ): Promise<void> {
   if (
@@ -113,6 +125,9 @@ export async function updateWorkspaceSettings(
     ...(settings.device_allowance === undefined
       ? {}
       : { device_allowance: settings.device_allowance }),
+    ...(settings.subculture_interval_days === undefined
+      ? {}
+      : { subculture_interval_days: settings.subculture_interval_days }),
     updated_at: at,
   });
 }

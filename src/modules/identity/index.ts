@@ -3,10 +3,12 @@
  * the CLI and authentication may use them.
  */
 export { apiKeySignIn, type ApiKeySignInRow } from './api-key-sign-in.js';
+export { listPeople, type PersonRow } from './people.service.js';
 export {
   addMember,
   createApiKey,
   createWorkspace,
+  DEFAULT_SUBCULTURE_INTERVAL_DAYS,
   getMember,
   getWorkspace,
   hasAnyWorkspace,
@@ -29,3 +31,4 @@ export {
   type NewWorkspace,
   type WorkspaceRow,
 } from './identity.service.js';
+export { requireManageableMember } from './management.service.js';

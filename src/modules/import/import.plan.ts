@@ -16,6 +16,7 @@ export interface WorkspaceSettings {
   type?: string;
   features?: Feature[];
   device_allowance?: number | null;
+  subculture_interval_days?: number;
 }
 
 export interface CustomFieldDefinitionInput {

@@ -65,6 +65,7 @@ const WorkspaceSection = Closed({
   type: Type.Optional(StringEnum(WORKSPACE_TYPES)),
   features: Type.Optional(Type.Array(StringEnum(FEATURES), { uniqueItems: true })),
   device_allowance: OptionalOf(Count()),
+  subculture_interval_days: Type.Optional(Int({ minimum: 1, maximum: 365 })),
 });
 
 const CustomField = Closed({

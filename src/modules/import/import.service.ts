@@ -9,6 +9,7 @@ import {
   type WorkspaceRow,
 } from '../identity/index.js';
 import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/index.js';
+import { renameCurrentStages } from '../records/index.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
 import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
@@ -38,7 +39,7 @@ export interface ImportCounts {
   order_lines: number;
 }
 
-const WORKSPACE_FIELDS = ['name', 'type', 'device_allowance'] as const;
+const WORKSPACE_FIELDS = ['name', 'type', 'device_allowance', 'subculture_interval_days'] as const;
 
 /** Validates a parsed import file (schema and in-file rules); writes nothing. */
 export function parseImportFile(data: unknown): ImportFile {
@@ -69,7 +70,10 @@ async function applyLabSetup(
 ): Promise<void> {
   for (const entity of ['plant', 'explant'] as const) {
     const list = plan.stages[entity];
-    if (list !== undefined) await setStageList(trx, workspaceId, entity, list);
+    if (list !== undefined) {
+      await setStageList(trx, workspaceId, entity, list);
+      await renameCurrentStages(trx, entity, workspaceId, list);
+    }
   }
   if (plan.customFields !== null) {
     await setCustomFieldDefinitions(trx, workspaceId, plan.customFields);

@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.js';
+import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { workspaceTable } from '../../db/tables.js';
 import type {
@@ -85,4 +86,22 @@ export async function upsertRoom(trx: Trx, row: RoomRow): Promise<void> {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet({ name: row.name }))
     .execute();
+}
+
+/** Rooms by name, then id. */
+const ROOMS_BY_NAME: Ordering = { columns: ['name', 'id'], direction: 'asc' };
+
+export function listRoomRows(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+): Promise<Page<RoomRow>> {
+  return fetchPage(
+    db
+      .selectFrom('rooms')
+      .select(['id', 'workspace_id', 'name', 'created_at'])
+      .where('workspace_id', '=', workspaceId),
+    ROOMS_BY_NAME,
+    page,
+  );
 }

@@ -1,13 +1,16 @@
 import type { Db, Trx } from '../../db/database.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import { errors } from '../../kernel/errors.js';
 import {
   listCustomFieldDefinitions,
   type CustomFieldDefinitionRow,
+  listRoomRows,
   listStageDefinitions,
   replaceCustomFieldDefinitions,
   replaceStageDefinitions,
   rooms,
   upsertRoom,
+  type RoomRow,
 } from './lab.repository.js';
 
 /*
@@ -96,6 +99,23 @@ export async function stageOptions(
 ): Promise<StageOption[]> {
   const rows = await listStageDefinitions(db, workspaceId, entity);
   return rows.map((row) => ({ key: row.key, name: row.name }));
+}
+
+/** The workspace's rooms, by name. */
+export function listRooms(db: Db, workspaceId: string, page: PageRequest): Promise<Page<RoomRow>> {
+  return listRoomRows(db, workspaceId, page);
+}
+
+/** A room of the workspace (404 for any other). */
+export async function getRoom(db: Db, workspaceId: string, roomId: string): Promise<RoomRow> {
+  const room = await rooms.find(db, workspaceId, roomId);
+  if (room === undefined) throw errors.notFound('Room');
+  return room;
+}
+
+/** Whether the room belongs to the workspace. */
+export async function hasRoom(db: Db, workspaceId: string, roomId: string): Promise<boolean> {
+  return (await rooms.find(db, workspaceId, roomId)) !== undefined;
 }
 
 /** Throws 404 unless the room belongs to the workspace. */

@@ -1,9 +1,8 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
-import type { PageRequest } from '../../db/pages.js';
-import { getExplant, listExplants } from '../explants/index.js';
-import { getPlant, listPlants } from '../plants/index.js';
+import { findExplantByIdentity, getExplant } from '../explants/index.js';
+import { findPlantByIdentity, getPlant } from '../plants/index.js';
 import {
   findLabelByBarcode,
   listLabelContents,
@@ -103,8 +102,6 @@ async function resolveImported(
   return { ...found, url: recordUrl(publicUrl, type, label.record_id) };
 }
 
-const ONE: PageRequest = { limit: 1, offset: 0, after: null };
-
 /**
  * A plant whose external id is the code, else an explant found the way
  * `GET /explants?externalId=` finds one (external id, batch number, label);
@@ -116,7 +113,7 @@ async function resolveOwnIdentifier(
   barcode: string,
   publicUrl: string,
 ): Promise<LabelResolutionRecord | null> {
-  const [plant] = (await listPlants(db, workspaceId, { externalId: barcode }, ONE)).items;
+  const plant = await findPlantByIdentity(db, workspaceId, barcode);
   if (plant !== undefined) {
     return {
       barcode,
@@ -126,7 +123,7 @@ async function resolveOwnIdentifier(
       url: recordUrl(publicUrl, 'plant', plant.id),
     };
   }
-  const [explant] = (await listExplants(db, workspaceId, { externalId: barcode }, ONE)).items;
+  const explant = await findExplantByIdentity(db, workspaceId, barcode);
   if (explant === undefined) return null;
   return {
     barcode,

@@ -1,3 +1,9 @@
 /* The plants module's face: plants. */
 export { plantRecords } from './plants.repository.js';
-export { createPlant, getPlant, listPlants } from './plants.service.js';
+export {
+  archivePlant,
+  createPlant,
+  findPlantByIdentity,
+  getPlant,
+  listPlants,
+} from './plants.service.js';

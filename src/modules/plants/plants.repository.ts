@@ -1,8 +1,21 @@
 import type { Db } from '../../db/database.js';
+import {
+  fetchPage,
+  NEWEST_FIRST,
+  preparedPage,
+  type Page,
+  type PageRequest,
+} from '../../db/pages.js';
 import type { PlantTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
 import type { RecordSource } from '../../kernel/record-lookup.js';
-import { externalIds, TRACKED_COLUMNS } from '../records/index.js';
+import {
+  applyRecordFilters,
+  externalIds,
+  isPlainList,
+  TRACKED_COLUMNS,
+  type RecordFilters,
+} from '../records/index.js';
 
 export type PlantRow = PlantTable;
 
@@ -20,7 +33,7 @@ const COLUMNS = [
   ...TRACKED_COLUMNS,
 ] as const;
 
-/** Plants by id, locked for a write, inserted, updated, listed newest first; deleted ones hidden. */
+/** Plants by id, locked for a write, inserted, updated; deleted ones hidden. */
 export const plants = workspaceTable('plants', COLUMNS, { softDelete: true });
 
 /** How other modules find and lock plants (the record lookup's source of kind `plant`). */
@@ -42,3 +55,29 @@ export async function findPlantByExternalKey(
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
+
+/**
+ * A page of the workspace's plants, newest first, filtered. Each filter has an
+ * index that keeps the order: (workspace_id, current_stage | current_room_id |
+ * status, created_at, id); a search reads the newest first until the page is full.
+ */
+export function listPlantRows(
+  db: Db,
+  workspaceId: string,
+  filters: RecordFilters,
+  page: PageRequest,
+): Promise<Page<PlantRow>> {
+  if (isPlainList(filters)) return plainPage.fetch(db, { workspaceId }, page);
+  const query = db.selectFrom('plants').select(COLUMNS).where('workspace_id', '=', workspaceId);
+  return fetchPage(applyRecordFilters(query, filters), NEWEST_FIRST, page);
+}
+
+/** The list as most clients ask for it (no filter), compiled once: the bench's `plants` case. */
+const plainPage = preparedPage(
+  (db, p: { workspaceId: string }) =>
+    applyRecordFilters(
+      db.selectFrom('plants').select(COLUMNS).where('workspace_id', '=', p.workspaceId),
+      { archived: 'exclude' },
+    ),
+  NEWEST_FIRST,
+);

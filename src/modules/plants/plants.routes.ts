@@ -7,7 +7,8 @@ import {
   PlantQuery,
   UpdatePlantBody,
 } from './plants.schemas.js';
-import { createPlant, getPlant, listPlants, updatePlant } from './plants.service.js';
+import { ArchiveBody } from '../records/index.js';
+import { archivePlant, createPlant, getPlant, listPlants, updatePlant } from './plants.service.js';
 
 export function registerPlantRoutes(routes: Routes): void {
   routes.list({
@@ -16,11 +17,14 @@ export function registerPlantRoutes(routes: Routes): void {
     tags: ['Plants'],
     summary: 'List plants',
     description:
-      'Newest first. `externalId` returns 0 or 1 plant (case-insensitive) and no cursor.',
+      'Newest first. `externalId` returns 0 or 1 plant (case-insensitive) and no cursor. ' +
+      'Filters (beyond the wire format): `stage` (key or name in the lab list), `room_id` (the ' +
+      "current stage's room), `status`, `q` (search), `archived` (archived plants are left out " +
+      'unless asked for). Each plant carries `current_stage`.',
     scope: 'read:plants',
     failureCode: 'PLANT_QUERY_FAILED',
     querystring: PlantQuery,
-    paging: { list: 'plants' },
+    paging: { list: 'plants', csv: true },
     item: Plant,
     handler: (req, ctx) => listPlants(ctx.db, ctx.principal.workspaceId, req.query, ctx.page),
   });
@@ -81,4 +85,32 @@ export function registerPlantRoutes(routes: Routes): void {
       data: await updatePlant(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),
   });
+
+  for (const archive of [true, false]) {
+    routes.write({
+      method: 'POST',
+      url: `/api/v1/plants/:id/${archive ? 'archive' : 'unarchive'}`,
+      operationId: archive ? 'archivePlant' : 'unarchivePlant',
+      tags: ['Plants'],
+      summary: archive ? 'Archive a plant' : 'Bring a plant back from the archive',
+      description: archive
+        ? 'For a plant made by mistake: it leaves the lists (unless `archived=include|only`), a read ' +
+          'by id still answers it with `archived_at`, and the change history keeps it with an ' +
+          '`archived` event. Already archived: answered unchanged. Another member’s plant needs ' +
+          'the manager role or above (403 PLANT_WRITE_FORBIDDEN). Undone by POST …/unarchive.'
+        : 'Undoes an archive (an `unarchived` event); a plant that is not archived is answered unchanged.',
+      scope: 'write:plants',
+      status: 200,
+      failureCode: 'PLANT_UPDATE_FAILED',
+      errors: ['PLANT_WRITE_FORBIDDEN'],
+      params: PlantParams,
+      notFound: 'Plant',
+      body: ArchiveBody,
+      bodyOptional: true,
+      data: Plant,
+      handler: async (req, ctx) => ({
+        data: await archivePlant(ctx.trx, ctx.principal, req.params.id, req.body, archive, ctx.now),
+      }),
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { DEFAULT_PLANT_STAGE_NAMES } from '../records/index.js';
+import { CurrentStage, DEFAULT_PLANT_STAGE_NAMES, recordListFilters } from '../records/index.js';
 
 export const PLANT_STATUSES = [
   'active',
@@ -31,6 +31,11 @@ export const Plant = Type.Object(
     source: Nullable(Type.String()),
     notes: Nullable(Type.String()),
     updated_at: Type.String(),
+    current_stage: CurrentStage,
+    archived_at: Nullable(
+      Type.String({ description: 'When it was archived (left out of lists); null when not' }),
+    ),
+    archived_by: Nullable(Uuid({ description: 'Who archived it' })),
   },
   { $id: 'Plant' },
 );
@@ -60,6 +65,9 @@ export const CreatePlantBody = Type.Object(
         description: `A stage of the lab's plant list, by name or key; default Mother Block. Default lists: ${DEFAULT_PLANT_STAGE_NAMES.join(', ')}`,
       }),
     ),
+    room_id: Type.Optional(
+      Uuid({ description: 'The room of the first stage: a room of the workspace (422)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -76,7 +84,10 @@ export const PlantQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'Returns 0 or 1 plant (case-insensitive)',
+      description:
+        'Returns 0 or 1 plant (case-insensitive), archived ones too; not with the other filters',
     }),
   ),
+  status: Type.Optional(StringEnum(PLANT_STATUSES)),
+  ...recordListFilters('plant', 'species, common name, genus, family, cultivar or external id'),
 });

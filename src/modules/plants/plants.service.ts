@@ -5,19 +5,28 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/index.js';
-import { stageOptions } from '../lab/index.js';
+import { hasRoom, stageOptions, type StageOption } from '../lab/index.js';
 import {
   applyCustomFields,
+  checkRecordFilters,
+  currentStageColumns,
+  currentStageOf,
   customFieldsOf,
   getTracked,
+  hasRecordFilters,
   listTracked,
   resolveStageKey,
+  searchTextOf,
+  setArchived,
+  type ArchivedMode,
+  type ArchiveInput,
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
 import { openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
+  listPlantRows,
   plantExternalIds,
   plants,
   type PlantRow,
@@ -43,22 +52,30 @@ export function presentPlant(row: PlantRow): PlantRecord {
     source: row.source,
     notes: row.notes,
     updated_at: row.updated_at,
+    current_stage: currentStageOf(row),
+    archived_at: row.archived_at,
+    archived_by: row.archived_by,
   };
 }
 
+/** What a plant search matches. */
+const searchTextOfPlant = (row: Pick<PlantRow, SearchedField>) =>
+  searchTextOf(SEARCHED.map((field) => row[field]));
+
+const SEARCHED = ['species', 'common_name', 'genus', 'family', 'cultivar', 'external_id'] as const;
+type SearchedField = (typeof SEARCHED)[number];
+
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
-/** The key of the stage a new plant starts in: the one asked for, else Mother Block, else the first. */
+/** The stage a new plant starts in: the one asked for, else Mother Block, else the first. */
 async function initialStageOf(
   db: Db,
   workspaceId: string,
   asked: string | undefined,
-): Promise<string | null> {
+): Promise<StageOption | null> {
   const options = await stageOptions(db, workspaceId, 'plant');
   if (asked === undefined) {
-    return options.some((o) => o.key === DEFAULT_INITIAL_STAGE)
-      ? DEFAULT_INITIAL_STAGE
-      : (options[0]?.key ?? null);
+    return options.find((o) => o.key === DEFAULT_INITIAL_STAGE) ?? options[0] ?? null;
   }
   const key = resolveStageKey(options, asked);
   if (key === null) {
@@ -68,7 +85,7 @@ async function initialStageOf(
         .join(', ')}`,
     );
   }
-  return key;
+  return options.find((o) => o.key === key)!;
 }
 
 /**
@@ -84,9 +101,33 @@ export async function createPlant(
   const workspaceId = principal.workspaceId;
   const customFields = await applyCustomFields(trx, workspaceId, 'plant', {}, input.custom_fields);
   const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
+  if (input.room_id !== undefined && !(await hasRoom(trx, workspaceId, input.room_id))) {
+    throw errors.validation('room_id: no room with this id in the workspace');
+  }
   const externalId = input.external_id ?? null;
+  const id = newId();
+  const stage =
+    initialStage === null
+      ? null
+      : await openInitialStage(trx, {
+          workspaceId,
+          entity: 'plant',
+          entityId: id,
+          stage: initialStage.key,
+          enteredOn: now,
+          createdBy: principal.memberId,
+          roomId: input.room_id ?? null,
+        });
+  const fields = {
+    species: input.species,
+    common_name: input.common_name ?? null,
+    genus: input.genus ?? null,
+    family: input.family ?? null,
+    cultivar: input.cultivar ?? null,
+    external_id: externalId,
+  };
   const row: PlantRow = {
-    id: newId(),
+    id,
     workspace_id: workspaceId,
     species: input.species,
     common_name: input.common_name ?? null,
@@ -103,19 +144,22 @@ export async function createPlant(
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    ...currentStageColumns(
+      stage === null
+        ? null
+        : {
+            id: stage.id,
+            stage: stage.stage,
+            name: initialStage!.name,
+            entered_on: now,
+            room_id: input.room_id ?? null,
+          },
+    ),
+    archived_at: null,
+    archived_by: null,
+    search_text: searchTextOfPlant(fields),
   };
   await plantExternalIds.guard(plants.insert(trx, row), externalId);
-  const stage =
-    initialStage === null
-      ? null
-      : await openInitialStage(trx, {
-          workspaceId,
-          entity: 'plant',
-          entityId: row.id,
-          stage: initialStage,
-          enteredOn: now,
-          createdBy: principal.memberId,
-        });
   const plant = presentPlant(row);
   await recordChangeEvent(trx, {
     workspaceId,
@@ -140,24 +184,59 @@ export function getPlant(db: Db, workspaceId: string, id: string): Promise<Plant
   return getTracked(db, PLANT_KIND, workspaceId, id);
 }
 
-/** Newest first; `externalId` finds 0 or 1 plant (case-insensitive) on a single page. */
-export function listPlants(
+export interface PlantListQuery {
+  externalId?: string;
+  stage?: string;
+  room_id?: string;
+  status?: string;
+  q?: string;
+  archived?: ArchivedMode;
+}
+
+/**
+ * Newest first, filtered by stage, room, status and a search; archived plants
+ * only when asked for. `externalId` finds 0 or 1 plant (case-insensitive,
+ * archived ones too) on a single page, and takes no other filter.
+ */
+export async function listPlants(
   db: Db,
   workspaceId: string,
-  query: { externalId?: string },
+  query: PlantListQuery,
   page: PageRequest,
 ): Promise<Page<PlantRecord>> {
   const { externalId } = query;
+  if (externalId !== undefined) {
+    if (hasRecordFilters(query as Record<string, unknown>)) throw externalIdAlone();
+    return listTracked(db, PLANT_KIND, workspaceId, noRows, () =>
+      findPlantByExternalKey(db, workspaceId, externalId.toLowerCase()),
+    );
+  }
+  const filters = await checkRecordFilters(db, workspaceId, 'plant', query);
   return listTracked(
     db,
     PLANT_KIND,
     workspaceId,
-    page,
-    externalId === undefined
-      ? null
-      : () => findPlantByExternalKey(db, workspaceId, externalId.toLowerCase()),
+    () => listPlantRows(db, workspaceId, filters, page),
+    null,
   );
 }
+
+const noRows = () => Promise.resolve({ items: [], nextKey: null });
+
+/** The plant whose external id is `code` (any case), archived ones too. */
+export async function findPlantByIdentity(
+  db: Db,
+  workspaceId: string,
+  code: string,
+): Promise<PlantRecord | undefined> {
+  const row = await findPlantByExternalKey(db, workspaceId, code.toLowerCase());
+  return row === undefined ? undefined : presentPlant(row);
+}
+
+const externalIdAlone = () =>
+  errors.validation(
+    'externalId: finds one record by its identity and cannot be combined with stage, room_id, status, q or archived',
+  );
 
 const PLANT_KIND: TrackedKind<
   PlantRow,
@@ -170,7 +249,8 @@ const PLANT_KIND: TrackedKind<
   | 'notes'
   | 'status'
   | 'external_id',
-  PlantRecord
+  PlantRecord,
+  null
 > = {
   entity: 'plant',
   noun: 'plant',
@@ -188,6 +268,8 @@ const PLANT_KIND: TrackedKind<
     'status',
     'external_id',
   ],
+  searchText: searchTextOfPlant,
+  context: () => Promise.resolve(null),
   present: presentPlant,
 };
 
@@ -204,4 +286,23 @@ export function updatePlant(
   now: string,
 ): Promise<PlantRecord> {
   return updateTracked(trx, PLANT_KIND, principal, id, input, now);
+}
+
+/** Archives a plant made by mistake, or brings it back (see `setArchived`). */
+export function archivePlant(
+  trx: Trx,
+  principal: Principal,
+  id: string,
+  input: ArchiveInput,
+  archive: boolean,
+  now: string,
+): Promise<PlantRecord> {
+  return setArchived(
+    trx,
+    PLANT_KIND,
+    principal,
+    id,
+    { archive, reason: input.reason ?? null },
+    now,
+  );
 }

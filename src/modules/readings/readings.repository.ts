@@ -62,19 +62,22 @@ function insertText(trx: Trx, count: number): string {
   return text;
 }
 
-/** The PostgreSQL array type of each column, for the `unnest` insert. */
+/**
+ * The PostgreSQL array type of each column, for the `unnest` insert: ids are
+ * `uuid` and times `timestamptz` there (migration 20261126210000), text on SQLite.
+ */
 const COLUMN_ARRAY_TYPES: Record<(typeof COLUMNS)[number], string> = {
-  device_id: 'text[]',
-  recorded_at: 'text[]',
-  id: 'text[]',
-  workspace_id: 'text[]',
-  room_id: 'text[]',
+  device_id: 'uuid[]',
+  recorded_at: 'timestamptz[]',
+  id: 'uuid[]',
+  workspace_id: 'uuid[]',
+  room_id: 'uuid[]',
   type: 'text[]',
   value: 'float8[]',
   unit: 'text[]',
   notes: 'text[]',
   external_id: 'text[]',
-  created_at: 'text[]',
+  created_at: 'timestamptz[]',
 };
 
 /**
@@ -136,8 +139,8 @@ export interface ReadingFilter {
 }
 
 /** Bounds that hold every stored `recorded_at`: a device list without since or until. */
-const EARLIEST = '0000-01-01T00:00:00.000Z';
-const LATEST = '9999-12-31T23:59:59.999Z';
+export const EARLIEST = '0001-01-01T00:00:00.000Z';
+export const LATEST = '9999-12-31T23:59:59.999Z';
 
 /**
  * A device's readings between two times, newest first: the list devices and
@@ -208,4 +211,25 @@ export async function newestReadingTime(
   if (of.roomId !== null) query = query.where('room_id', '=', of.roomId);
   const row = await query.orderBy('recorded_at', 'desc').limit(1).executeTakeFirst();
   return row?.recorded_at ?? null;
+}
+
+/**
+ * A room's most recent readings, newest first, at most `limit`: a range of
+ * (workspace_id, room_id, recorded_at, id) read backwards, however many the room has.
+ */
+export async function recentRoomReadings(
+  db: Db,
+  workspaceId: string,
+  roomId: string,
+  limit: number,
+): Promise<ReadingRow[]> {
+  return db
+    .selectFrom('sensor_readings')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('room_id', '=', roomId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

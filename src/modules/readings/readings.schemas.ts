@@ -96,3 +96,86 @@ export const ReadingQuery = Type.Object({
     }),
   ),
 });
+
+export const ReadingListMeta = Type.Object({
+  raw_since: Type.Optional(
+    Type.String({
+      description:
+        'ISO 8601 UTC; present once retention has removed raw readings: those taken before this ' +
+        'time are gone (GET /sensor-readings/summary still covers them)',
+    }),
+  ),
+});
+
+/** Bucket sizes of a summary, each a whole number of minutes, aligned to UTC. */
+export const SUMMARY_BUCKETS = {
+  '1m': 1,
+  '5m': 5,
+  '15m': 15,
+  '1h': 60,
+  '6h': 360,
+  '1d': 1440,
+} as const;
+export type SummaryBucketSize = keyof typeof SUMMARY_BUCKETS;
+
+/** The most buckets one series of a summary spans (30 days of 15 minutes, 48 hours of 1). */
+export const SUMMARY_MAX_BUCKETS = 2880;
+
+const ISO_UTC = { description: 'ISO 8601 UTC with milliseconds' };
+
+export const SummaryQuery = Type.Object({
+  device_id: Type.Optional(Uuid({ description: 'this device (device_id or room_id is required)' })),
+  room_id: Type.Optional(Uuid({ description: 'this room (device_id or room_id is required)' })),
+  type: Type.Optional(StringEnum(READING_TYPES, { description: 'only this type' })),
+  bucket: StringEnum(Object.keys(SUMMARY_BUCKETS) as SummaryBucketSize[], {
+    description: 'bucket size; buckets are aligned to UTC (a day starts at 00:00Z)',
+  }),
+  since: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: `taken at or after (ISO 8601 with a zone); default: as far back as the range may reach (${SUMMARY_MAX_BUCKETS.toLocaleString('en-US')} buckets, until's the last)`,
+    }),
+  ),
+  until: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'taken at or before; not earlier than since; default now',
+    }),
+  ),
+});
+
+export const SummaryBucket = Type.Object(
+  {
+    start: Type.String({ description: "the bucket's start (aligned to UTC), ISO 8601 UTC" }),
+    type: Type.String({ description: READING_TYPES.join(', ') }),
+    unit: Type.String(),
+    count: Type.Integer({ minimum: 1, description: 'readings in the bucket' }),
+    min: Type.Number(),
+    max: Type.Number(),
+    avg: Type.Number({
+      description:
+        'the exact mean of the values (each taken as the decimal JSON shows for it), rounded once to the nearest double',
+    }),
+    last: Type.Number({
+      description: 'the value of the latest reading: greatest recorded_at, then greatest id',
+    }),
+    last_at: Type.String({ ...ISO_UTC, description: 'when the latest reading was taken' }),
+  },
+  { $id: 'SensorReadingSummaryBucket' },
+);
+
+export const SummaryData = Type.Array(SummaryBucket, {
+  maxItems: SUMMARY_MAX_BUCKETS * READING_TYPES.length,
+});
+
+export const SummaryMeta = Type.Object({
+  since: Type.String({ ...ISO_UTC, description: 'the start of the range summarised' }),
+  until: Type.String({ ...ISO_UTC, description: 'its end (inclusive)' }),
+  raw_since: Nullable(
+    Type.String({
+      ...ISO_UTC,
+      description:
+        'raw readings taken before this time were removed by retention (their summaries remain); null when none were',
+    }),
+  ),
+});

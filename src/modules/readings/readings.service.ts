@@ -5,17 +5,24 @@ import { AppError, errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
-import type { Page, PageRequest } from '../../db/pages.js';
+import type { PageRequest } from '../../db/pages.js';
+import type { ListResult } from '../../kernel/routes/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import { markDeviceSeen, requireDevices } from '../devices/index.js';
 import { requireRoom } from '../lab/index.js';
 import {
+  EARLIEST,
   findReading,
   insertReadings,
+  LATEST,
   listReadingPage,
   newestReadingTime,
+  recentRoomReadings,
   type ReadingRow,
 } from './readings.repository.js';
+import { findRawSince } from './retention.repository.js';
+import { addToRollups } from './rollups.repository.js';
+import { rollupRowsOf } from './rollups.js';
 import type {
   CreateReadingsBody,
   CreateReadingsMeta,
@@ -88,6 +95,20 @@ const distinct = <T>(values: Iterable<T>): T[] => [...new Set(values)];
 const recordedAtOf = (value: string): string => (CANONICAL_UTC.test(value) ? value : toUtc(value));
 
 /**
+ * Whether a canonical time is one a reading may carry: years 1 to 9999 (UTC), what
+ * PostgreSQL's timestamptz holds and four-digit ISO years write. JavaScript writes
+ * other years `-000001-…` or `+010000-…`, which sort before `0001` as text.
+ */
+export const isReadingTime = (iso: string): boolean => iso >= EARLIEST && iso <= LATEST;
+
+/** A since/until bound within the times readings may carry (a filter past them changes nothing). */
+export function boundOf(iso: string): string {
+  if (iso.startsWith('+')) return LATEST;
+  if (iso < EARLIEST) return EARLIEST;
+  return iso > LATEST ? LATEST : iso;
+}
+
+/**
  * POST /sensor-readings: one reading or a batch, all or nothing. Every check comes
  * first (recorded_at with external_id, the devices, their status, the rooms); then
  * one insert stores the readings not stored before. A reading is a repeat when its
@@ -132,19 +153,24 @@ export async function ingestReadings(
 
   const rows: ReadingRow[] = [];
   const ids = new Set<string>();
-  for (const reading of inputs) {
+  inputs.forEach((reading, i) => {
     const recordedAt = reading.recorded_at === undefined ? now : recordedAtOf(reading.recorded_at);
+    if (!isReadingTime(recordedAt)) {
+      throw errors.validation(
+        `${single ? '' : `readings[${i}].`}recorded_at: must be within the years 0001 to 9999 (UTC)`,
+      );
+    }
+    const deviceId = reading.device_id;
     const externalId = reading.external_id ?? null;
-    const id =
-      externalId === null ? newId() : readingIdOf(reading.device_id, externalId, recordedAt);
-    if (ids.has(id)) continue;
+    const id = externalId === null ? newId() : readingIdOf(deviceId, externalId, recordedAt);
+    if (ids.has(id)) return;
     ids.add(id);
     rows.push({
-      device_id: reading.device_id,
+      device_id: deviceId,
       recorded_at: recordedAt,
       id,
       workspace_id: workspaceId,
-      room_id: reading.room_id ?? devices.get(reading.device_id)!.room_id,
+      room_id: reading.room_id ?? devices.get(deviceId)!.room_id,
       type: reading.type,
       value: reading.value,
       unit: reading.unit,
@@ -152,8 +178,11 @@ export async function ingestReadings(
       external_id: externalId,
       created_at: now,
     });
-  }
+  });
   const stored = await insertReadings(trx, rows);
+  // The batch is accepted: what follows sees exactly the readings stored (repeats left out).
+  const accepted = stored.size === rows.length ? rows : rows.filter((row) => stored.has(row.id));
+  await addToRollups(trx, rollupRowsOf(accepted));
   for (const deviceId of devices.keys()) await markDeviceSeen(trx, workspaceId, deviceId, now);
   await afterStore?.(
     trx,
@@ -162,9 +191,7 @@ export async function ingestReadings(
     now,
   );
 
-  if (!single) {
-    return { data: rows.filter((row) => stored.has(row.id)).map(presentReading) };
-  }
+  if (!single) return { data: accepted.map(presentReading) };
   const row = rows[0]!;
   if (stored.has(row.id)) return { data: presentReading(row) };
   const existing = await findReading(trx, workspaceId, row);
@@ -178,9 +205,9 @@ export async function listReadings(
   workspaceId: string,
   query: Static<typeof ReadingQuery>,
   page: PageRequest,
-): Promise<Page<SensorReadingRecord>> {
-  const since = query.since === undefined ? undefined : toUtc(query.since);
-  const until = query.until === undefined ? undefined : toUtc(query.until);
+): Promise<ListResult<SensorReadingRecord>> {
+  const since = query.since === undefined ? undefined : boundOf(toUtc(query.since));
+  const until = query.until === undefined ? undefined : boundOf(toUtc(query.until));
   if (since !== undefined && until !== undefined && until < since) {
     throw errors.validation('until: must not be earlier than since');
   }
@@ -196,7 +223,12 @@ export async function listReadings(
     },
     page,
   );
-  return { items: items.map(presentReading), nextKey };
+  const rawSince = await findRawSince(db, workspaceId);
+  return {
+    items: items.map(presentReading),
+    nextKey,
+    ...(rawSince === null ? {} : { meta: { raw_since: rawSince } }),
+  };
 }
 
 export { READING_TYPES } from './readings.schemas.js';
@@ -208,4 +240,40 @@ export function newestReadingAt(
   of: { readonly type: string; readonly deviceId: string | null; readonly roomId: string | null },
 ): Promise<string | null> {
   return newestReadingTime(db, workspaceId, of);
+}
+
+/** How many of a room's newest readings its summary looks through for each type's latest. */
+export const ROOM_SUMMARY_READINGS = 500;
+
+/** The newest reading of each type in a room, by type name. */
+export interface LatestReading {
+  type: string;
+  value: number;
+  unit: string;
+  recorded_at: string;
+  device_id: string;
+}
+
+/**
+ * The latest value of each sensor type in a room, among its newest
+ * ROOM_SUMMARY_READINGS readings: one bounded index range, whatever the history
+ * holds; a type silent for longer than that window is left out.
+ */
+export async function latestReadingsOfRoom(
+  db: Db,
+  workspaceId: string,
+  roomId: string,
+): Promise<LatestReading[]> {
+  const latest = new Map<string, LatestReading>();
+  for (const row of await recentRoomReadings(db, workspaceId, roomId, ROOM_SUMMARY_READINGS)) {
+    if (latest.has(row.type)) continue;
+    latest.set(row.type, {
+      type: row.type,
+      value: row.value,
+      unit: row.unit,
+      recorded_at: row.recorded_at,
+      device_id: row.device_id,
+    });
+  }
+  return [...latest.values()].sort((a, b) => a.type.localeCompare(b.type));
 }

@@ -27,4 +27,26 @@ export {
   TRACKED_COLUMNS,
   updateTracked,
   type TrackedKind,
+  type TrackedRow,
 } from './tracked.js';
+export { ArchiveBody, setArchived, type ArchiveInput } from './archive.js';
+export {
+  CurrentStage,
+  currentStageColumns,
+  currentStageOf,
+  renameCurrentStages,
+  setCurrentStage,
+  type CurrentStageValue,
+} from './current-stage.js';
+export {
+  applyRecordFilters,
+  ARCHIVED_MODES,
+  checkRecordFilters,
+  countRecordsByRoom,
+  hasRecordFilters,
+  isPlainList,
+  recordListFilters,
+  searchTextOf,
+  type ArchivedMode,
+  type RecordFilters,
+} from './record-lists.js';

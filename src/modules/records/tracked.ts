@@ -1,7 +1,7 @@
 import type { Db, Trx } from '../../db/database.js';
 import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import type { Page, PageRequest } from '../../db/pages.js';
+import type { Page } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
 import { type CustomFieldEntity } from '../lab/index.js';
@@ -21,6 +21,14 @@ export const TRACKED_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'current_stage_id',
+  'current_stage',
+  'current_stage_name',
+  'current_stage_entered_on',
+  'current_room_id',
+  'archived_at',
+  'archived_by',
+  'search_text',
 ] as const;
 
 /** What a PATCH does: the changed fields (from → to, for history) and the columns to write. */
@@ -30,13 +38,16 @@ export interface UpdatePlan<Row> {
 }
 
 /** The columns every record with external ids and custom fields has. */
-interface TrackedRow {
+export interface TrackedRow {
   id: string;
   created_by: string | null;
   custom_fields: string;
   external_id: string | null;
   external_id_key: string | null;
   updated_at: string;
+  archived_at: string | null;
+  archived_by: string | null;
+  search_text: string | null;
 }
 
 /**
@@ -97,22 +108,28 @@ export async function recordUpdated(
   });
 }
 
-/** A record kind with external ids, custom fields and change history (plants, explants). */
-export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & string, Out> {
+/**
+ * A record kind with external ids, custom fields and change history (plants,
+ * explants). `C` is what presenting a record needs of its workspace beyond the row
+ * (an explant's due date needs the lab's subculture interval), read once per request.
+ */
+export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & string, Out, C = null> {
   readonly entity: EntityType & CustomFieldEntity;
   readonly noun: string;
   readonly table: {
     find(db: Db, workspaceId: string, id: string): Promise<Row | undefined>;
     lock(trx: Trx, workspaceId: string, id: string): Promise<Row | undefined>;
     update(trx: Trx, workspaceId: string, id: string, changes: Partial<Row>): Promise<void>;
-    newest(db: Db, workspaceId: string, page: PageRequest): Promise<Page<Row>>;
   };
   readonly externalIds: ExternalIds;
   readonly editRefusal: OwnershipRefusal;
   readonly updatable: readonly K[];
   /** Columns that follow changed fields (e.g. lower-cased lookup keys). */
   readonly derive?: (update: Partial<Row>, row: Row) => void;
-  readonly present: (row: Row) => Out;
+  /** The names a search matches (`search_text`), from the record's fields. */
+  readonly searchText: (row: Row) => string;
+  readonly context: (db: Db, workspaceId: string) => Promise<C>;
+  readonly present: (row: Row, context: C) => Out;
 }
 
 /**
@@ -120,9 +137,9 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
  * and above may change it, every check runs before the one write, and an
  * `updated` event lists the changes. Nothing changed: nothing written.
  */
-export async function updateTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+export async function updateTracked<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
   trx: Trx,
-  kind: TrackedKind<Row, K, Out>,
+  kind: TrackedKind<Row, K, Out, C>,
   principal: Principal,
   id: string,
   values: Partial<Record<K | 'custom_fields', unknown>>,
@@ -140,8 +157,11 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
     values,
     externalIds: kind.externalIds,
   });
-  if (Object.keys(changes).length === 0) return kind.present(row);
+  const context = await kind.context(trx, workspaceId);
+  if (Object.keys(changes).length === 0) return kind.present(row, context);
   kind.derive?.(update, row);
+  const searchText = kind.searchText({ ...row, ...update });
+  if (searchText !== row.search_text) update.search_text = searchText;
   update.updated_at = now;
   const externalId = (values as { external_id?: string | null }).external_id ?? null;
   await kind.externalIds.guard(kind.table.update(trx, workspaceId, id, update), externalId);
@@ -150,38 +170,40 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
     { workspaceId, entity: kind.entity, id, by: principal.memberId, at: now },
     changes,
   );
-  return kind.present({ ...row, ...update });
+  return kind.present({ ...row, ...update }, context);
 }
 
 const notFound = (kind: { noun: string }) =>
   errors.notFound(kind.noun[0]!.toUpperCase() + kind.noun.slice(1));
 
-export async function getTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+export async function getTracked<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
   db: Db,
-  kind: TrackedKind<Row, K, Out>,
+  kind: TrackedKind<Row, K, Out, C>,
   workspaceId: string,
   id: string,
 ): Promise<Out> {
   const row = await kind.table.find(db, workspaceId, id);
   if (row === undefined) throw notFound(kind);
-  return kind.present(row);
+  return kind.present(row, await kind.context(db, workspaceId));
 }
 
 /**
- * A list newest first; or, with `byExternalId` (the lookup of an `externalId`
- * query, lower-cased), the 0 or 1 record it finds, on a single page.
+ * A list newest first (`rows` runs the filtered query); or, with `byExternalId`
+ * (the lookup of an `externalId` query, lower-cased), the 0 or 1 record it
+ * finds, archived ones too, on a single page.
  */
-export async function listTracked<Row extends TrackedRow, K extends keyof Row & string, Out>(
+export async function listTracked<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
   db: Db,
-  kind: TrackedKind<Row, K, Out>,
+  kind: TrackedKind<Row, K, Out, C>,
   workspaceId: string,
-  page: PageRequest,
+  rows: () => Promise<Page<Row>>,
   byExternalId: (() => Promise<Row | undefined>) | null,
 ): Promise<Page<Out>> {
+  const context = await kind.context(db, workspaceId);
   if (byExternalId !== null) {
     const row = await byExternalId();
-    return { items: row === undefined ? [] : [kind.present(row)], nextKey: null };
+    return { items: row === undefined ? [] : [kind.present(row, context)], nextKey: null };
   }
-  const { items, nextKey } = await kind.table.newest(db, workspaceId, page);
-  return { items: items.map(kind.present), nextKey };
+  const { items, nextKey } = await rows();
+  return { items: items.map((row) => kind.present(row, context)), nextKey };
 }

@@ -1,5 +1,11 @@
 import type { Db, Trx } from '../../db/database.js';
-import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
+import {
+  fetchPage,
+  NEWEST_FIRST,
+  type Ordering,
+  type Page,
+  type PageRequest,
+} from '../../db/pages.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { SopRunTable, SopStepEventTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
@@ -84,6 +90,48 @@ export async function stepKeysWithEvidence(
     .where('run_id', '=', runId)
     .execute();
   return new Set(rows.map((row) => row.step_key));
+}
+
+/** For each of `runIds`, the step ids that have at least one piece of evidence (one query). */
+export async function stepKeysWithEvidenceOf(
+  db: Db,
+  workspaceId: string,
+  runIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const byRun = new Map<string, Set<string>>(runIds.map((id) => [id, new Set()]));
+  if (runIds.length === 0) return byRun;
+  const rows = await db
+    .selectFrom('sop_step_events')
+    .select(['run_id', 'step_key'])
+    .distinct()
+    .where('workspace_id', '=', workspaceId)
+    .where('run_id', 'in', [...runIds])
+    .execute();
+  for (const row of rows) byRun.get(row.run_id)?.add(row.step_key);
+  return byRun;
+}
+
+export interface RunFilters {
+  readonly status?: string;
+  readonly sopId?: string;
+  readonly plantId?: string;
+}
+
+/**
+ * A page of the workspace's runs, newest first (created_at, id); each filter has
+ * its index (workspace_id, status | sop_id | plant_id, created_at, id).
+ */
+export function listRunRows(
+  db: Db,
+  workspaceId: string,
+  filters: RunFilters,
+  page: PageRequest,
+): Promise<Page<SopRunRow>> {
+  let query = db.selectFrom('sop_runs').select(RUN_COLUMNS).where('workspace_id', '=', workspaceId);
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  if (filters.sopId !== undefined) query = query.where('sop_id', '=', filters.sopId);
+  if (filters.plantId !== undefined) query = query.where('plant_id', '=', filters.plantId);
+  return fetchPage(query, NEWEST_FIRST, page);
 }
 
 /**

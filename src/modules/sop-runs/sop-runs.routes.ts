@@ -6,6 +6,7 @@ import {
   SopRunDetail,
   SopRunDetailMeta,
   SopRunParams,
+  SopRunQuery,
   SopRunStepParams,
   SopStepEvent,
   StartSopRunBody,
@@ -19,6 +20,7 @@ import {
   EVIDENCE_LIST,
   getSopRun,
   listSopRunEvidence,
+  listSopRuns,
   recordStepEvent,
   recordStepMeasurement,
   startSopRun,
@@ -50,6 +52,25 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     handler: async (req, ctx) => ({
       data: await startSopRun(ctx.trx, ctx.principal, req.body, deps.records, ctx.now),
     }),
+  });
+
+  routes.list({
+    url: '/api/v1/sop-runs',
+    operationId: 'listSopRuns',
+    tags: ['SOP runs'],
+    summary: 'List SOP runs',
+    description:
+      'The workspace’s runs, newest first, each with its progress and worked steps (no evidence: ' +
+      'get the run for it). Filters: `status`, `sop_id`, `plant_id` (an SOP or plant that is not ' +
+      'the workspace’s answers 404).',
+    scope: 'read:sop_runs',
+    failureCode: 'SOP_RUN_QUERY_FAILED',
+    errors: ['NOT_FOUND'],
+    querystring: SopRunQuery,
+    paging: { list: 'sop-runs', csv: true },
+    item: SopRun,
+    handler: (req, ctx) =>
+      listSopRuns(ctx.db, ctx.principal.workspaceId, req.query, deps.records, ctx.page),
   });
 
   routes.read({
@@ -154,11 +175,13 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     description:
       'Ends the run with its outcome (completed, failed, cancelled): `status` becomes the outcome, ' +
       '`completedAt` is set only for completed. Only the member who started the run or a manager ' +
-      'and above may (to anyone else the run answers 404); an ended run answers 409 SOP_RUN_CLOSED.',
+      'and above may (to anyone else the run answers 404); an ended run answers 409 SOP_RUN_CLOSED. ' +
+      'Completing a run some of whose steps have no evidence needs `allow_incomplete_steps: true`; ' +
+      'without it: 409 SOP_RUN_STEPS_INCOMPLETE naming the steps, and nothing changes.',
     scope: 'write:sop_runs',
     status: 200,
     failureCode: 'SOP_RUN_CREATE_FAILED',
-    errors: ['SOP_RUN_CLOSED'],
+    errors: ['SOP_RUN_CLOSED', 'SOP_RUN_STEPS_INCOMPLETE'],
     params: SopRunParams,
     notFound: 'SOP run',
     body: CompleteSopRunBody,

@@ -168,9 +168,27 @@ export const CompleteSopRunBody = Type.Object(
   {
     outcome: StringEnum(RUN_OUTCOMES),
     notes: Type.Optional(Type.String({ maxLength: 1000 })),
+    allow_incomplete_steps: Type.Optional(
+      Type.Boolean({
+        description:
+          'true completes a run some of whose steps have no evidence; without it such a run answers ' +
+          '409 SOP_RUN_STEPS_INCOMPLETE (failed and cancelled need no flag)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** Every status a run can have: open ones first, then the ended ones. */
+export const RUN_STATUSES = ['in_progress', 'pending', 'on_hold', ...CLOSED_RUN_STATUSES] as const;
+
+export const SopRunQuery = Type.Object({
+  status: Type.Optional(StringEnum(RUN_STATUSES)),
+  sop_id: Type.Optional(Uuid({ description: 'Runs of this SOP (404 for an unknown SOP)' })),
+  plant_id: Type.Optional(
+    Uuid({ description: 'Runs done for this plant (404 for an unknown plant)' }),
+  ),
+});
 
 export const SopRunParams = Type.Object({ id: Uuid() });
 

@@ -10,10 +10,12 @@ import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-
 import { findVersionInForce } from '../sops/index.js';
 import {
   listEvidence,
+  listRunRows,
   nextEvidenceSequence,
   sopRuns,
   sopStepEvents,
   stepKeysWithEvidence,
+  stepKeysWithEvidenceOf,
   type SopRunRow,
   type SopStepEventRow,
 } from './sop-runs.repository.js';
@@ -24,6 +26,7 @@ import {
   type SopRun,
   type SopRunDetail,
   type SopRunDetailMeta,
+  type SopRunQuery,
   type SopStepEvent,
   type StartSopRunBody,
   type StepEventBody,
@@ -221,7 +224,10 @@ export function recordStepMeasurement(
 /**
  * POST /sop-runs/{id}/complete: closes the run with its outcome. Only the member
  * who started it or a manager and above may; to anyone else the run does not
- * exist (404), as to another workspace.
+ * exist (404), as to another workspace. A run completed with steps that have no
+ * evidence needs `allow_incomplete_steps: true` (else 409 SOP_RUN_STEPS_INCOMPLETE,
+ * nothing changed): completing says the procedure was followed, and a step with no
+ * evidence says it may not have been. Failing or cancelling needs no flag.
  */
 export async function completeSopRun(
   trx: Trx,
@@ -236,6 +242,19 @@ export async function completeSopRun(
     throw errors.notFound(RUN);
   }
   if (closedStatuses.has(run.status)) throw runEnded(run, 'it cannot be closed again');
+  const worked = await stepKeysWithEvidence(trx, workspaceId, runId);
+  if (input.outcome === 'completed' && input.allow_incomplete_steps !== true) {
+    const steps = stepIdsOf(run);
+    const missing = steps.filter((step) => !worked.has(step));
+    if (missing.length > 0) {
+      throw new AppError(
+        'SOP_RUN_STEPS_INCOMPLETE',
+        `${missing.length} of ${steps.length} steps have no evidence (${missing.join(', ')}); ` +
+          'record them, send allow_incomplete_steps: true to complete the run anyway, or close it ' +
+          'as failed or cancelled',
+      );
+    }
+  }
   const changes = {
     status: input.outcome,
     completed_at: input.outcome === 'completed' ? now : null,
@@ -243,7 +262,7 @@ export async function completeSopRun(
     updated_at: now,
   };
   await sopRuns.update(trx, workspaceId, runId, changes);
-  return presentRun({ ...run, ...changes }, await stepKeysWithEvidence(trx, workspaceId, runId));
+  return presentRun({ ...run, ...changes }, worked);
 }
 
 /**
@@ -286,6 +305,48 @@ export async function listSopRunEvidence(
   }
   const { items, nextKey } = await listEvidence(db, workspaceId, runId, page);
   return { items: items.map(presentEvidence), nextKey };
+}
+
+/**
+ * GET /sop-runs: the workspace's runs newest first, by status, SOP and plant
+ * (an SOP or plant that is not the workspace's answers 404), each with its
+ * progress (one query for the page's evidence).
+ */
+export async function listSopRuns(
+  db: Db,
+  workspaceId: string,
+  query: Static<typeof SopRunQuery>,
+  records: RecordLookup,
+  page: PageRequest,
+): Promise<Page<SopRunRecord>> {
+  if (
+    query.sop_id !== undefined &&
+    (await records.find(db, 'sop', workspaceId, query.sop_id)) === undefined
+  ) {
+    throw errors.notFound('SOP');
+  }
+  if (
+    query.plant_id !== undefined &&
+    (await records.find(db, 'plant', workspaceId, query.plant_id)) === undefined
+  ) {
+    throw errors.notFound('Plant');
+  }
+  const { items, nextKey } = await listRunRows(
+    db,
+    workspaceId,
+    {
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.sop_id === undefined ? {} : { sopId: query.sop_id }),
+      ...(query.plant_id === undefined ? {} : { plantId: query.plant_id }),
+    },
+    page,
+  );
+  const worked = await stepKeysWithEvidenceOf(
+    db,
+    workspaceId,
+    items.map((run) => run.id),
+  );
+  return { items: items.map((run) => presentRun(run, worked.get(run.id)!)), nextKey };
 }
 
 const runRefOf = (row: SopRunRow | undefined): RecordRef | undefined =>

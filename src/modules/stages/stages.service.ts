@@ -10,7 +10,7 @@ import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
 import { requireRoom, stageOptions } from '../lab/index.js';
-import { requireMayChange, resolveStageKey, targetOf } from '../records/index.js';
+import { requireMayChange, resolveStageKey, setCurrentStage, targetOf } from '../records/index.js';
 import {
   completeStage,
   findActiveStage,
@@ -47,7 +47,7 @@ const TITLE: Record<EntityType, string> = { plant: 'Plant', explant: 'Explant' }
 /**
  * Moves a plant or explant into a stage (POST /stages), inside the caller's
  * transaction: checks everything first, then closes the current stage, opens the
- * new one and records a `stage_change` event. A move dated before the current
+ * new one, shows it on the record (`current_stage`) and records a `stage_change` event. A move dated before the current
  * stage is saved into history as completed and answered with `meta.warning`.
  */
 export async function advanceStage(
@@ -104,6 +104,15 @@ export async function advanceStage(
     await completeStage(trx, workspaceId, current.id, enteredOn);
   }
   await stages.insert(trx, row);
+  if (!backdated) {
+    await setCurrentStage(trx, target.entity, workspaceId, target.id, {
+      id: row.id,
+      stage: key,
+      name: options.find((o) => o.key === key)?.name ?? null,
+      entered_on: enteredOn,
+      room_id: row.room_id,
+    });
+  }
   await recordChangeEvent(trx, {
     workspaceId,
     entityType: target.entity,
@@ -142,6 +151,8 @@ export async function openInitialStage(
     stage: string;
     enteredOn: string;
     createdBy: string | null;
+    /** Checked by the caller: a room of the workspace. */
+    roomId?: string | null;
   },
 ): Promise<StageRecord> {
   const row: StageRow = {
@@ -153,7 +164,7 @@ export async function openInitialStage(
     status: 'active',
     entered_on: input.enteredOn,
     completed_at: null,
-    room_id: null,
+    room_id: input.roomId ?? null,
     notes: null,
     created_by: input.createdBy,
     created_at: input.enteredOn,

@@ -44,6 +44,10 @@ const DUE_FIRST: Ordering = { columns: ['undated', 'due_key', 'id'], direction: 
 export interface TaskFilters {
   readonly status?: string;
   readonly assignedTo?: string;
+  /** Due strictly before this time; undated tasks never match. */
+  readonly dueBefore?: string;
+  /** Not done (true) or done (false). */
+  readonly open?: boolean;
 }
 
 export function listTaskRows(
@@ -56,6 +60,13 @@ export function listTaskRows(
   if (filters.status !== undefined) query = query.where('workflow_status', '=', filters.status);
   if (filters.assignedTo !== undefined) {
     query = query.where('assigned_to', '=', filters.assignedTo);
+  }
+  // On the order's own index: the dated tasks (undated = 0) due before the time.
+  if (filters.dueBefore !== undefined) {
+    query = query.where('undated', '=', 0).where('due_key', '<', filters.dueBefore);
+  }
+  if (filters.open !== undefined) {
+    query = query.where('workflow_status', filters.open ? '!=' : '=', 'done');
   }
   return fetchPage(query, DUE_FIRST, page);
 }

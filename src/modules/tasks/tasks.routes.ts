@@ -18,12 +18,13 @@ export function registerTaskRoutes(routes: Routes, deps: { records: RecordLookup
     summary: 'List tasks',
     description:
       'Earliest due first, tasks without a due date last; equal due dates in creation order. ' +
-      'Filters: `status`, `assigned_to`. Items carry no `entity_link` (get the task for it). ' +
+      'Filters: `status`, `assigned_to`, and (beyond the wire format) `due_before` (due or ' +
+      'overdue by then) and `open`. Items carry no `entity_link` (get the task for it). ' +
       'The order is by due date only: demand signals do not reorder it (see GET /tasks/demand).',
     scope: 'read:tasks',
     failureCode: 'TASK_QUERY_FAILED',
     querystring: TaskQuery,
-    paging: { list: 'tasks' },
+    paging: { list: 'tasks', csv: true },
     item: Task,
     handler: (req, ctx) => listTasks(ctx.db, ctx.principal.workspaceId, req.query, ctx.page),
   });

@@ -153,6 +153,16 @@ export const TaskParams = Type.Object({ id: Uuid() });
 export const TaskQuery = Type.Object({
   status: Type.Optional(StringEnum(TASK_STATUSES)),
   assigned_to: Type.Optional(Uuid()),
+  due_before: Type.Optional(
+    Type.String({
+      format: 'date-or-date-time',
+      description:
+        'Only tasks due before this time (a date: its midnight UTC); tasks without a due date are left out',
+    }),
+  ),
+  open: Type.Optional(
+    Type.Boolean({ description: 'true: only tasks not done; false: only done ones' }),
+  ),
 });
 
 export const UpdateTaskMeta = Type.Object({

@@ -179,6 +179,8 @@ export async function listTasks(
   const filters = {
     ...(query.status === undefined ? {} : { status: query.status }),
     ...(query.assigned_to === undefined ? {} : { assignedTo: query.assigned_to }),
+    ...(query.due_before === undefined ? {} : { dueBefore: toUtc(query.due_before) }),
+    ...(query.open === undefined ? {} : { open: query.open }),
   };
   const { items, nextKey } = await listTaskRows(db, workspaceId, filters, page);
   return { items: items.map((row) => presentTask(row, false)), nextKey };

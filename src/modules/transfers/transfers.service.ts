@@ -10,7 +10,7 @@ import type { RecordLookup, RecordRefs } from '../../kernel/record-lookup.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvents, type EntityType, type NewChangeEvent } from '../events/index.js';
-import { applyTransferCounts, type ExplantCounts } from '../explants/index.js';
+import { applyExplantTransfer, type ExplantCounts } from '../explants/index.js';
 import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   CYCLE_INDEX,
@@ -164,21 +164,22 @@ export async function createTransfer(
       notes: row.notes,
     },
   };
-  // The explant's own change (its counts) is the explants module's, handed the row
-  // locked above; both events are recorded together.
+  // The explant's own change (its counts, its subculture) is the explants module's,
+  // handed the row locked above; both events are recorded together.
   const countsEvent =
-    explant !== null && (row.vessel_count !== null || row.plantlet_count !== null)
-      ? await applyTransferCounts(trx, explant, {
+    explant === null
+      ? null
+      : await applyExplantTransfer(trx, explant, {
           workspaceId,
           counts: {
             ...(row.vessel_count === null ? {} : { current_count: row.vessel_count }),
             ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
           },
+          subculturedAt: row.status === 'completed' ? transferDate : null,
           transferId: row.id,
           by: principal.memberId,
           at: now,
-        })
-      : null;
+        });
   await recordChangeEvents(
     trx,
     countsEvent === null ? [transferEvent] : [transferEvent, countsEvent],

@@ -1,0 +1,117 @@
+import { pipeline, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Page, PageRequest, SortKey } from '../../db/pages.js';
+
+/**
+ * CSV export of a list (a list route declares `paging.csv`): asked with
+ * `Accept: text/csv`, the list answers every row matching its filters, not one
+ * page, as CSV. Rows are read a page at a time by the list's own handler (so its
+ * filters, order and rules apply unchanged) and streamed as the client reads
+ * them, so an export of any size takes the memory of one page.
+ */
+
+/** Rows read per query while exporting. */
+export const EXPORT_PAGE_ROWS = 500;
+
+/** The `q` of each media range the Accept header lists, by range. */
+function acceptWeights(accept: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (range === undefined || range === '') continue;
+    let q = 1;
+    for (const param of params) {
+      const match = /^q=([0-9.]+)$/.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    if (Number.isFinite(q)) weights.set(range, Math.max(weights.get(range) ?? 0, q));
+  }
+  return weights;
+}
+
+/**
+ * Whether a request asks for CSV: `text/csv` is named with a weight above 0 and
+ * JSON (`application/json`, `application/*`, `*\/*`) is not preferred to it. A
+ * request that names no CSV gets JSON, as every list answers today.
+ */
+export function wantsCsv(accept: string | undefined): boolean {
+  if (accept === undefined || !accept.toLowerCase().includes('text/csv')) return false;
+  const weights = acceptWeights(accept);
+  const csv = weights.get('text/csv') ?? 0;
+  if (csv <= 0) return false;
+  const json = Math.max(
+    weights.get('application/json') ?? 0,
+    weights.get('application/*') ?? 0,
+    weights.get('*/*') ?? 0,
+  );
+  return csv >= json;
+}
+
+/** First characters a spreadsheet reads as a formula (OWASP CSV injection), tab and CR included. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One cell: text as it is, except that text a spreadsheet would run as a formula
+ * is neutralised with a leading `'`; numbers as numbers; true/false; nested
+ * objects and arrays as JSON text; null (and a missing field) as an empty cell.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** The header of a list's CSV: the top-level fields of its item, in the schema's order. */
+export function csvColumns(item: TSchema): string[] {
+  const properties = (item as { properties?: Record<string, unknown> }).properties;
+  return Object.keys(properties ?? {});
+}
+
+async function* csvRows(
+  columns: readonly string[],
+  first: Page<unknown>,
+  next: (after: SortKey) => Promise<Page<unknown>>,
+): AsyncGenerator<string[]> {
+  yield [...columns];
+  let page = first;
+  for (;;) {
+    for (const item of page.items) {
+      const record = item as Record<string, unknown>;
+      yield columns.map((column) => csvCell(record[column]));
+    }
+    if (page.nextKey === null) return;
+    page = await next(page.nextKey);
+  }
+}
+
+/**
+ * Answers a list as CSV. The first page is read before anything is sent, so a
+ * failure there still answers the JSON error envelope; a failure later can only
+ * cut the stream short (the status line is gone by then), and is logged.
+ */
+export async function sendCsv(
+  reply: FastifyReply,
+  input: {
+    list: string;
+    item: TSchema;
+    page: (request: PageRequest) => Promise<Page<unknown>>;
+  },
+): Promise<FastifyReply> {
+  const pageAfter = (after: SortKey | null) =>
+    input.page({ limit: EXPORT_PAGE_ROWS, offset: 0, after });
+  const first = await pageAfter(null);
+  const rows = Readable.from(csvRows(csvColumns(input.item), first, (after) => pageAfter(after)));
+  // Either end failing (a later page's query, the client leaving) stops both.
+  const csv = pipeline(rows, stringify({ eof: true, record_delimiter: 'windows' }), (error) => {
+    if (error) reply.log.warn({ err: error }, 'a CSV export stopped before its end');
+  });
+  return reply
+    .code(200)
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${input.list}.csv"`)
+    .header('vary', 'Accept')
+    .send(csv);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { newId } from '../../src/kernel/ids.js';
+import { cliTargets, runInProcess } from './support.js';
+
+describe.each(cliTargets())('vitro member link / sign-out on $name', (target) => {
+  it('mints a link that signs the member in once, and ends every session of the member', async () => {
+    const env = { ...target.env(), PUBLIC_URL: 'http://lab-server:3000' };
+    const ws = (await runInProcess(env, 'workspace', 'create', '--name', 'Lab')).out.id as string;
+    const member = (
+      await runInProcess(
+        env,
+        'member',
+        'add',
+        '--workspace',
+        ws,
+        '--name',
+        'Ana',
+        '--role',
+        'member',
+      )
+    ).out.id as string;
+
+    const minted = await runInProcess(env, 'member', 'link', '--member', member);
+    expect(minted).toMatchObject({ code: 0, stderr: '' });
+    expect(minted.out).toEqual({
+      member_id: member,
+      url: expect.stringMatching(/^http:\/\/lab-server:3000\/sign-in#vsl_[A-Za-z0-9_-]{43}$/),
+      expires_at: expect.any(String),
+    });
+    const minutes = (Date.parse(minted.out.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+
+    // The server, on the same database, takes the link once.
+    const config = loadConfig(env);
+    const database = openDatabase(config.database);
+    const app = await buildApp(config, { database, logger: false });
+    try {
+      const secret = (minted.out.url as string).split('#')[1]!;
+      const signIn = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/v1/session',
+          headers: { authorization: `Bearer ${secret}`, origin: 'http://lab-server:3000' },
+        });
+      const first = await signIn();
+      expect(first.statusCode).toBe(201);
+      expect((await signIn()).statusCode).toBe(401);
+      const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+      const session = () =>
+        app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie } });
+      expect((await session()).statusCode).toBe(200);
+
+      const out = await runInProcess(env, 'member', 'sign-out', '--member', member);
+      expect(out).toMatchObject({ code: 0, out: { member_id: member, ended_sessions: 1 } });
+      expect((await session()).statusCode).toBe(401);
+      expect((await runInProcess(env, 'member', 'sign-out', '--member', member)).out).toEqual({
+        member_id: member,
+        ended_sessions: 0,
+      });
+    } finally {
+      await app.close();
+      await database.close();
+    }
+
+    await runInProcess(env, 'member', 'remove', '--member', member);
+    const removed = await runInProcess(env, 'member', 'link', '--member', member);
+    expect(removed.code).toBe(1);
+    expect(removed.err.error).toBe('member: Ana has been removed and cannot sign in');
+    const unknown = await runInProcess(env, 'member', 'link', '--member', newId());
+    expect(unknown.err).toEqual({ error: 'Member not found' });
+    const missing = await runInProcess(env, 'member', 'sign-out');
+    expect(missing.err.error).toContain("required option '--member <id>' not specified");
+  });
+});

@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_PAGES } from '../../src/console/pages.js';
+import { consoleCsp } from '../../src/console/serve.js';
+import {
+  body,
+  databaseTargets,
+  startTestApp,
+  testConfig,
+  type TestApp,
+} from '../support/harness.js';
+import { REPO_ROOT } from '../support/node-script.js';
+
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+describe('the console, served by the API process', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!);
+  });
+  afterAll(() => t.close());
+
+  it('answers a browser at / with the console, a JSON client as before', async () => {
+    const page = await t.request({ method: 'GET', url: '/', headers: HTML });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('<div id="app"></div>');
+    expect(page.body).toMatch(
+      /<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/,
+    );
+    expect(page.headers.vary).toBe('Accept');
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const json = await t.request({
+        method: 'GET',
+        url: '/',
+        headers: accept === undefined ? {} : { accept },
+      });
+      expect(body(json)).toEqual({
+        ok: true,
+        data: {
+          name: 'Vitro lab API',
+          docs: '/docs',
+          openapi: '/api/v1/openapi.json',
+          api: '/api/v1',
+        },
+      });
+    }
+  });
+
+  it('serves every record and list address to browsers, with its query, and 404 to JSON clients', async () => {
+    for (const path of CONSOLE_PAGES) {
+      const url = `${path.replace(':id', '01a2199b-4c64-703a-999d-8ad8e2392f8a')}?stage=initiation&room=a`;
+      const page = await t.request({ method: 'GET', url, headers: HTML });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body).toContain('<div id="app"></div>');
+      const json = await t.request({ method: 'GET', url, headers: { accept: 'application/json' } });
+      expect(json.statusCode, url).toBe(404);
+      expect(body(json)).toEqual({
+        ok: false,
+        data: null,
+        error: `No route GET ${url.split('?')[0]}`,
+        code: 'NOT_FOUND',
+      });
+    }
+    const unknown = await t.request({ method: 'GET', url: '/nothing-here', headers: HTML });
+    expect(unknown.statusCode).toBe(404);
+    expect(body(unknown).code).toBe('NOT_FOUND');
+  });
+
+  it('sends a Content-Security-Policy without inline scripts, and refuses framing', async () => {
+    const page = await t.request({ method: 'GET', url: '/members', headers: HTML });
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toBe(consoleCsp(t.config));
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    // The page itself holds no inline script or style, and loads nothing from elsewhere.
+    expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(page.body).not.toMatch(/<style|style="/);
+    expect(page.body).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(consoleCsp(testConfig({ STORAGE_URL: 's3://photos?region=eu-west-1' }))).toContain(
+      "img-src 'self' data: blob: https:",
+    );
+  });
+
+  it('serves every asset of the build from the process, cached for good, and nothing from elsewhere', async () => {
+    const assets = readdirSync(join(REPO_ROOT, 'dist', 'web', 'assets'));
+    expect(assets.some((file) => file.endsWith('.js'))).toBe(true);
+    expect(assets.some((file) => file.endsWith('.css'))).toBe(true);
+    for (const file of assets) {
+      const res = await t.request({ method: 'GET', url: `/assets/${file}` });
+      expect(res.statusCode, file).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.body).not.toMatch(
+        /https?:\/\/(?!www\.w3\.org)[a-z0-9.-]+\.[a-z]{2,}\/[\w./-]*\.(js|css|woff2?)/,
+      );
+    }
+    const missing = await t.request({ method: 'GET', url: '/assets/nope.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(body(missing).code).toBe('NOT_FOUND');
+    expect((await t.request({ method: 'GET', url: '/favicon.svg' })).statusCode).toBe(200);
+  });
+
+  it("has a screen or a placeholder in the console's router for every address", () => {
+    const router = ['routes.tsx', 'app.tsx']
+      .map((file) => readFileSync(join(REPO_ROOT, 'web', 'src', file), 'utf8'))
+      .join('\n');
+    for (const path of CONSOLE_PAGES) {
+      expect(router.includes(`'${path}'`) || router.includes(`path="${path}"`), path).toBe(true);
+    }
+  });
+});

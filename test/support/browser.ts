@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
+import { mintSignInLinkForMember } from '../../src/modules/sessions/index.js';
+import { databaseTargets, startTestApp, type DatabaseTarget, type TestApp } from './harness.js';
+import { CHROMIUM, launchChromium } from './chromium.js';
+import { REPO_ROOT } from './node-script.js';
+
+/**
+ * What the console's browser tests share: the app listening on 127.0.0.1, Debian's
+ * Chromium driven by playwright-core (one browser per test file), signing in
+ * through a freshly minted link, an axe-core check, and screenshots at a phone's
+ * and a desktop's size into test/.screenshots/ (ignored by git).
+ */
+
+const required = ['1', 'true'].includes(process.env.VITRO_TEST_REQUIRE_BROWSER ?? '');
+const present = existsSync(CHROMIUM);
+
+/** Whether the browser tests run here; says why not, once, when they are skipped. */
+export function browserTestsRun(what: string): boolean {
+  if (!present && !required) {
+    console.warn(
+      `\n[vitro tests] ${what} SKIPPED: ${CHROMIUM} not found ` +
+        `(apt-get install chromium; VITRO_TEST_REQUIRE_BROWSER=1 makes this a failure).\n`,
+    );
+  }
+  return present || required;
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  if (!present) throw new Error(`VITRO_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
+  return launchChromium(extraArgs);
+}
+
+/** The app on a real socket: `base` is the address a browser opens. */
+export interface ListeningApp extends TestApp {
+  readonly base: string;
+}
+
+export async function listeningApp(
+  target: DatabaseTarget = databaseTargets()[0]!,
+  env: Record<string, string> = {},
+): Promise<ListeningApp> {
+  const t = await startTestApp(target, {
+    env: {
+      VITRO_RATE_LIMIT_KEY_PER_MIN: '100000',
+      VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: '100000',
+      ...env,
+    },
+  });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  return { ...t, base };
+}
+
+/** A sign-in link for a member at this app's address, as `vitro member link` makes one. */
+export async function signInLink(t: ListeningApp, memberId: string): Promise<string> {
+  const link = await inTransaction(t.database.db, (trx) =>
+    mintSignInLinkForMember(trx, memberId, t.base, new Date().toISOString()),
+  );
+  return link.url;
+}
+
+export const PHONE = { width: 375, height: 800 } as const;
+export const DESKTOP = { width: 1440, height: 900 } as const;
+
+/**
+ * A fresh browser profile (its own cookies) at a size, collecting what a person
+ * would not see: console errors (a Content-Security-Policy refusal among them)
+ * and failed requests.
+ */
+export async function newPage(
+  browser: Browser,
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // A 401 while signed out, a 422 shown next to its field: the API's answers, not faults.
+    if (message.type() === 'error' && !/responded with a status of 4\d\d/.test(message.text())) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '?';
+    // A load cut short by the next navigation is not a fault of the page.
+    if (reason !== 'net::ERR_ABORTED')
+      problems.push(`request failed: ${request.url()} (${reason})`);
+  });
+  return { context, page, problems };
+}
+
+/** Opens a minted sign-in link and waits until the console has left the sign-in page. */
+export async function signIn(page: Page, t: ListeningApp, memberId: string): Promise<void> {
+  await page.goto(await signInLink(t, memberId));
+  await page.waitForURL((url) => url.pathname !== '/sign-in', { timeout: 15_000 });
+}
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * axe-core on the page as it is: fails on any serious or critical violation,
+ * naming each with the elements concerned. Injected through the DevTools
+ * protocol, which the page's CSP does not govern.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  // A string, evaluated in the page (the tests' own TypeScript knows no DOM).
+  const violations = await page.evaluate<AxeViolation[]>(`axe.run(document).then((result) =>
+    result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    })))`);
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`,
+    );
+  expect(serious, `accessibility of ${screen}`).toEqual([]);
+}
+
+const SHOTS = join(REPO_ROOT, 'test', '.screenshots');
+
+/**
+ * The page at a phone's width and a desktop's, each screenshot into
+ * test/.screenshots/<name>-375.png and -1440.png, each checked with axe.
+ */
+export async function screenshotBothWidths(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SHOTS, { recursive: true });
+  const files: string[] = [];
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    const file = join(SHOTS, `${name}-${size.width}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    await expectAccessible(page, `${name} at ${size.width} px`);
+    files.push(file);
+  }
+  return files;
+}

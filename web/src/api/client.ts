@@ -1,0 +1,83 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+/** The API's named shapes (Member, ApiKey, Device, Session, …), as its OpenAPI document says. */
+export type Schemas = components['schemas'];
+
+/**
+ * The console talks to the API only through this client, typed from Vitro's own
+ * OpenAPI document: a change of the API that breaks a screen fails the type check.
+ * Same origin, so the browser sends the session cookie (HttpOnly: no script reads it).
+ */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+/** A refusal in the API's own words (`error`), with its catalogue `code`. */
+export interface Failure {
+  readonly status: number;
+  readonly code: string;
+  readonly error: string;
+}
+
+export type Answer<T> =
+  | { readonly ok: true; readonly data: T; readonly nextCursor: string | null }
+  | { readonly ok: false; readonly failure: Failure };
+
+interface Envelope<T> {
+  data: T;
+  meta?: unknown;
+}
+
+const OFFLINE: Failure = {
+  status: 0,
+  code: 'NETWORK',
+  error: 'The server could not be reached. Check the connection and try again.',
+};
+
+/** Listeners told when the API says the session has ended (401). */
+const signedOutListeners = new Set<() => void>();
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+/**
+ * One API call as an answer: its data, or the failure the API gave (a network
+ * failure included), never a thrown error. A 401 tells the app the session ended.
+ */
+export async function call<T>(
+  pending: Promise<{ data?: Envelope<T>; error?: unknown; response: Response }>,
+): Promise<Answer<T>> {
+  let result: Awaited<typeof pending>;
+  try {
+    result = await pending;
+  } catch {
+    return { ok: false, failure: OFFLINE };
+  }
+  const { data, error, response } = result;
+  if (data !== undefined && response.ok) {
+    const meta = data.meta as { next_cursor?: string | null } | undefined;
+    return { ok: true, data: data.data, nextCursor: meta?.next_cursor ?? null };
+  }
+  const body = (error ?? {}) as { error?: unknown; code?: unknown };
+  const failure: Failure = {
+    status: response.status,
+    code: typeof body.code === 'string' ? body.code : 'HTTP_' + String(response.status),
+    error:
+      typeof body.error === 'string'
+        ? body.error
+        : `The server answered ${response.status} ${response.statusText}`,
+  };
+  if (response.status === 401 && !response.url.endsWith('/api/v1/session')) {
+    for (const listener of signedOutListeners) listener();
+  }
+  return { ok: false, failure };
+}
+
+/**
+ * A fresh Idempotency-Key. Built from getRandomValues, which (unlike
+ * crypto.randomUUID) also works on a plain-http lab address.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return 'console-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}

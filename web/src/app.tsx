@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { api, call, onSignedOut, type Failure } from './api/client';
+import { ApiKeys, Device, Devices, Home, Members, NotBuilt, NotFound, RESERVED } from './routes';
+import SignedOut from './screens/signed-out';
+import SignIn from './screens/sign-in';
+import { isSignInPath, rememberNext, SessionProvider, type Session } from './session';
+import { Shell } from './shell/shell';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'signed-in'; session: Session }
+  | { kind: 'signed-out' }
+  | { kind: 'unreachable'; failure: Failure };
+
+export function App() {
+  return (
+    <LocationProvider>
+      <Root />
+    </LocationProvider>
+  );
+}
+
+function Root() {
+  const location = useLocation();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  // Who is signed in: asked once; a 401 from any later call signs the console out.
+  useEffect(() => {
+    if (isSignInPath(location.path)) return;
+    void call(api.GET('/api/v1/session')).then((answer) =>
+      setState(
+        answer.ok
+          ? { kind: 'signed-in', session: answer.data }
+          : answer.failure.status === 401
+            ? { kind: 'signed-out' }
+            : { kind: 'unreachable', failure: answer.failure },
+      ),
+    );
+  }, []);
+
+  useEffect(() => onSignedOut(() => setState({ kind: 'signed-out' })), []);
+
+  // Signed out on a page of the console: to the signed-out page, remembering the way back.
+  const signedOutHere = state.kind === 'signed-out' && !isSignInPath(location.path);
+  useEffect(() => {
+    if (!signedOutHere) return;
+    rememberNext(location.url);
+    location.route(`/signed-out?next=${encodeURIComponent(location.url)}`, true);
+  }, [signedOutHere, location]);
+
+  const setSession = (session: Session | null) =>
+    setState(session === null ? { kind: 'signed-out' } : { kind: 'signed-in', session });
+
+  if (location.path === '/sign-in') return <SignIn onSignedIn={setSession} />;
+  if (location.path === '/signed-out') return <SignedOut onSignedIn={setSession} />;
+  if (state.kind === 'unreachable') {
+    return (
+      <main class="centered" id="main">
+        <h1>Vitro</h1>
+        <p role="alert">{state.failure.error}</p>
+      </main>
+    );
+  }
+  if (state.kind !== 'signed-in') {
+    return (
+      <main class="centered" id="main" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  return (
+    <SessionProvider session={state.session} setSession={setSession}>
+      <Shell>
+        <ErrorBoundary>
+          <Router>
+            <Route path="/" component={Home} />
+            <Route path="/members" component={Members} />
+            <Route path="/api-keys" component={ApiKeys} />
+            <Route path="/devices" component={Devices} />
+            <Route path="/devices/:id" component={Device} />
+            {RESERVED.map((path) => (
+              <Route key={path} path={path} component={NotBuilt} />
+            ))}
+            <Route default component={NotFound} />
+          </Router>
+        </ErrorBoundary>
+      </Shell>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,65 @@
+import { useRef, useState } from 'preact/hooks';
+import { newIdempotencyKey, type Answer, type Failure } from '../api/client';
+
+/**
+ * The field a refusal names: the API says `name: must not be empty`,
+ * `email: "x" is not an email address`, `scopes[2]: must be one of …`.
+ */
+export function fieldOf(failure: Failure): string | null {
+  const match = /^([A-Za-z_][A-Za-z0-9_-]*)(?:[.[][^:]*)?: /.exec(failure.error);
+  return match === null ? null : match[1]!;
+}
+
+export interface ApiForm<T> {
+  /** For `<form onSubmit>`: sends once at a time; the typed values stay as they are. */
+  submit: (event?: Event) => Promise<T | null>;
+  readonly busy: boolean;
+  /** The API's words for a field it named, for beside that field. */
+  errorFor: (field: string) => string | null;
+  /** A refusal that names none of the form's fields, for the top of the form. */
+  readonly formError: string | null;
+  clear: () => void;
+}
+
+/**
+ * Sends a form's request with its own Idempotency-Key, kept until the request
+ * succeeds: a retry after a dropped connection replays the first answer instead
+ * of creating a second record. Refusals are shown in the API's own words, next
+ * to the field they name (`fields`), else at the top of the form.
+ */
+export function useApiForm<T>(options: {
+  fields: readonly string[];
+  send: (idempotencyKey: string) => Promise<Answer<T>>;
+  onSuccess?: (data: T) => void;
+}): ApiForm<T> {
+  const key = useRef<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const named = failure === null ? null : fieldOf(failure);
+  const onField = named !== null && options.fields.includes(named);
+  return {
+    busy,
+    errorFor: (field) => (failure !== null && onField && named === field ? failure.error : null),
+    formError: failure !== null && !onField ? failure.error : null,
+    clear: () => setFailure(null),
+    submit: async (event) => {
+      event?.preventDefault();
+      if (busy) return null;
+      key.current ??= newIdempotencyKey();
+      setBusy(true);
+      setFailure(null);
+      try {
+        const answer = await options.send(key.current);
+        if (!answer.ok) {
+          setFailure(answer.failure);
+          return null;
+        }
+        key.current = null;
+        options.onSuccess?.(answer.data);
+        return answer.data;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { lazy } from 'preact-iso';
+
+/*
+ * Every screen of the console: its address, its code (each screen is its own
+ * chunk, loaded when first opened) and its place in the navigation. The server
+ * answers browsers at the same addresses (src/console/pages.ts). The sign-in and
+ * signed-out pages are in the first chunk: they are what a signed-out person
+ * opens first, outside the router (app.tsx).
+ *
+ * Screens still to come (Today, Plants, Explants, Tasks, SOP runs, Rooms,
+ * Contaminations, Sensors, Labels) have their record addresses reserved below,
+ * served by a placeholder until they land: add the screen here, and its entry in
+ * NAVIGATION to show it.
+ */
+export const Home = lazy(() => import('./screens/home'));
+export const Members = lazy(() => import('./screens/members'));
+export const ApiKeys = lazy(() => import('./screens/api-keys'));
+export const Devices = lazy(() => import('./screens/devices'));
+export const Device = lazy(() => import('./screens/device'));
+export const NotBuilt = lazy(() => import('./screens/not-built'));
+export const NotFound = lazy(() => import('./screens/not-found'));
+
+/** Record and list addresses whose screens are still to come. */
+export const RESERVED = [
+  '/today',
+  '/plants',
+  '/plants/:id',
+  '/explants',
+  '/explants/:id',
+  '/tasks',
+  '/tasks/:id',
+  '/contaminations',
+  '/contaminations/:id',
+  '/sop-runs',
+  '/sop-runs/:id',
+  '/rooms',
+  '/rooms/:id',
+  '/sops',
+  '/sops/:id',
+  '/sensors',
+  '/labels',
+  '/settings',
+] as const;
+
+export type IconName = 'home' | 'people' | 'key' | 'device';
+
+export interface NavEntry {
+  readonly href: string;
+  readonly label: string;
+  readonly icon: IconName;
+  /** Shown to admins and owners only. */
+  readonly admin: boolean;
+}
+
+/** The navigation: only screens that exist. Left on desktop; the bottom bar on phones. */
+export const NAVIGATION: readonly NavEntry[] = [
+  { href: '/', label: 'Home', icon: 'home', admin: false },
+  { href: '/members', label: 'Members', icon: 'people', admin: true },
+  { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
+  { href: '/devices', label: 'Devices', icon: 'device', admin: true },
+];

@@ -1,0 +1,358 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Failure, type Schemas } from '../api/client';
+import { FormError, SelectField, TextField } from '../forms/fields';
+import { useApiForm } from '../forms/form';
+import { useSignedIn } from '../session';
+import { usePagedList } from '../ui/paged';
+import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
+import { useTitle } from '../ui/title';
+import { deviceTone } from './device-status';
+
+type Device = Schemas['Device'];
+type Token = Schemas['DeviceToken'];
+type Status = 'active' | 'paused' | 'retired';
+
+const strings = {
+  title: 'Device',
+  back: 'All devices',
+  adminsOnly: 'Only admins and owners manage devices.',
+  loading: 'Loading the device…',
+  facts: {
+    type: 'Type',
+    hardware: 'Hardware',
+    firmware: 'Firmware',
+    lastSeen: 'Last seen',
+    registered: 'Registered',
+  },
+  never: 'never',
+  statusTitle: 'Status',
+  statusHelp: {
+    active: 'Active: its tokens work and its readings are stored.',
+    paused:
+      'Paused: its tokens were revoked and its readings are refused. Make it active again, then give it a new token.',
+    retired: 'Retired: for good. It no longer counts against your plan’s device allowance.',
+  } satisfies Record<Status, string>,
+  actions: {
+    active: 'Make active',
+    paused: 'Pause',
+    retired: 'Retire',
+  } satisfies Record<Status, string>,
+  confirm: {
+    paused: 'Pause this device? All its tokens stop working at once.',
+    retired:
+      'Retire this device for good? All its tokens stop working, and it cannot be made active again.',
+    active: 'Make this device active again? It will need a new token.',
+  } satisfies Record<Status, string>,
+  yes: 'Yes',
+  cancel: 'Cancel',
+  tokensTitle: 'Tokens',
+  tokensLead:
+    'A device sends its readings with a token. Each token is shown once, when it is made.',
+  mint: 'Make a token',
+  mintTitle: 'New token',
+  tokenName: 'Name',
+  tokenNameHint: 'Optional, e.g. “firmware 2.1”.',
+  environment: 'Environment',
+  environments: [
+    ['production', 'Production (xpd_live_…)'],
+    ['development', 'Development (xpd_dev_…)'],
+  ] as const,
+  mintSave: 'Make token',
+  tokenSecretTitle: 'The new token',
+  tokenSecretWarning: 'Copy it now into the device’s settings. It is shown only this once.',
+  revoke: 'Revoke',
+  revoked: 'revoked',
+  active: 'active',
+  lastUsed: 'Last used',
+  noTokens: 'No tokens yet.',
+  more: 'More tokens',
+} as const;
+
+export default function DevicePage(props: { id?: string; params?: { id?: string } }) {
+  const id = props.params?.id ?? props.id ?? '';
+  const { atLeast } = useSignedIn();
+  useTitle(strings.title);
+  if (!atLeast('admin')) {
+    return (
+      <>
+        <ScreenHeader title={strings.title} />
+        <Notice>{strings.adminsOnly}</Notice>
+      </>
+    );
+  }
+  return <DeviceDetail id={id} />;
+}
+
+function DeviceDetail(props: { id: string }) {
+  const [device, setDevice] = useState<Device | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  useEffect(() => {
+    void call(
+      api.GET('/api/v1/devices/{deviceId}', { params: { path: { deviceId: props.id } } }),
+    ).then((answer) => (answer.ok ? setDevice(answer.data) : setFailure(answer.failure)));
+  }, [props.id]);
+  useTitle(device?.name ?? strings.title);
+
+  if (failure) {
+    return (
+      <>
+        <p>
+          <a href="/devices">← {strings.back}</a>
+        </p>
+        <Notice tone="bad">{failure.error}</Notice>
+      </>
+    );
+  }
+  if (device === null) return <p aria-busy="true">{strings.loading}</p>;
+  return (
+    <>
+      <p>
+        <a href="/devices">← {strings.back}</a>
+      </p>
+      <ScreenHeader title={device.name}>
+        <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
+      </ScreenHeader>
+      <dl class="facts">
+        <dt>{strings.facts.type}</dt>
+        <dd>{device.type}</dd>
+        {device.hardware && (
+          <>
+            <dt>{strings.facts.hardware}</dt>
+            <dd>{device.hardware}</dd>
+          </>
+        )}
+        {device.firmware_version && (
+          <>
+            <dt>{strings.facts.firmware}</dt>
+            <dd>{device.firmware_version}</dd>
+          </>
+        )}
+        <dt>{strings.facts.lastSeen}</dt>
+        <dd>
+          <TimeAgo at={device.last_seen_at} never={strings.never} />
+        </dd>
+        <dt>{strings.facts.registered}</dt>
+        <dd>
+          <TimeAgo at={device.created_at} />
+        </dd>
+      </dl>
+      <StatusPanel device={device} onChange={setDevice} />
+      <Tokens device={device} />
+    </>
+  );
+}
+
+function StatusPanel(props: { device: Device; onChange: (device: Device) => void }) {
+  const status = props.device.status as Status;
+  const [asked, setAsked] = useState<Status | null>(null);
+  const form = useApiForm({
+    fields: ['status'],
+    send: (key) =>
+      call(
+        api.PATCH('/api/v1/devices/{deviceId}', {
+          params: { path: { deviceId: props.device.id }, header: { 'idempotency-key': key } },
+          body: { status: asked ?? status },
+        }),
+      ),
+    onSuccess: (device) => {
+      setAsked(null);
+      props.onChange(device);
+    },
+  });
+  const choices: Status[] =
+    status === 'active' ? ['paused', 'retired'] : status === 'paused' ? ['active', 'retired'] : [];
+  return (
+    <section class="panel" aria-labelledby="status-title">
+      <h2 id="status-title">{strings.statusTitle}</h2>
+      <p>{strings.statusHelp[status] ?? status}</p>
+      <FormError message={form.errorFor('status') ?? form.formError} />
+      {asked === null ? (
+        <div class="actions">
+          {choices.map((choice) => (
+            <button
+              type="button"
+              key={choice}
+              class={choice === 'active' ? 'button' : 'button button-danger'}
+              onClick={() => setAsked(choice)}
+            >
+              {strings.actions[choice]}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <div class="confirm" role="group" aria-label={strings.actions[asked]}>
+          <p>{strings.confirm[asked]}</p>
+          <div class="actions">
+            <button
+              type="button"
+              class="button button-danger"
+              disabled={form.busy}
+              onClick={() => void form.submit()}
+            >
+              {strings.yes}
+            </button>
+            <button type="button" class="button button-quiet" onClick={() => setAsked(null)}>
+              {strings.cancel}
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Tokens(props: { device: Device }) {
+  const deviceId = props.device.id;
+  const list = usePagedList<Token>(
+    (cursor) =>
+      call(
+        api.GET('/api/v1/devices/{deviceId}/tokens', {
+          params: { path: { deviceId }, query: { limit: 50, ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+    [deviceId, props.device.status],
+  );
+  const [minting, setMinting] = useState(false);
+  const [minted, setMinted] = useState<Schemas['DeviceTokenCreated'] | null>(null);
+  return (
+    <section class="panel" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">{strings.tokensTitle}</h2>
+      <p class="muted">{strings.tokensLead}</p>
+      {props.device.status === 'active' && !minting && (
+        <button type="button" class="button button-primary" onClick={() => setMinting(true)}>
+          {strings.mint}
+        </button>
+      )}
+      {minting && (
+        <MintToken
+          deviceId={deviceId}
+          onCancel={() => setMinting(false)}
+          onMinted={(token) => {
+            setMinting(false);
+            setMinted(token);
+            void list.reload();
+          }}
+        />
+      )}
+      {minted && (
+        <SecretBox
+          label={strings.tokenSecretTitle}
+          value={minted.token}
+          warning={strings.tokenSecretWarning}
+          onDone={() => setMinted(null)}
+        />
+      )}
+      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
+      <ul class="rows">
+        {list.items.map((token) => (
+          <TokenRow key={token.id} token={token} onChange={(t) => list.upsert(t)} />
+        ))}
+      </ul>
+      {!list.loading && list.items.length === 0 && <p>{strings.noTokens}</p>}
+      {list.more && (
+        <button type="button" class="button" onClick={() => void list.loadMore()}>
+          {strings.more}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function MintToken(props: {
+  deviceId: string;
+  onMinted: (token: Schemas['DeviceTokenCreated']) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [environment, setEnvironment] = useState<'production' | 'development'>('production');
+  const form = useApiForm({
+    fields: ['name', 'environment'],
+    send: () =>
+      call(
+        api.POST('/api/v1/devices/{deviceId}/tokens', {
+          params: { path: { deviceId: props.deviceId } },
+          body: { environment, ...(name.trim() === '' ? {} : { name: name.trim() }) },
+        }),
+      ),
+    onSuccess: props.onMinted,
+  });
+  return (
+    <form class="form" onSubmit={(event) => void form.submit(event)} aria-label={strings.mintTitle}>
+      <FormError message={form.formError} />
+      <TextField
+        name="name"
+        label={strings.tokenName}
+        hint={strings.tokenNameHint}
+        error={form.errorFor('name')}
+        value={name}
+        autocomplete="off"
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <More>
+        <SelectField
+          name="environment"
+          label={strings.environment}
+          error={form.errorFor('environment')}
+          options={strings.environments}
+          value={environment}
+          onChange={(value) => setEnvironment(value as 'production' | 'development')}
+        />
+      </More>
+      <div class="actions">
+        <button type="submit" class="button button-primary" disabled={form.busy}>
+          {strings.mintSave}
+        </button>
+        <button type="button" class="button button-quiet" onClick={props.onCancel}>
+          {strings.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function TokenRow(props: { token: Token; onChange: (token: Token) => void }) {
+  const { token } = props;
+  const revoke = useApiForm({
+    fields: [],
+    send: (key) =>
+      call(
+        api.DELETE('/api/v1/devices/{deviceId}/tokens/{tokenId}', {
+          params: {
+            path: { deviceId: token.deviceId, tokenId: token.id },
+            header: { 'idempotency-key': key },
+          },
+        }),
+      ),
+    onSuccess: props.onChange,
+  });
+  const active = token.status === 'active';
+  return (
+    <li class="row">
+      <div class="row-main">
+        <p class="row-title">
+          <code>{token.prefix}…</code> {token.name}
+        </p>
+        <p class="muted small">
+          {token.environment} · {strings.lastUsed}{' '}
+          <TimeAgo at={token.lastUsedAt} never={strings.never} />
+        </p>
+      </div>
+      <div class="row-status">
+        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.revoked}</Chip>
+      </div>
+      {active && (
+        <div class="row-actions">
+          <button
+            type="button"
+            class="button button-danger"
+            disabled={revoke.busy}
+            onClick={() => void revoke.submit()}
+          >
+            {strings.revoke}
+          </button>
+        </div>
+      )}
+      <FormError message={revoke.formError} />
+    </li>
+  );
+}

@@ -1,0 +1,100 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { NAVIGATION, type NavEntry } from '../routes';
+import { useSignedIn } from '../session';
+import { AccountMenu } from './account-menu';
+import { Icon } from './icons';
+import { Search } from './search';
+import { strings } from './strings';
+
+function current(entry: NavEntry, path: string): boolean {
+  return entry.href === '/'
+    ? path === '/'
+    : path === entry.href || path.startsWith(`${entry.href}/`);
+}
+
+/**
+ * The frame of every signed-in screen: on a desktop, the navigation on the left
+ * and a search field on top; on a phone, the search on top and a bottom bar with
+ * the most used places and a scan button within reach of a thumb.
+ */
+export function Shell(props: { children: ComponentChildren }) {
+  const { session, atLeast } = useSignedIn();
+  const { path } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const places = NAVIGATION.filter((entry) => !entry.admin || atLeast('admin'));
+
+  // A new screen: reading starts at its content, as after a page load.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus({ preventScroll: false });
+  }, [path]);
+
+  const link = (entry: NavEntry) => (
+    <a href={entry.href} aria-current={current(entry, path) ? 'page' : undefined}>
+      <Icon name={entry.icon} />
+      <span>{entry.label}</span>
+    </a>
+  );
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        {strings.skip}
+      </a>
+      <nav class="sidebar" aria-label={strings.navigation}>
+        <a class="brand" href="/">
+          <img src="/favicon.svg" alt="" width="28" height="28" />
+          <span>Vitro</span>
+        </a>
+        <p class="workspace-name">{session.workspace.name}</p>
+        <ul>
+          {places.map((entry) => (
+            <li key={entry.href}>{link(entry)}</li>
+          ))}
+        </ul>
+      </nav>
+      <div class="page">
+        <header class="topbar">
+          <a class="brand brand-compact" href="/" aria-label={strings.home}>
+            <img src="/favicon.svg" alt="" width="28" height="28" />
+          </a>
+          <Search inputRef={search} />
+          <AccountMenu />
+        </header>
+        <main id="main" ref={main} tabIndex={-1}>
+          {props.children}
+        </main>
+      </div>
+      <nav class="bottombar" aria-label={strings.phoneNavigation}>
+        <ul>
+          {places.slice(0, 2).map((entry) => (
+            <li key={entry.href}>{link(entry)}</li>
+          ))}
+          <li>
+            <button
+              type="button"
+              class="scan-button"
+              onClick={() => {
+                search.current?.focus();
+                search.current?.select();
+              }}
+            >
+              <Icon name="scan" />
+              <span>{strings.scan}</span>
+            </button>
+          </li>
+          {places.slice(2, 4).map((entry) => (
+            <li key={entry.href}>{link(entry)}</li>
+          ))}
+        </ul>
+      </nav>
+    </div>
+  );
+}
