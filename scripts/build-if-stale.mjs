@@ -28,8 +28,11 @@ const mtime = (path) => {
 function staleReason() {
   if (mtime(failed) >= 0) return 'the last build failed';
   const stampedAt = mtime(stamp);
+  // JSON files count too: the compiler copies the ones the code imports (demo data).
   const sources = readdirSync(join(root, 'src'), { recursive: true }).filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'),
+    (file) =>
+      (file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts')) ||
+      file.endsWith('.json'),
   );
   let oldestOutput = Infinity;
   for (const file of sources) {

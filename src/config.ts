@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -499,4 +499,20 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);
   return Object.freeze({ ...config, secret });
+}
+
+export const DEMO_KEY_FILE = 'demo-key.txt';
+
+/**
+ * The demo key file of a database: `demo-key.txt` for the data directory's own
+ * SQLite database (the default), else one named after the database
+ * (`demo-key.postgres-1a2b3c4d.txt`, from a digest of its URL without password).
+ * A key file belongs to the database it was made for: a demo made on PostgreSQL
+ * never replaces the SQLite demo's key.
+ */
+export function demoKeyPath(dataDir: string, database: DatabaseConfig): string {
+  const own = database.dialect === 'sqlite' && database.path === resolve(dataDir, 'vitro.db');
+  if (own) return join(dataDir, DEMO_KEY_FILE);
+  const digest = createHash('sha256').update(displayDatabaseUrl(database)).digest('hex');
+  return join(dataDir, `demo-key.${database.dialect}-${digest.slice(0, 8)}.txt`);
 }

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { create as createTar } from 'tar';
 import type { Config } from '../config.js';
-import { DEMO_KEY_FILE, demoKeyPath } from '../cli/demo-key.js';
+import { DEMO_KEY_FILE, demoKeyPath } from '../config.js';
 import type { Database } from '../db/database.js';
 import {
   FORMAT,

@@ -1,29 +1,14 @@
-import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { displayDatabaseUrl, type DatabaseConfig } from '../config.js';
+import { demoKeyPath, displayDatabaseUrl, type DatabaseConfig } from '../config.js';
 import { AppError } from '../kernel/errors.js';
 import type { Authenticator } from '../kernel/principal.js';
 
-export const DEMO_KEY_FILE = 'demo-key.txt';
+/* Where a database's demo key file lives: src/config.ts (backups carry it too). */
+export { DEMO_KEY_FILE, demoKeyPath } from '../config.js';
 
 /** How to get a fresh demo key, in every message that says the saved one is unusable. */
 export const REFRESH_HINT =
   'run `npx vitro demo` (same environment) to create a demo lab here and save its key there';
-
-/**
- * The demo key file of a database: `demo-key.txt` for the data directory's own
- * SQLite database (the default), else one named after the database
- * (`demo-key.postgres-1a2b3c4d.txt`, from a digest of its URL without password).
- * A key file belongs to the database it was made for: a demo made on PostgreSQL
- * never replaces the SQLite demo's key.
- */
-export function demoKeyPath(dataDir: string, database: DatabaseConfig): string {
-  const own = database.dialect === 'sqlite' && database.path === resolve(dataDir, 'vitro.db');
-  if (own) return join(dataDir, DEMO_KEY_FILE);
-  const digest = createHash('sha256').update(displayDatabaseUrl(database)).digest('hex');
-  return join(dataDir, `demo-key.${database.dialect}-${digest.slice(0, 8)}.txt`);
-}
 
 /** Writes (or replaces) the database's demo key file, readable by its owner only (0600). */
 export async function writeDemoKeyFile(

@@ -26,6 +26,8 @@ import {
   randomId,
   type Client,
 } from '../support/helpers.js';
+import { signIn, type SessionClient } from '../support/sessions.js';
+import { LOOPBACK_ALLOWED, startReceiver, streamOnce, type Receiver } from '../webhooks/support.js';
 import { subcultureSop } from './sop-helpers.js';
 
 const TINY_PNG = fixture('tiny.png').toString('base64');
@@ -49,6 +51,8 @@ interface Call {
   url: string;
   body?: unknown;
   status: number;
+  /** Sent as the owner signed in to the console: the operation refuses API keys. */
+  session?: true;
 }
 
 /** Ids of the seeded workspace, and of what the cases make along the way. */
@@ -319,6 +323,142 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       status: 201,
     },
   ],
+  // Paused and active again: a spare device, so the readings of the others are still taken.
+  changeDeviceStatus: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/devices/${up(ids.spareDevice!)}`,
+      body: { status: 'paused' },
+      status: 200,
+      session: true,
+    },
+    {
+      method: 'PATCH',
+      url: `/api/v1/devices/${up(ids.spareDevice!)}`,
+      body: { status: 'active' },
+      status: 200,
+      session: true,
+    },
+  ],
+  createAlertRule: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/alert-rules',
+      body: {
+        name: 'Room too warm',
+        sensor_type: 'temperature',
+        room_id: up(ids.room!),
+        condition: 'above',
+        threshold: 30,
+      },
+      status: 201,
+    },
+    {
+      method: 'POST',
+      url: '/api/v1/alert-rules',
+      body: {
+        name: 'Sensor silent',
+        sensor_type: 'humidity',
+        device_id: up(ids.device!),
+        condition: 'no_readings',
+        duration_minutes: 60,
+      },
+      status: 201,
+    },
+  ],
+  updateAlertRule: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/alert-rules/${up(ids.alertRule!)}`,
+      body: { name: 'Too warm' },
+      status: 200,
+    },
+  ],
+  deleteAlertRule: (ids) => [
+    { method: 'DELETE', url: `/api/v1/alert-rules/${up(ids.madeRule!)}`, status: 200 },
+  ],
+  updateWebhookEndpoint: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}`,
+      body: { description: 'LIMS' },
+      status: 200,
+    },
+  ],
+  rotateWebhookEndpointSecret: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}/rotate-secret`,
+      body: {},
+      status: 200,
+    },
+  ],
+  redeliverWebhookDelivery: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}/deliveries/${up(ids.delivery!)}/redeliver`,
+      body: {},
+      status: 200,
+    },
+  ],
+  // Disabled, enabled and deleted: a spare endpoint, so the one with a delivery stays.
+  disableWebhookEndpoint: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${up(ids.spareEndpoint!)}/disable`,
+      body: { reason: 'LIMS down' },
+      status: 200,
+    },
+  ],
+  enableWebhookEndpoint: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${up(ids.spareEndpoint!)}/enable`,
+      body: {},
+      status: 200,
+    },
+  ],
+  deleteWebhookEndpoint: (ids) => [
+    { method: 'DELETE', url: `/api/v1/webhook-endpoints/${up(ids.spareEndpoint!)}`, status: 200 },
+  ],
+  createApiKey: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      body: { member_id: up(ids.viewer!), name: 'Script' },
+      status: 201,
+      session: true,
+    },
+  ],
+  revokeApiKey: (ids) => [
+    { method: 'DELETE', url: `/api/v1/api-keys/${up(ids.apiKey!)}`, status: 200, session: true },
+  ],
+  // Role changed, a link minted, then removed: a member of its own, so the viewer stays.
+  changeMember: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/members/${up(ids.colleague!)}`,
+      body: { role: 'manager' },
+      status: 200,
+      session: true,
+    },
+  ],
+  createSignInLink: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/members/${up(ids.colleague!)}/sign-in-links`,
+      status: 201,
+      session: true,
+    },
+  ],
+  removeMember: (ids) => [
+    {
+      method: 'DELETE',
+      url: `/api/v1/members/${up(ids.colleague!)}`,
+      status: 200,
+      session: true,
+    },
+  ],
   getPlant: (ids) => [{ method: 'GET', url: `/api/v1/plants/${up(ids.plant!)}`, status: 200 }],
   getExplant: (ids) => [
     { method: 'GET', url: `/api/v1/explants/${up(ids.explant!)}`, status: 200 },
@@ -422,6 +562,33 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       status: 200,
     },
   ],
+  getDevice: (ids) => [
+    { method: 'GET', url: `/api/v1/devices/${up(ids.device!)}`, status: 200, session: true },
+  ],
+  getAlertRule: (ids) => [
+    { method: 'GET', url: `/api/v1/alert-rules/${up(ids.alertRule!)}`, status: 200 },
+  ],
+  listAlerts: (ids) => [
+    { method: 'GET', url: `/api/v1/alerts?rule_id=${up(ids.alertRule!)}`, status: 200 },
+  ],
+  getAlert: (ids) => [{ method: 'GET', url: `/api/v1/alerts/${up(ids.alert!)}`, status: 200 }],
+  getWebhookEndpoint: (ids) => [
+    { method: 'GET', url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}`, status: 200 },
+  ],
+  listWebhookDeliveries: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}/deliveries`,
+      status: 200,
+    },
+  ],
+  getWebhookDelivery: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}/deliveries/${up(ids.delivery!)}`,
+      status: 200,
+    },
+  ],
 };
 
 /** A fixed range around the readings sent now: by default a summary ends at the time it is asked. */
@@ -435,29 +602,37 @@ const aroundNow = () => {
 const MADE: Record<string, string> = {
   createContamination: 'contamination',
   createAsset: 'asset',
+  createAlertRule: 'madeRule',
+  createApiKey: 'apiKey',
 };
 
 describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
   let t: TestApp;
   let lab: Lab;
   let owner: Client;
+  let signedIn: SessionClient;
+  let receiver: Receiver;
   const ids: Ids = {};
 
   const send = (
-    call: Pick<Call, 'method' | 'url' | 'body'>,
+    call: Pick<Call, 'method' | 'url' | 'body' | 'session'>,
     headers: Record<string, string> = {},
-  ) =>
-    t.request({
+  ) => {
+    const request = {
       method: call.method,
       url: call.url,
-      headers: { ...lab.owner.headers, ...headers },
       ...(call.body === undefined ? {} : { payload: call.body as object }),
-    });
+    };
+    return call.session
+      ? signedIn.request({ ...request, headers })
+      : t.request({ ...request, headers: { ...lab.owner.headers, ...headers } });
+  };
 
   beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
+    t = await startTestApp(target, { env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED } });
     lab = await createLab(t.database);
     owner = client(t, lab.owner);
+    signedIn = await signIn(t, lab.owner.memberId);
     const viewer = await lab.actor('viewer');
     const plant = await newPlant(owner);
     const explant = await newExplant(owner, { plant_id: plant.id });
@@ -510,6 +685,46 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
       201,
     );
     const run = dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201);
+    const spareDevice = dataOf(await owner.post('/api/v1/devices', { name: 'Spare' }), 201);
+    const colleague = await lab.actor('member');
+    // An alert rule with an alert: a reading above its threshold opens one at once.
+    const alertRule = dataOf(
+      await owner.post('/api/v1/alert-rules', {
+        name: 'Sensor too warm',
+        sensor_type: 'temperature',
+        device_id: device.deviceId,
+        condition: 'above',
+        threshold: 28,
+      }),
+      201,
+    );
+    dataOf(
+      await owner.post('/api/v1/sensor-readings', {
+        device_id: device.deviceId,
+        type: 'temperature',
+        value: 30,
+        unit: 'C',
+      }),
+      201,
+    );
+    const [alert] = dataOf(await owner.get(`/api/v1/alerts?rule_id=${alertRule.id}`), 200);
+    // A webhook endpoint with a delivery in its log (the plant's event, sent to a
+    // receiver), and a spare one.
+    receiver = await startReceiver();
+    const endpoint = dataOf(
+      await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }),
+      201,
+    );
+    await newPlant(owner, { species: 'Philodendron' });
+    expect(await streamOnce(t, endpoint.id)).toBeGreaterThan(0);
+    const [delivery] = dataOf(
+      await owner.get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries`),
+      200,
+    );
+    const spareEndpoint = dataOf(
+      await owner.post('/api/v1/webhook-endpoints', { url: receiver.url, description: 'Spare' }),
+      201,
+    );
     Object.assign(ids, {
       plant: plant.id,
       explant: explant.id,
@@ -525,9 +740,19 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
       comment: comment.id,
       task: task.id,
       recipe: recipe.id,
+      spareDevice: spareDevice.id,
+      colleague: colleague.memberId,
+      alertRule: alertRule.id,
+      alert: alert.id,
+      endpoint: endpoint.id,
+      delivery: delivery.id,
+      spareEndpoint: spareEndpoint.id,
     });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
 
   it('has a case for every operation that takes an id in its path, query or body', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();

@@ -31,6 +31,7 @@ function project(): string {
     types: [],
     lib: ['es5'],
     skipLibCheck: true,
+    resolveJsonModule: true,
   };
   writeFileSync(
     join(root, 'tsconfig.json'),
@@ -92,6 +93,24 @@ describe('npm start builds only when src/ changed (scripts/build-if-stale.mjs)',
 
     touchAfterBuild(root, join(root, 'tsconfig.build.json'));
     expect(run(root).stderr).toBe('building dist/ (tsconfig.build.json changed)\n');
+    expect(run(root)).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('rebuilds when a JSON file the code imports changed', () => {
+    const root = project();
+    // An ES module, like this project, so that the import may carry its type.
+    writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(join(root, 'src', 'data.json'), '{ "c": 3 }\n');
+    writeFileSync(
+      join(root, 'src', 'c.ts'),
+      "import data from './data.json' with { type: 'json' };\nexport const c = data.c;\n",
+    );
+    expect(run(root).code).toBe(0);
+    expect(statSync(join(root, 'dist', 'data.json')).isFile()).toBe(true);
+    expect(run(root)).toEqual({ code: 0, stderr: '' });
+
+    touchAfterBuild(root, join(root, 'src', 'data.json'));
+    expect(run(root).stderr).toBe('building dist/ (src/data.json changed)\n');
     expect(run(root)).toEqual({ code: 0, stderr: '' });
   });
 

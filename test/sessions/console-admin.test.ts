@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SCOPES } from '../../src/kernel/access.js';
 import { dataOf, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
 import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
 import {
@@ -266,7 +267,7 @@ describeOnDatabases('members, keys and devices from the console', (target) => {
       201,
     );
     expect(dev.key).toMatch(/^xpk_dev_/);
-    expect(dev.scopes).toHaveLength(34);
+    expect(dev.scopes).toHaveLength(SCOPES.length);
     expect(dev.name).toBe('API key');
     expect(
       body(

@@ -7,11 +7,14 @@ import {
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { targetPolicy } from '../../src/modules/webhooks/target.js';
+import { WebhookSender } from '../../src/modules/webhooks/sender.js';
+import { streamEndpoint } from '../../src/modules/webhooks/stream.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/worker.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { newId } from '../../src/kernel/ids.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { databaseTargets, type DatabaseTarget, type TestApp } from '../support/harness.js';
 
@@ -114,6 +117,32 @@ export function deliveryWorker(
     random: () => 0.5,
     ...options,
   });
+}
+
+/**
+ * Sends one endpoint's new events once, as a worker's pass would, and logs their
+ * deliveries. Unlike a worker it touches no other endpoint of the database, so a test
+ * on the PostgreSQL database other files share may use it. Answers the attempts made.
+ */
+export async function streamOnce(t: TestApp, endpointId: string): Promise<number> {
+  const sender = new WebhookSender({ policy: targetPolicy(t.config.webhooks), timeoutMs: 2000 });
+  try {
+    return await streamEndpoint(
+      {
+        database: t.database,
+        sender,
+        owner: newId(),
+        leaseMs: 6000,
+        now: Date.now,
+        random: () => 0.5,
+        abort: new AbortController().signal,
+        log: t.app.log,
+      },
+      endpointId,
+    );
+  } finally {
+    await sender.close();
+  }
 }
 
 /** Ticks until a pass makes no attempt; answers the attempts made. */

@@ -7,7 +7,7 @@ import {
   recordStepMeasurement,
   startSopRun,
 } from '../sop-runs/index.js';
-import type { DemoSopIds } from './demo.library.js';
+import type { DemoSopIds } from './demo.data.js';
 
 /**
  * The demo lab's SOP runs, through the same services as the API: a subculture

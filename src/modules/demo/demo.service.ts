@@ -1,28 +1,24 @@
 import type { Trx } from '../../db/database.js';
 import { effectiveFeatures, SCOPES, type Role } from '../../kernel/access.js';
-import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
 import { createContamination, resolveContamination } from '../contaminations/index.js';
 import { createExplant } from '../explants/index.js';
 import { addMember, createApiKey, createWorkspace } from '../identity/index.js';
-import { applyImport, parseImportFile } from '../import/index.js';
 import { createPlant } from '../plants/index.js';
 import { advanceStage } from '../stages/index.js';
 import { recordEquipmentEvent } from '../equipment/index.js';
 import { createTransfer, type TransferRecords } from '../transfers/index.js';
 import { addDemoDevices } from './demo.devices.js';
-import { DEMO_EQUIPMENT_EVENTS, type DemoEquipmentKey } from './demo.equipment.js';
-import { demoSalesFile, demoSetupFile, type DemoSopIds } from './demo.library.js';
+import { DEMO_EQUIPMENT_EVENTS } from './demo.equipment.js';
+import { importDemoLibrary, importDemoSales } from './demo.data.js';
 import { addDemoRecipesAndScans } from './demo.recipes.js';
 import { runDemoSops } from './demo.runs.js';
-import { DEMO_PRODUCT_COUNT } from './demo.sales.js';
 import {
   DEMO_CONTAMINATIONS,
   DEMO_EXPLANTS,
   DEMO_PLANTS,
   type DemoMemberKey,
   type DemoMove,
-  type DemoRoomKey,
 } from './demo.records.js';
 import { addDemoPhotos, type DemoPhotos } from './demo.photos.js';
 import { addDemoTasks } from './demo.tasks.js';
@@ -82,27 +78,7 @@ export async function createDemoLab(
     const row = await addMember(trx, { workspaceId, ...member });
     principals[key] = actingAs(workspaceId, row.id, member.role);
   }
-  const rooms: Record<DemoRoomKey, string> = {
-    growthA: newId(),
-    growthB: newId(),
-    mediaPrep: newId(),
-  };
-  const sopIds: DemoSopIds = { subculture: newId(), media: newId() };
-  const equipment: Record<DemoEquipmentKey, string> = {
-    autoclave: newId(),
-    hood: newId(),
-    balance: newId(),
-    phMeter: newId(),
-    lightRack: newId(),
-    oldCooker: newId(),
-  };
-  await applyImport(
-    trx,
-    workspaceId,
-    parseImportFile(demoSetupFile(rooms, equipment, sopIds, at)),
-    records,
-    nowText,
-  );
+  const { rooms, sopIds, equipment } = await importDemoLibrary(trx, workspaceId, records, now);
 
   const move = async (
     principal: Principal,
@@ -243,9 +219,7 @@ export async function createDemoLab(
     now,
   });
 
-  const productLinks = Array.from({ length: DEMO_PRODUCT_COUNT }, () => newId());
-  const sales = demoSalesFile(plants, explants, { tray: newId(), productLinks }, at);
-  await applyImport(trx, workspaceId, parseImportFile(sales), records, nowText);
+  await importDemoSales(trx, workspaceId, { plants, explants }, records, now);
   await addDemoRecipesAndScans(trx, { principals, explants, records, at });
   if (photos !== null) {
     await addDemoPhotos(trx, photos, principals.member, [
