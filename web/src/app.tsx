@@ -1,7 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { api, call, onSignedOut, type Failure } from './api/client';
-import { ApiKeys, Device, Devices, Home, Members, NotBuilt, NotFound, RESERVED } from './routes';
+import {
+  ApiKeys,
+  Device,
+  Devices,
+  Explants,
+  Members,
+  NotBuilt,
+  NotFound,
+  Plants,
+  RESERVED,
+  Today,
+} from './routes';
 import SignedOut from './screens/signed-out';
 import SignIn from './screens/sign-in';
 import { isSignInPath, rememberNext, SessionProvider, type Session } from './session';
@@ -74,7 +85,10 @@ function Root() {
       <Shell>
         <ErrorBoundary>
           <Router>
-            <Route path="/" component={Home} />
+            <Route path="/" component={Today} />
+            <Route path="/today" component={Today} />
+            <Route path="/plants" component={Plants} />
+            <Route path="/explants" component={Explants} />
             <Route path="/members" component={Members} />
             <Route path="/api-keys" component={ApiKeys} />
             <Route path="/devices" component={Devices} />

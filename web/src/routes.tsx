@@ -7,12 +7,14 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (Today, Plants, Explants, Tasks, SOP runs, Rooms,
+ * Screens still to come (record pages of plants and explants, Tasks, SOP runs, Rooms,
  * Contaminations, Sensors, Labels) have their record addresses reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
  */
-export const Home = lazy(() => import('./screens/home'));
+export const Today = lazy(() => import('./screens/today'));
+export const Plants = lazy(() => import('./screens/plants'));
+export const Explants = lazy(() => import('./screens/explants'));
 export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
@@ -22,10 +24,7 @@ export const NotFound = lazy(() => import('./screens/not-found'));
 
 /** Record and list addresses whose screens are still to come. */
 export const RESERVED = [
-  '/today',
-  '/plants',
   '/plants/:id',
-  '/explants',
   '/explants/:id',
   '/tasks',
   '/tasks/:id',
@@ -42,7 +41,7 @@ export const RESERVED = [
   '/settings',
 ] as const;
 
-export type IconName = 'home' | 'people' | 'key' | 'device';
+export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device';
 
 export interface NavEntry {
   readonly href: string;
@@ -54,7 +53,9 @@ export interface NavEntry {
 
 /** The navigation: only screens that exist. Left on desktop; the bottom bar on phones. */
 export const NAVIGATION: readonly NavEntry[] = [
-  { href: '/', label: 'Home', icon: 'home', admin: false },
+  { href: '/', label: 'Today', icon: 'home', admin: false },
+  { href: '/plants', label: 'Plants', icon: 'plant', admin: false },
+  { href: '/explants', label: 'Explants', icon: 'flask', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },

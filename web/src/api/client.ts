@@ -8,8 +8,13 @@ export type Schemas = components['schemas'];
  * The console talks to the API only through this client, typed from Vitro's own
  * OpenAPI document: a change of the API that breaks a screen fails the type check.
  * Same origin, so the browser sends the session cookie (HttpOnly: no script reads it).
+ * Its answers are read as JSON: lists may also answer text/csv (exports), which the
+ * console asks for by a link, not through this client.
  */
-export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+export const api = createClient<paths, 'application/json'>({
+  baseUrl: '',
+  credentials: 'same-origin',
+});
 
 /** A refusal in the API's own words (`error`), with its catalogue `code`. */
 export interface Failure {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client';
+import type { NavEntry } from '../routes';
 import { useSignedIn } from '../session';
 import { strings } from './strings';
 
@@ -13,7 +14,8 @@ const initials = (name: string) =>
     .join('');
 
 /** Who is signed in, and the ways out: this device, or every device at once. */
-export function AccountMenu() {
+/** `places`: the screens the phone's bottom bar has no room for (hidden on a desk, where the sidebar lists them). */
+export function AccountMenu(props: { places: readonly NavEntry[] }) {
   const { session, setSession } = useSignedIn();
   const { route } = useLocation();
   const [open, setOpen] = useState(false);
@@ -70,6 +72,17 @@ export function AccountMenu() {
             <br />
             <span class="muted">{strings.roleIn(member.role, workspace.name)}</span>
           </p>
+          {props.places.length > 0 && (
+            <ul class="account-places">
+              {props.places.map((entry) => (
+                <li key={entry.href}>
+                  <a href={entry.href} onClick={() => setOpen(false)}>
+                    {entry.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
           <button type="button" class="button" onClick={() => void signOut(false)}>
             {strings.signOut}
           </button>

@@ -66,7 +66,7 @@ export function Shell(props: { children: ComponentChildren }) {
             <img src="/favicon.svg" alt="" width="28" height="28" />
           </a>
           <Search inputRef={search} />
-          <AccountMenu />
+          <AccountMenu places={places.slice(4)} />
         </header>
         <main id="main" ref={main} tabIndex={-1}>
           {props.children}

@@ -1,0 +1,99 @@
+import { api, call, type Schemas } from '../api/client';
+import type { operations } from '../api/schema';
+import { Chip, TimeAgo } from '../ui/parts';
+import { PAGE_SIZE, RecordList, type Filters } from './record-list';
+import { recordHref, statusTone, words } from './record-words';
+
+type Explant = Schemas['Explant'];
+type Query = NonNullable<operations['listExplants']['parameters']['query']>;
+type Status = NonNullable<Query['status']>;
+
+const strings = {
+  title: 'Explants',
+  lead: 'Cultures in vessels: find one by label, batch or code, or filter by stage, room and status.',
+  search: 'Search explants',
+  searchHint: 'Label, batch or code',
+  more: 'More explants',
+  loading: 'Loading explants…',
+  empty: 'No explants yet.',
+  emptyFiltered: 'No explant matches these filters.',
+  noStage: 'No stage yet',
+  vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'}`,
+  transferDue: 'transfer due',
+} as const;
+
+const STATUSES: readonly Status[] = [
+  'active',
+  'establishing',
+  'growing',
+  'needs_subculture',
+  'quarantined',
+  'senescing',
+  'discarded',
+  'retired',
+  'lost',
+];
+
+function listExplants(query: Query) {
+  return call(api.GET('/api/v1/explants', { params: { query } }));
+}
+
+function fetchPage(filters: Filters, cursor: string | null) {
+  return listExplants({
+    limit: PAGE_SIZE,
+    ...(filters.q ? { q: filters.q } : {}),
+    ...(filters.stage ? { stage: filters.stage } : {}),
+    ...(filters.room_id ? { room_id: filters.room_id } : {}),
+    ...(STATUSES.includes(filters.status as Status) ? { status: filters.status as Status } : {}),
+    ...(cursor ? { cursor } : {}),
+  });
+}
+
+export default function Explants() {
+  const now = Date.now();
+  return (
+    <RecordList<Explant>
+      path="/explants"
+      strings={strings}
+      statuses={STATUSES}
+      fetchPage={fetchPage}
+      row={(explant, roomName) => {
+        const room = roomName(explant.current_stage?.room_id ?? null);
+        const due = new Date(explant.transfer_due_at).getTime();
+        const ended = ['discarded', 'retired', 'lost'].includes(explant.status);
+        return (
+          <>
+            <div class="row-main">
+              <p class="row-title">
+                <a href={recordHref.explant(explant.id)}>
+                  {explant.label ?? explant.external_id ?? explant.id}
+                </a>
+              </p>
+              <p class="muted small">
+                {explant.batch_number ?? explant.external_id ?? ''}
+                {explant.current_count !== null
+                  ? ` · ${strings.vessels(explant.current_count)}`
+                  : ''}
+              </p>
+              <p class="small">
+                {explant.current_stage?.name ?? explant.current_stage?.stage ?? strings.noStage}
+                {room ? ` · ${room}` : ''}
+                {!ended && (
+                  <>
+                    {' · '}
+                    {strings.transferDue} <TimeAgo at={explant.transfer_due_at} />
+                  </>
+                )}
+              </p>
+            </div>
+            <div class="row-status">
+              <Chip tone={!ended && due < now ? 'warn' : statusTone(explant.status)}>
+                {words(explant.status)}
+              </Chip>
+            </div>
+          </>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,18 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Answer } from '../api/client';
+
+/** One API read for a screen's part: null while it loads, then its answer. */
+export function useAnswer<T>(read: () => Promise<Answer<T>>, deps: readonly unknown[] = []) {
+  const [answer, setAnswer] = useState<Answer<T> | null>(null);
+  useEffect(() => {
+    let current = true;
+    setAnswer(null);
+    void read().then((result) => {
+      if (current) setAnswer(result);
+    });
+    return () => {
+      current = false;
+    };
+  }, deps);
+  return answer;
+}
