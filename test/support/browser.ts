@@ -31,8 +31,17 @@ export function browserTestsRun(what: string): boolean {
   return present || required;
 }
 
+/** The console these tests open: built by `npm install` (or `npm run build:web`), not by the tests. */
+const CONSOLE_BUILD = join(REPO_ROOT, 'dist', 'web', 'index.html');
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!present) throw new Error(`VITRO_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
+  // Without a build every screen waits for a heading that never comes: say why at once.
+  if (!existsSync(CONSOLE_BUILD)) {
+    throw new Error(
+      `the console is not built (${CONSOLE_BUILD} is missing): run npm run build:web`,
+    );
+  }
   return launchChromium(extraArgs);
 }
 
