@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { openDatabase } from '../dist/db/database.js';
 import { ensureBuilt } from './build.mjs';
+import { measureConsole, initialJavaScript } from './console-browser.mjs';
 import { seed } from './seed.mjs';
 import { startServer } from './servers.mjs';
 
@@ -35,6 +36,10 @@ Options:
   --rounds <n>        requests per page (default 30)
   --databases <list>  sqlite and/or postgres (default sqlite, plus postgres when
                       BENCH_DATABASE_URL is set)
+  --browser           also measure the console in headless Chromium (Debian's chromium,
+                      driven by playwright-core): the initial JavaScript gzipped, the time
+                      to a complete Today screen and to a filtered plant list, on this lab
+                      and on the demo lab (made in the same database)
   --no-build          do not rebuild dist/ when src/ is newer
   -h, --help          this text`;
 
@@ -44,6 +49,7 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '30' },
     databases: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    browser: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -177,6 +183,10 @@ async function measure(dialect) {
       );
     }
 
+    if (options.browser) {
+      results.browser = await measureConsole({ database, server, seeded, rounds: 5 });
+    }
+
     await sleep(500);
     const before = rssMb(server.pid);
     let peak = before;
@@ -207,6 +217,12 @@ async function measure(dialect) {
 }
 
 ensureBuilt(ROOT, { build: !options['no-build'] });
+if (options.browser) {
+  const js = initialJavaScript(ROOT);
+  console.log(
+    `console: initial JavaScript ${js.files} files, ${js.kb_gzipped} KB gzipped (${js.kb} KB)`,
+  );
+}
 const all = [];
 for (const dialect of databases) all.push(await measure(dialect));
 writeFileSync(join(OUT, 'console-lists.json'), `${JSON.stringify(all, null, 2)}\n`);
