@@ -52,7 +52,7 @@ function scripts(workspaceId) {
       (array_agg(value order by recorded_at desc, id desc))[1]
     from (select *, floor(extract(epoch from recorded_at) / 60)::int8 as minute from stored) as s
     group by workspace_id, device_id, ${start}, type, unit, room_id`;
-  const withRollups = `${head}with stored as (${insertSql(workspaceId)}
+  const withRollups = `with stored as (${insertSql(workspaceId)}
       returning device_id, recorded_at, id, workspace_id, room_id, type, unit, value)
     insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')})
     ${group(1, 'minute')} union all ${group(60, 'minute - ((minute % 60) + 60) % 60')}
@@ -62,7 +62,8 @@ function scripts(workspaceId) {
       max_value = greatest(sensor_rollups.max_value, excluded.max_value),
       value_sum = sensor_rollups.value_sum + excluded.value_sum,
       ${['last_value', 'last_id', 'last_at'].map((c) => `${c} = case when ${LATER} then excluded.${c} else sensor_rollups.${c} end`).join(', ')}`;
-  return { insert, 'insert+rollups': `${withRollups.replace(/\s+/g, ' ')};\n` };
+  // The \set line stays on its own line: pgbench reads meta-commands to the end of a line.
+  return { insert, 'insert+rollups': `${head}${withRollups.replace(/\s+/g, ' ')};\n` };
 }
 
 function run(bin, args) {

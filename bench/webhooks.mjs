@@ -134,17 +134,14 @@ export async function measureDrain(target, seeded, receiver, count, subscribed) 
     await client.connect();
     try {
       await client.query('begin');
-      const pending = [];
+      // One statement after another: pg deprecates queueing queries on a busy client.
+      let pending = Promise.resolve();
       await run((text, values) => {
         let i = 0;
-        pending.push(
-          client.query(
-            text.replace(/\?/g, () => `$${++i}`),
-            values,
-          ),
-        );
+        const sql = text.replace(/\?/g, () => `$${++i}`);
+        pending = pending.then(() => client.query(sql, values));
       });
-      await Promise.all(pending);
+      await pending;
       await client.query('commit');
     } finally {
       await client.end();
