@@ -236,6 +236,30 @@ describe.skipIf(!browserTestsRun('sensor screens browser tests'))(
         await context.close();
       });
 
+      it("shows a viewer a device's readings and whether it reports, with no way to change it", async () => {
+        const workspaceId = body(await api('GET', '/api/v1/workspaces')).data[0].id as string;
+        const viewer = await inTransaction(t.database.db, async (trx) => {
+          const { addMember } = await import('../../src/modules/identity/identity.service.js');
+          return addMember(trx, { workspaceId, name: 'Vera Viewer', role: 'viewer' });
+        });
+        const sensorB = await deviceNamed('Growth room B climate');
+        const { context, page, problems } = await newPage(browser, PHONE);
+        await signIn(page, t, viewer.id);
+        const { query, buckets } = await summaryOf(page, () =>
+          page.goto(`${t.base}/devices/${sensorB.id}`),
+        );
+        expect(query.get('device_id')).toBe(sensorB.id);
+        await page.getByRole('heading', { name: 'Growth room B climate', level: 1 }).waitFor();
+        await page.locator('.charts[data-drawn="true"]').waitFor();
+        expect(await tableValues(page)).toEqual(apiValues(buckets));
+        // The room it is in, by name; no status or token controls.
+        await page.getByRole('link', { name: 'Growth Room B' }).waitFor();
+        const writes = page.getByRole('button', { name: /pause|retire|make|revoke/i });
+        expect(await writes.count()).toBe(0);
+        expect(problems).toEqual([]);
+        await context.close();
+      });
+
       it("draws a device's 7 and 30 days, hovers to a value and time, and takes a picked range", async () => {
         const sensorA = await deviceNamed('Growth room A climate');
         const { context, page, problems } = await newPage(browser);
