@@ -84,7 +84,7 @@ export default function RoomPage(props: { id?: string; params?: { id?: string } 
         <h2 id="room-now">{strings.now}</h2>
         <RoomAlerts alerts={alerts} room={room} />
         <LatestValues room={room} />
-        <h3>{roomWords.devices}</h3>
+        <h3 class="room-devices-title">{roomWords.devices}</h3>
         <RoomDevices devices={devices} now={now} />
       </section>
       <SensorReadings room_id={room.id} deviceNames={deviceNames} />

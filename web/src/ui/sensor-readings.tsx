@@ -41,7 +41,7 @@ const strings = {
     '1d': 'day',
   } as Record<string, string>,
   caption: (s: ChartSeries, count: number, low: number, high: number) =>
-    `${s.label} (${s.unit}): ${count} reading${count === 1 ? '' : 's'}, from ${low} to ${high} ${s.unit}.`,
+    `${count} reading${count === 1 ? '' : 's'}, from ${low} to ${high} ${s.unit}.`,
   latest: (value: number, unit: string, at: string) =>
     ` Latest ${value} ${unit} at ${new Date(at).toLocaleString()}.`,
   chartHelp:
