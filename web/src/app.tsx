@@ -5,6 +5,8 @@ import {
   ApiKeys,
   Device,
   Devices,
+  Rooms,
+  Room,
   Explants,
   Members,
   NotBuilt,
@@ -93,6 +95,8 @@ function Root() {
             <Route path="/api-keys" component={ApiKeys} />
             <Route path="/devices" component={Devices} />
             <Route path="/devices/:id" component={Device} />
+            <Route path="/rooms" component={Rooms} />
+            <Route path="/rooms/:id" component={Room} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

@@ -19,6 +19,8 @@ export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
 export const Device = lazy(() => import('./screens/device'));
+export const Rooms = lazy(() => import('./screens/rooms'));
+export const Room = lazy(() => import('./screens/room'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
@@ -32,8 +34,6 @@ export const RESERVED = [
   '/contaminations/:id',
   '/sop-runs',
   '/sop-runs/:id',
-  '/rooms',
-  '/rooms/:id',
   '/sops',
   '/sops/:id',
   '/sensors',
@@ -41,7 +41,7 @@ export const RESERVED = [
   '/settings',
 ] as const;
 
-export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device';
+export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room';
 
 export interface NavEntry {
   readonly href: string;
@@ -56,6 +56,7 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/', label: 'Today', icon: 'home', admin: false },
   { href: '/plants', label: 'Plants', icon: 'plant', admin: false },
   { href: '/explants', label: 'Explants', icon: 'flask', admin: false },
+  { href: '/rooms', label: 'Rooms', icon: 'room', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },

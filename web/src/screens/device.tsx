@@ -4,9 +4,12 @@ import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
 import { usePagedList } from '../ui/paged';
+import { useAnswer } from '../ui/answer';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
+import { SensorReadings } from '../ui/sensor-readings';
 import { useTitle } from '../ui/title';
-import { deviceTone } from './device-status';
+import { deviceTone, isStale } from './device-status';
+import { recordHref } from './record-words';
 
 type Device = Schemas['Device'];
 type Token = Schemas['DeviceToken'];
@@ -15,7 +18,6 @@ type Status = 'active' | 'paused' | 'retired';
 const strings = {
   title: 'Device',
   back: 'All devices',
-  adminsOnly: 'Only admins and owners manage devices.',
   loading: 'Loading the device…',
   facts: {
     type: 'Type',
@@ -25,6 +27,10 @@ const strings = {
     registered: 'Registered',
   },
   never: 'never',
+  stale: 'not reporting',
+  staleHelp: 'No heartbeat and no reading for over an hour: check its power and network.',
+  room: 'Room',
+  notFound: 'No such device in this lab.',
   statusTitle: 'Status',
   statusHelp: {
     active: 'Active: its tokens work and its readings are stored.',
@@ -72,15 +78,90 @@ export default function DevicePage(props: { id?: string; params?: { id?: string 
   const id = props.params?.id ?? props.id ?? '';
   const { atLeast } = useSignedIn();
   useTitle(strings.title);
-  if (!atLeast('admin')) {
+  // Reading one device is an admin's operation; others find it in the device list.
+  return atLeast('admin') ? <DeviceDetail id={id} /> : <DeviceForMember id={id} />;
+}
+
+/** What every member sees of a device: its facts, whether it reports, and its readings. */
+function DeviceForMember(props: { id: string }) {
+  const answer = useAnswer<Device[]>(
+    () => call(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } })),
+    [props.id],
+  );
+  const device = answer?.ok ? (answer.data.find((d) => d.id === props.id) ?? null) : null;
+  useTitle(device?.name ?? strings.title);
+  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
+  if (device === null) {
     return (
       <>
         <ScreenHeader title={strings.title} />
-        <Notice>{strings.adminsOnly}</Notice>
+        <Notice tone="bad">{answer.ok ? strings.notFound : answer.failure.error}</Notice>
       </>
     );
   }
-  return <DeviceDetail id={id} />;
+  return (
+    <>
+      <DeviceFacts device={device} />
+      <SensorReadings device_id={device.id} deviceNames={new Map([[device.id, device.name]])} />
+    </>
+  );
+}
+
+function RoomName(props: { id: string }) {
+  const answer = useAnswer(
+    () => call(api.GET('/api/v1/rooms/{id}', { params: { path: { id: props.id } } })),
+    [props.id],
+  );
+  return <a href={recordHref.room(props.id)}>{answer?.ok ? answer.data.name : strings.room}</a>;
+}
+
+/** A device's header and facts, with a stale device said to be so. */
+function DeviceFacts(props: { device: Device }) {
+  const { device } = props;
+  const stale = isStale(device, Date.now());
+  return (
+    <>
+      <ScreenHeader title={device.name}>
+        <div class="chips">
+          <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
+          {stale && <Chip tone="bad">{strings.stale}</Chip>}
+        </div>
+      </ScreenHeader>
+      {stale && <Notice tone="bad">{strings.staleHelp}</Notice>}
+      <dl class="facts">
+        <dt>{strings.facts.type}</dt>
+        <dd>{device.type}</dd>
+        {device.room_id && (
+          <>
+            <dt>{strings.room}</dt>
+            <dd>
+              <RoomName id={device.room_id} />
+            </dd>
+          </>
+        )}
+        {device.hardware && (
+          <>
+            <dt>{strings.facts.hardware}</dt>
+            <dd>{device.hardware}</dd>
+          </>
+        )}
+        {device.firmware_version && (
+          <>
+            <dt>{strings.facts.firmware}</dt>
+            <dd>{device.firmware_version}</dd>
+          </>
+        )}
+        <dt>{strings.facts.lastSeen}</dt>
+        <dd>
+          <TimeAgo at={device.last_seen_at} never={strings.never} />
+        </dd>
+        <dt>{strings.facts.registered}</dt>
+        <dd>
+          <TimeAgo at={device.created_at} />
+        </dd>
+      </dl>
+    </>
+  );
 }
 
 function DeviceDetail(props: { id: string }) {
@@ -109,33 +190,8 @@ function DeviceDetail(props: { id: string }) {
       <p>
         <a href="/devices">← {strings.back}</a>
       </p>
-      <ScreenHeader title={device.name}>
-        <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
-      </ScreenHeader>
-      <dl class="facts">
-        <dt>{strings.facts.type}</dt>
-        <dd>{device.type}</dd>
-        {device.hardware && (
-          <>
-            <dt>{strings.facts.hardware}</dt>
-            <dd>{device.hardware}</dd>
-          </>
-        )}
-        {device.firmware_version && (
-          <>
-            <dt>{strings.facts.firmware}</dt>
-            <dd>{device.firmware_version}</dd>
-          </>
-        )}
-        <dt>{strings.facts.lastSeen}</dt>
-        <dd>
-          <TimeAgo at={device.last_seen_at} never={strings.never} />
-        </dd>
-        <dt>{strings.facts.registered}</dt>
-        <dd>
-          <TimeAgo at={device.created_at} />
-        </dd>
-      </dl>
+      <DeviceFacts device={device} />
+      <SensorReadings device_id={device.id} deviceNames={new Map([[device.id, device.name]])} />
       <StatusPanel device={device} onChange={setDevice} />
       <Tokens device={device} />
     </>
