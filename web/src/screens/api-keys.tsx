@@ -4,6 +4,7 @@ import { SCOPES, type Scope } from '../api/scopes';
 import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
+import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
 import { useTitle } from '../ui/title';
@@ -118,9 +119,12 @@ function KeysList() {
           onDone={() => setCreated(null)}
         />
       )}
-      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      <ul class="rows" aria-busy={list.loading}>
-        {list.items.map((key) => (
+      <PagedRows
+        list={list}
+        loading={strings.loading}
+        empty={strings.empty}
+        more={strings.more}
+        row={(key) => (
           <KeyRow
             key={key.id}
             apiKey={key}
@@ -130,15 +134,8 @@ function KeysList() {
             }
             onChange={(changed) => list.upsert(changed)}
           />
-        ))}
-      </ul>
-      {list.loading && <p>{strings.loading}</p>}
-      {!list.loading && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
-        </button>
-      )}
+        )}
+      />
     </>
   );
 }
@@ -298,22 +295,15 @@ function KeyRow(props: {
       )}
       <FormError message={revoke.formError} />
       {confirming && (
-        <div class="confirm" role="group" aria-label={strings.revoke}>
-          <p>{strings.confirmRevoke(apiKey.name)}</p>
-          <div class="actions">
-            <button
-              type="button"
-              class="button button-danger"
-              disabled={revoke.busy}
-              onClick={() => void revoke.submit()}
-            >
-              {strings.confirm}
-            </button>
-            <button type="button" class="button button-quiet" onClick={() => setConfirming(false)}>
-              {strings.cancel}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          label={strings.revoke}
+          question={strings.confirmRevoke(apiKey.name)}
+          yes={strings.confirm}
+          no={strings.cancel}
+          busy={revoke.busy}
+          onYes={() => void revoke.submit()}
+          onNo={() => setConfirming(false)}
+        />
       )}
     </li>
   );
