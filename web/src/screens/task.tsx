@@ -240,14 +240,16 @@ function Actions(props: { task: TaskRecord; onChange: (task: TaskRecord) => void
           </button>
         )}
       </div>
-      <SelectField
-        name="move-to"
-        label={strings.move}
-        error={null}
-        options={TASK_STATUSES.map((s) => [s, STATUS_WORDS[s]] as const)}
-        value={task.status}
-        onChange={(value) => go(value as TaskStatus)}
-      />
+      <div class="board-filter">
+        <SelectField
+          name="move-to"
+          label={strings.move}
+          error={null}
+          options={TASK_STATUSES.map((s) => [s, STATUS_WORDS[s]] as const)}
+          value={task.status}
+          onChange={(value) => go(value as TaskStatus)}
+        />
+      </div>
       {moved && (
         <p class="muted small" role="status">
           {moved}
