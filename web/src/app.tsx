@@ -3,6 +3,8 @@ import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'pre
 import { api, call, onSignedOut, type Failure } from './api/client';
 import {
   ApiKeys,
+  Contamination,
+  Contaminations,
   Device,
   Devices,
   Rooms,
@@ -13,6 +15,8 @@ import {
   NotFound,
   Plants,
   RESERVED,
+  Task,
+  Tasks,
   Today,
 } from './routes';
 import SignedOut from './screens/signed-out';
@@ -97,6 +101,10 @@ function Root() {
             <Route path="/devices/:id" component={Device} />
             <Route path="/rooms" component={Rooms} />
             <Route path="/rooms/:id" component={Room} />
+            <Route path="/tasks" component={Tasks} />
+            <Route path="/tasks/:id" component={Task} />
+            <Route path="/contaminations" component={Contaminations} />
+            <Route path="/contaminations/:id" component={Contamination} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

@@ -7,8 +7,8 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (record pages of plants and explants, Tasks, SOP runs, Rooms,
- * Contaminations, Sensors, Labels) have their record addresses reserved below,
+ * Screens still to come (record pages of plants and explants, SOP runs, Rooms,
+ * Sensors, Labels) have their record addresses reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
  */
@@ -21,6 +21,10 @@ export const Devices = lazy(() => import('./screens/devices'));
 export const Device = lazy(() => import('./screens/device'));
 export const Rooms = lazy(() => import('./screens/rooms'));
 export const Room = lazy(() => import('./screens/room'));
+export const Tasks = lazy(() => import('./screens/tasks'));
+export const Task = lazy(() => import('./screens/task'));
+export const Contaminations = lazy(() => import('./screens/contaminations'));
+export const Contamination = lazy(() => import('./screens/contamination'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
@@ -28,10 +32,6 @@ export const NotFound = lazy(() => import('./screens/not-found'));
 export const RESERVED = [
   '/plants/:id',
   '/explants/:id',
-  '/tasks',
-  '/tasks/:id',
-  '/contaminations',
-  '/contaminations/:id',
   '/sop-runs',
   '/sop-runs/:id',
   '/sops',
@@ -41,7 +41,8 @@ export const RESERVED = [
   '/settings',
 ] as const;
 
-export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room';
+export type IconName =
+  'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room' | 'tasks' | 'warning';
 
 export interface NavEntry {
   readonly href: string;
@@ -56,6 +57,8 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/', label: 'Today', icon: 'home', admin: false },
   { href: '/plants', label: 'Plants', icon: 'plant', admin: false },
   { href: '/explants', label: 'Explants', icon: 'flask', admin: false },
+  { href: '/tasks', label: 'Tasks', icon: 'tasks', admin: false },
+  { href: '/contaminations', label: 'Contaminations', icon: 'warning', admin: false },
   { href: '/rooms', label: 'Rooms', icon: 'room', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },

@@ -62,6 +62,53 @@ export function TextField(
   );
 }
 
+/** A labelled date (the device's date picker); its value is `YYYY-MM-DD`. */
+export function DateField(
+  props: FieldProps & {
+    value: string;
+    onInput: (event: { currentTarget: HTMLInputElement }) => void;
+  },
+) {
+  const { name, label, error, hint, value, onInput } = props;
+  return (
+    <Wrapper name={name} label={label} error={error} hint={hint}>
+      <input
+        type="date"
+        id={`field-${name}`}
+        name={name}
+        value={value}
+        onInput={onInput}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+    </Wrapper>
+  );
+}
+
+/** A labelled text box for longer text (notes); the API's error for it appears below it. */
+export function TextAreaField(
+  props: FieldProps & {
+    value: string;
+    onInput: (event: { currentTarget: HTMLTextAreaElement }) => void;
+    rows?: number;
+  },
+) {
+  const { name, label, error, hint, value, onInput } = props;
+  return (
+    <Wrapper name={name} label={label} error={error} hint={hint}>
+      <textarea
+        id={`field-${name}`}
+        name={name}
+        rows={props.rows ?? 3}
+        value={value}
+        onInput={onInput}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+    </Wrapper>
+  );
+}
+
 /** A labelled select of `options` ([value, label]); the API's error for it appears below it. */
 export function SelectField(
   props: FieldProps & {

@@ -1,57 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
-import type { paths } from '../api/schema';
+import { SCOPES, type Scope } from '../api/scopes';
 import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
+import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
 import { useTitle } from '../ui/title';
 
 type ApiKey = Schemas['ApiKey'];
 type Member = Schemas['Member'];
-type NewKey = NonNullable<
-  paths['/api/v1/api-keys']['post']['requestBody']
->['content']['application/json'];
-type Scope = NonNullable<NewKey['scopes']>[number];
-
-/** The 34 scopes, as the API names them (a misspelt one fails the type check). */
-const SCOPES: readonly Scope[] = [
-  'read:workspace',
-  'read:plants',
-  'write:plants',
-  'read:explants',
-  'write:explants',
-  'read:contaminations',
-  'write:contaminations',
-  'read:tasks',
-  'write:tasks',
-  'write:demand',
-  'read:comments',
-  'write:comments',
-  'read:assets',
-  'write:assets',
-  'read:media_recipes',
-  'write:media_recipes',
-  'read:transfers',
-  'write:transfers',
-  'read:sops',
-  'read:sop_runs',
-  'write:sop_runs',
-  'write:sop_steps',
-  'read:labels',
-  'write:label_scans',
-  'read:devices',
-  'write:devices',
-  'read:sensor_readings',
-  'write:sensor_readings',
-  'write:device_events',
-  'read:equipment',
-  'write:equipment_events',
-  'read:pricing',
-  'read:commerce',
-  'read:events',
-];
 
 const strings = {
   title: 'API keys',
@@ -69,7 +28,7 @@ const strings = {
     ['development', 'Development (xpk_dev_…)'],
   ] as const,
   scopesLegend: 'What the key may do',
-  allScopes: 'Everything the member’s role allows (all 34 scopes)',
+  allScopes: `Everything the member’s role allows (all ${SCOPES.length} scopes)`,
   someScopes: 'Only these scopes:',
   save: 'Create key',
   cancel: 'Cancel',
@@ -80,7 +39,8 @@ const strings = {
   revoked: 'revoked',
   lastUsed: 'last used',
   neverUsed: 'not used yet',
-  scopeCount: (n: number) => (n === 34 ? 'all scopes' : `${n} scope${n === 1 ? '' : 's'}`),
+  scopeCount: (n: number) =>
+    n === SCOPES.length ? 'all scopes' : `${n} scope${n === 1 ? '' : 's'}`,
   revoke: 'Revoke',
   confirmRevoke: (name: string) =>
     `Revoke “${name}”? Whatever uses it stops working at its next request. This cannot be undone.`,
@@ -159,9 +119,12 @@ function KeysList() {
           onDone={() => setCreated(null)}
         />
       )}
-      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      <ul class="rows" aria-busy={list.loading}>
-        {list.items.map((key) => (
+      <PagedRows
+        list={list}
+        loading={strings.loading}
+        empty={strings.empty}
+        more={strings.more}
+        row={(key) => (
           <KeyRow
             key={key.id}
             apiKey={key}
@@ -171,15 +134,8 @@ function KeysList() {
             }
             onChange={(changed) => list.upsert(changed)}
           />
-        ))}
-      </ul>
-      {list.loading && <p>{strings.loading}</p>}
-      {!list.loading && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
-        </button>
-      )}
+        )}
+      />
     </>
   );
 }
@@ -339,22 +295,15 @@ function KeyRow(props: {
       )}
       <FormError message={revoke.formError} />
       {confirming && (
-        <div class="confirm" role="group" aria-label={strings.revoke}>
-          <p>{strings.confirmRevoke(apiKey.name)}</p>
-          <div class="actions">
-            <button
-              type="button"
-              class="button button-danger"
-              disabled={revoke.busy}
-              onClick={() => void revoke.submit()}
-            >
-              {strings.confirm}
-            </button>
-            <button type="button" class="button button-quiet" onClick={() => setConfirming(false)}>
-              {strings.cancel}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          label={strings.revoke}
+          question={strings.confirmRevoke(apiKey.name)}
+          yes={strings.confirm}
+          no={strings.cancel}
+          busy={revoke.busy}
+          onYes={() => void revoke.submit()}
+          onNo={() => setConfirming(false)}
+        />
       )}
     </li>
   );

@@ -3,6 +3,7 @@ import { api, call, type Failure, type Schemas } from '../api/client';
 import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
+import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { useAnswer } from '../ui/answer';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
@@ -236,22 +237,15 @@ function StatusPanel(props: { device: Device; onChange: (device: Device) => void
           ))}
         </div>
       ) : (
-        <div class="confirm" role="group" aria-label={strings.actions[asked]}>
-          <p>{strings.confirm[asked]}</p>
-          <div class="actions">
-            <button
-              type="button"
-              class="button button-danger"
-              disabled={form.busy}
-              onClick={() => void form.submit()}
-            >
-              {strings.yes}
-            </button>
-            <button type="button" class="button button-quiet" onClick={() => setAsked(null)}>
-              {strings.cancel}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          label={strings.actions[asked]}
+          question={strings.confirm[asked]}
+          yes={strings.yes}
+          no={strings.cancel}
+          busy={form.busy}
+          onYes={() => void form.submit()}
+          onNo={() => setAsked(null)}
+        />
       )}
     </section>
   );
@@ -298,18 +292,12 @@ function Tokens(props: { device: Device }) {
           onDone={() => setMinted(null)}
         />
       )}
-      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      <ul class="rows">
-        {list.items.map((token) => (
-          <TokenRow key={token.id} token={token} onChange={(t) => list.upsert(t)} />
-        ))}
-      </ul>
-      {!list.loading && list.items.length === 0 && <p>{strings.noTokens}</p>}
-      {list.more && (
-        <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
-        </button>
-      )}
+      <PagedRows
+        list={list}
+        empty={strings.noTokens}
+        more={strings.more}
+        row={(token) => <TokenRow key={token.id} token={token} onChange={(t) => list.upsert(t)} />}
+      />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { api, call, type Schemas } from '../api/client';
 import { useSignedIn } from '../session';
+import { PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
 import { useTitle } from '../ui/title';
@@ -44,9 +45,12 @@ function DeviceList() {
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead} />
-      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      <ul class="rows" aria-busy={list.loading}>
-        {list.items.map((device) => (
+      <PagedRows
+        list={list}
+        loading={strings.loading}
+        empty={strings.empty}
+        more={strings.more}
+        row={(device) => (
           <li class="row" key={device.id}>
             <div class="row-main">
               <p class="row-title">
@@ -62,15 +66,8 @@ function DeviceList() {
               <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
             </div>
           </li>
-        ))}
-      </ul>
-      {list.loading && <p>{strings.loading}</p>}
-      {!list.loading && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
-        </button>
-      )}
+        )}
+      />
     </>
   );
 }

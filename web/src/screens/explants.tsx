@@ -54,6 +54,7 @@ export default function Explants() {
   return (
     <RecordList<Explant>
       path="/explants"
+      csv={{ path: '/api/v1/explants', file: 'explants' }}
       strings={strings}
       statuses={STATUSES}
       fetchPage={fetchPage}

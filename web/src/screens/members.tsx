@@ -3,6 +3,7 @@ import { api, call, type Schemas } from '../api/client';
 import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
+import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
 import { useTitle } from '../ui/title';
@@ -111,9 +112,12 @@ function MembersList() {
           {notice}
         </p>
       )}
-      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      <ul class="rows" aria-busy={list.loading}>
-        {list.items.map((member) => (
+      <PagedRows
+        list={list}
+        loading={strings.loading}
+        empty={strings.empty}
+        more={strings.more}
+        row={(member) => (
           <MemberRow
             key={member.id}
             member={member}
@@ -121,15 +125,8 @@ function MembersList() {
             isOwner={isOwner}
             onChange={(changed) => list.upsert(changed)}
           />
-        ))}
-      </ul>
-      {list.loading && <p>{strings.loading}</p>}
-      {!list.loading && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
-        </button>
-      )}
+        )}
+      />
     </>
   );
 }
@@ -311,22 +308,15 @@ function MemberRow(props: {
       )}
       <FormError message={linkForm.formError ?? removeForm.formError} />
       {confirming && (
-        <div class="confirm" role="group" aria-label={strings.remove}>
-          <p>{strings.confirmRemove(member.name)}</p>
-          <div class="actions">
-            <button
-              type="button"
-              class="button button-danger"
-              disabled={removeForm.busy}
-              onClick={() => void removeForm.submit()}
-            >
-              {strings.confirm}
-            </button>
-            <button type="button" class="button button-quiet" onClick={() => setConfirming(false)}>
-              {strings.cancel}
-            </button>
-          </div>
-        </div>
+        <Confirm
+          label={strings.remove}
+          question={strings.confirmRemove(member.name)}
+          yes={strings.confirm}
+          no={strings.cancel}
+          busy={removeForm.busy}
+          onYes={() => void removeForm.submit()}
+          onNo={() => setConfirming(false)}
+        />
       )}
       {link && (
         <SecretBox

@@ -51,6 +51,7 @@ export default function Plants() {
   return (
     <RecordList<Plant>
       path="/plants"
+      csv={{ path: '/api/v1/plants', file: 'plants' }}
       strings={strings}
       statuses={STATUSES}
       fetchPage={fetchPage}

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type Answer, type Schemas } from '../api/client';
 import { useAnswer } from '../ui/answer';
+import { DownloadCsv } from '../ui/download';
 import { usePagedList } from '../ui/paged';
 import { Notice, ScreenHeader } from '../ui/parts';
 import { useTitle } from '../ui/title';
@@ -58,6 +59,8 @@ export function RecordList<
   statuses: readonly string[];
   fetchPage: (filters: Filters, cursor: string | null) => Promise<Answer<T[]>>;
   row: (item: T, roomName: (id: string | null) => string | null) => ComponentChildren;
+  /** The list operation whose CSV "Download CSV" asks for, and the file's name. */
+  csv: { readonly path: string; readonly file: string };
 }) {
   const { strings } = props;
   useTitle(strings.title);
@@ -93,7 +96,17 @@ export function RecordList<
 
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead} />
+      <ScreenHeader title={strings.title} lead={strings.lead}>
+        <DownloadCsv
+          path={props.csv.path}
+          file={props.csv.file}
+          query={{
+            ...filters,
+            // A status the list does not know is left out, as the list leaves it out.
+            status: props.statuses.includes(filters.status) ? filters.status : '',
+          }}
+        />
+      </ScreenHeader>
       <FilterForm
         key={key}
         filters={filters}

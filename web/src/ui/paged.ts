@@ -12,6 +12,8 @@ export interface PagedList<T> {
   reload: () => Promise<void>;
   /** Puts a changed or new item in place, without a reload. */
   upsert: (item: T, first?: boolean) => void;
+  /** Takes an item out (it moved to another list), without a reload. */
+  remove: (id: string) => void;
 }
 
 /**
@@ -59,5 +61,6 @@ export function usePagedList<T extends { id: string }>(
             ? [item, ...current]
             : [...current, item],
       ),
+    remove: (id) => setItems((current) => current.filter((x) => x.id !== id)),
   };
 }

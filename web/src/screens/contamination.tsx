@@ -1,0 +1,276 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api, call } from '../api/client';
+import { FormError, SelectField, TextAreaField } from '../forms/fields';
+import { useApiForm } from '../forms/form';
+import { useSignedIn } from '../session';
+import { useAnswer } from '../ui/answer';
+import { usePeopleNames } from '../ui/people';
+import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { useTitle } from '../ui/title';
+import {
+  contaminationTone,
+  isOpen,
+  OUTCOMES,
+  outcomeWords,
+  typeWords,
+  type Contamination as Log,
+  type Outcome,
+} from './contamination-words';
+import { recordHref, words } from './record-words';
+
+const strings = {
+  title: 'Contamination',
+  back: 'All contaminations',
+  loading: 'Loading the contamination…',
+  facts: 'What was seen',
+  type: 'Type',
+  severity: 'Severity',
+  status: 'Status',
+  observed: 'Observed',
+  loggedBy: 'Recorded by',
+  stage: 'Stage when seen',
+  room: 'Room',
+  vessels: 'Vessels affected',
+  plants: 'Plants affected',
+  notCounted: 'not counted',
+  markings: 'Vessel markings',
+  source: 'Suspected source',
+  description: 'Description',
+  notes: 'Notes',
+  records: 'On',
+  plant: 'Plant',
+  explant: 'Explant',
+  resolution: 'Resolution',
+  outcome: 'Outcome',
+  resolvedAt: 'Resolved',
+  resolvedBy: 'Resolved by',
+  resolutionNotes: 'Notes',
+  resolveTitle: 'Resolve',
+  resolveLead: 'How did it end? The plant’s or explant’s history records it, with your name.',
+  resolveNotes: 'Notes (optional)',
+  resolveNotesHint: 'What was done, e.g. “3 jars autoclaved, rest moved to quarantine shelf”.',
+  resolve: 'Resolve contamination',
+  resolved: 'Resolved.',
+  someone: 'a former member',
+} as const;
+
+export default function Contamination() {
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  const answer = useAnswer<Log>(
+    () => call(api.GET('/api/v1/contaminations/{id}', { params: { path: { id } } })),
+    [id],
+  );
+  const [record, setRecord] = useState<Log | null>(null);
+  useEffect(() => setRecord(answer?.ok ? answer.data : null), [answer]);
+  useTitle(record?.issue ?? strings.title);
+  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
+  if (!answer.ok || record === null) {
+    return (
+      <>
+        <ScreenHeader title={strings.title} />
+        <Notice tone="bad">{answer.ok ? strings.loading : answer.failure.error}</Notice>
+        <a href="/contaminations">{strings.back}</a>
+      </>
+    );
+  }
+  return <Page record={record} onChange={setRecord} />;
+}
+
+function Fact(props: { term: string; children: ComponentChildren }) {
+  return (
+    <div>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
+  );
+}
+
+function Page(props: { record: Log; onChange: (record: Log) => void }) {
+  const { record: c } = props;
+  const { atLeast } = useSignedIn();
+  const people = usePeopleNames();
+  const [done, setDone] = useState(false);
+  const nameOf = (id: string | null) => (id === null ? '–' : (people.get(id) ?? strings.someone));
+  const room = useAnswer(
+    () =>
+      c.room_id === null
+        ? Promise.resolve({ ok: true as const, data: null, nextCursor: null })
+        : call(api.GET('/api/v1/rooms/{id}', { params: { path: { id: c.room_id } } })),
+    [c.room_id],
+  );
+  const count = (n: number | null) => (n === null ? strings.notCounted : String(n));
+  return (
+    <>
+      <p class="small">
+        <a href="/contaminations">← {strings.back}</a>
+      </p>
+      <ScreenHeader title={c.issue}>
+        <div class="header-chips">
+          <Chip tone={contaminationTone(c.status)}>{words(c.status)}</Chip>
+          <Chip tone={c.severity === 'high' || c.severity === 'critical' ? 'bad' : 'info'}>
+            {words(c.severity)}
+          </Chip>
+        </div>
+      </ScreenHeader>
+      <Records plantIds={c.plant_ids} explantIds={c.explant_ids} />
+      {c.resolved_at !== null && (
+        <section class="panel" aria-labelledby="resolution">
+          <h2 id="resolution">{strings.resolution}</h2>
+          {done && (
+            <p role="status" class="notice notice-info">
+              {strings.resolved}
+            </p>
+          )}
+          <dl class="facts">
+            <Fact term={strings.outcome}>
+              {c.resolution_outcome ? outcomeWords(c.resolution_outcome) : '–'}
+            </Fact>
+            <Fact term={strings.resolvedAt}>
+              <TimeAgo at={c.resolved_at} />
+            </Fact>
+            <Fact term={strings.resolvedBy}>{nameOf(c.resolved_by)}</Fact>
+            {c.resolution_notes && <Fact term={strings.resolutionNotes}>{c.resolution_notes}</Fact>}
+          </dl>
+        </section>
+      )}
+      {isOpen(c) && atLeast('member') && (
+        <Resolve
+          record={c}
+          onResolved={(resolved) => {
+            setDone(true);
+            props.onChange(resolved);
+          }}
+        />
+      )}
+      <section class="panel" aria-labelledby="facts">
+        <h2 id="facts">{strings.facts}</h2>
+        <dl class="facts">
+          <Fact term={strings.type}>{typeWords(c)}</Fact>
+          <Fact term={strings.severity}>{words(c.severity)}</Fact>
+          <Fact term={strings.status}>{words(c.status)}</Fact>
+          <Fact term={strings.observed}>
+            <TimeAgo at={c.observed_at ?? c.created_at} />
+          </Fact>
+          <Fact term={strings.loggedBy}>{nameOf(c.logged_by)}</Fact>
+          {c.stage && <Fact term={strings.stage}>{c.stage}</Fact>}
+          {c.room_id !== null && (
+            <Fact term={strings.room}>
+              <a href={recordHref.room(c.room_id)}>
+                {room?.ok && room.data ? room.data.name : c.room_id}
+              </a>
+            </Fact>
+          )}
+          <Fact term={strings.vessels}>{count(c.vessels_affected)}</Fact>
+          <Fact term={strings.plants}>{count(c.plants_affected)}</Fact>
+          {c.affected_vessel_markings && (
+            <Fact term={strings.markings}>{c.affected_vessel_markings}</Fact>
+          )}
+          {c.suspected_source && <Fact term={strings.source}>{words(c.suspected_source)}</Fact>}
+          {c.description && <Fact term={strings.description}>{c.description}</Fact>}
+          {c.notes && <Fact term={strings.notes}>{c.notes}</Fact>}
+        </dl>
+      </section>
+    </>
+  );
+}
+
+/** The plants and explants the log is on, by name, each linking to its record. */
+function Records(props: { plantIds: readonly string[]; explantIds: readonly string[] }) {
+  const names = useAnswer<{ href: string; kind: string; label: string }[]>(async () => {
+    const plants = await Promise.all(
+      props.plantIds.map((id) =>
+        call(api.GET('/api/v1/plants/{id}', { params: { path: { id } } })),
+      ),
+    );
+    const explants = await Promise.all(
+      props.explantIds.map((id) =>
+        call(api.GET('/api/v1/explants/{id}', { params: { path: { id } } })),
+      ),
+    );
+    return {
+      ok: true,
+      nextCursor: null,
+      data: [
+        ...props.plantIds.map((id, i) => {
+          const p = plants[i]!;
+          return {
+            href: recordHref.plant(id),
+            kind: strings.plant,
+            label: p.ok ? `${p.data.name} (${p.data.species})` : id,
+          };
+        }),
+        ...props.explantIds.map((id, i) => {
+          const e = explants[i]!;
+          return {
+            href: recordHref.explant(id),
+            kind: strings.explant,
+            label: e.ok ? (e.data.label ?? e.data.external_id ?? id) : id,
+          };
+        }),
+      ],
+    };
+  }, [props.plantIds.join(), props.explantIds.join()]);
+  if (names === null || !names.ok || names.data.length === 0) return null;
+  return (
+    <p class="record-links">
+      {strings.records}:{' '}
+      {names.data.map((record, i) => (
+        <span key={record.href}>
+          {i > 0 && ', '}
+          {record.kind} <a href={record.href}>{record.label}</a>
+        </span>
+      ))}
+    </p>
+  );
+}
+
+function Resolve(props: { record: Log; onResolved: (record: Log) => void }) {
+  const [outcome, setOutcome] = useState<Outcome>('discarded');
+  const [notes, setNotes] = useState('');
+  const form = useApiForm({
+    fields: ['outcome', 'notes'],
+    send: (key) =>
+      call(
+        api.POST('/api/v1/contaminations/{id}/resolve', {
+          params: { path: { id: props.record.id }, header: { 'idempotency-key': key } },
+          body: { outcome, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+        }),
+      ),
+    onSuccess: props.onResolved,
+  });
+  return (
+    <form
+      class="form panel"
+      aria-labelledby="resolve-title"
+      onSubmit={(event) => void form.submit(event)}
+    >
+      <h2 id="resolve-title">{strings.resolveTitle}</h2>
+      <p class="muted">{strings.resolveLead}</p>
+      <FormError message={form.formError} />
+      <SelectField
+        name="outcome"
+        label={strings.outcome}
+        error={form.errorFor('outcome')}
+        options={OUTCOMES}
+        value={outcome}
+        onChange={(value) => setOutcome(value as Outcome)}
+      />
+      <TextAreaField
+        name="notes"
+        label={strings.resolveNotes}
+        hint={strings.resolveNotesHint}
+        error={form.errorFor('notes')}
+        value={notes}
+        onInput={(event) => setNotes(event.currentTarget.value)}
+      />
+      <div class="actions">
+        <button type="submit" class="button button-primary" disabled={form.busy}>
+          {strings.resolve}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import type { ComponentChildren } from 'preact';
+import type { PagedList } from './paged';
+import { Notice } from './parts';
+
+/**
+ * A paged list as rows: the API's refusal, the rows (`row` gives each `<li>`),
+ * what shows while it loads and when it is empty, and a More button while the
+ * API has another page.
+ */
+export function PagedRows<T extends { id: string }>(props: {
+  list: PagedList<T>;
+  row: (item: T) => ComponentChildren;
+  /** Shown while a page loads; nothing when left out. */
+  loading?: string;
+  empty: string;
+  more: string;
+  class?: string;
+}) {
+  const { list } = props;
+  return (
+    <>
+      {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
+      <ul class={props.class ? `rows ${props.class}` : 'rows'} aria-busy={list.loading}>
+        {list.items.map(props.row)}
+      </ul>
+      {list.loading && props.loading && <p>{props.loading}</p>}
+      {!list.loading && !list.failure && list.items.length === 0 && <p>{props.empty}</p>}
+      {list.more && (
+        <button
+          type="button"
+          class="button"
+          disabled={list.loading}
+          onClick={() => void list.loadMore()}
+        >
+          {props.more}
+        </button>
+      )}
+    </>
+  );
+}
+
+/**
+ * The question before an action that cannot be undone: what will happen, a
+ * button that does it and one that does not.
+ */
+export function Confirm(props: {
+  /** The action, naming the group for screen readers. */
+  label: string;
+  question: string;
+  yes: string;
+  no: string;
+  busy: boolean;
+  onYes: () => void;
+  onNo: () => void;
+  /** Tone of the yes button: danger unless the action is harmless. */
+  tone?: 'danger' | 'primary';
+}) {
+  return (
+    <div class="confirm" role="group" aria-label={props.label}>
+      <p>{props.question}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class={`button button-${props.tone ?? 'danger'}`}
+          disabled={props.busy}
+          onClick={props.onYes}
+        >
+          {props.yes}
+        </button>
+        <button type="button" class="button button-quiet" onClick={props.onNo}>
+          {props.no}
+        </button>
+      </div>
+    </div>
+  );
+}
