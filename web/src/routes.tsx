@@ -7,7 +7,7 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (record pages of plants and explants, Tasks, SOP runs, Rooms,
+ * Screens still to come (Tasks, SOP runs, Rooms,
  * Contaminations, Sensors, Labels) have their record addresses reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
@@ -19,13 +19,13 @@ export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
 export const Device = lazy(() => import('./screens/device'));
+export const Plant = lazy(() => import('./screens/plant'));
+export const Explant = lazy(() => import('./screens/explant'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
 /** Record and list addresses whose screens are still to come. */
 export const RESERVED = [
-  '/plants/:id',
-  '/explants/:id',
   '/tasks',
   '/tasks/:id',
   '/contaminations',
