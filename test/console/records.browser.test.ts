@@ -79,10 +79,12 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
     });
 
     /** The page's own picture of a photo has loaded (its bytes came through). */
-    const imageLoaded = (page: Page, alt: string) =>
-      page.waitForFunction(
-        `[...document.images].some((i) => i.alt === ${JSON.stringify(alt)} && i.complete && i.naturalWidth > 0)`,
-      );
+    const imageLoaded = async (page: Page, alt: string) => {
+      await page.getByRole('img', { name: alt }).waitFor();
+      // Polled from here: a predicate polled in the page would need eval, which its CSP refuses.
+      const loaded = `[...document.images].some((i) => i.alt === ${JSON.stringify(alt)} && i.complete && i.naturalWidth > 0)`;
+      await expect.poll(() => page.evaluate<boolean>(loaded), { timeout: 10_000 }).toBe(true);
+    };
 
     it('opens a plant of the demo lab: its stage, timeline, explants, photo and custom fields', async () => {
       const [monstera] = await read('/api/v1/plants?q=thai');
@@ -147,6 +149,8 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       const link = logs.getByRole('link', { name: log.issue });
       await link.waitFor();
       expect(await link.getAttribute('href')).toBe(`/contaminations/${log.id}`);
+      // Open, so the header says so beside the status.
+      await page.getByRole('link', { name: 'open contamination' }).waitFor();
       const mention = page.getByRole('region', { name: 'Comments' }).locator('.mention');
       await mention.first().waitFor();
       expect(await mention.first().textContent()).toBe('@Luis Ortega');
@@ -339,6 +343,8 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       const listed = (await read('/api/v1/plants?q=fiddle')) as { id: string }[];
       expect(listed.map((p) => p.id)).not.toContain(plant.id);
       // An archived record takes no bench work; it can be restored.
+      await page.getByRole('button', { name: 'Restore' }).waitFor();
+      await page.getByText('It is left out of lists').waitFor();
       expect(await page.getByRole('button', { name: 'Move stage' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Restore' }).click();
       await page.getByRole('status').getByText('Restored from the archive.').waitFor();

@@ -82,6 +82,22 @@ export function RecordPage<T extends RecordBase>(props: {
   const people = useAnswer(() =>
     call(api.GET('/api/v1/people', { params: { query: { limit: 200 } } })),
   );
+  // An open contamination shows in the header, in red, beside the status.
+  const openLogs = useAnswer(
+    () =>
+      call(
+        api.GET('/api/v1/contaminations', {
+          params: {
+            query: {
+              ...(kind === 'plant' ? { plant_id: id } : { explant_id: id }),
+              open: true,
+              limit: 1,
+            },
+          },
+        }),
+      ),
+    [id, version],
+  );
 
   const context = useMemo<RecordContext | null>(() => {
     if (record === null) return null;
@@ -149,6 +165,11 @@ export function RecordPage<T extends RecordBase>(props: {
         <div class="record-chips">
           <Chip tone={statusTone(record.status)}>{words(record.status)}</Chip>
           {archived && <Chip tone="off">{strings.archived}</Chip>}
+          {openLogs?.ok && openLogs.data.length > 0 && (
+            <a class="record-chip-link" href="#contaminations-title">
+              <Chip tone="bad">{strings.openContamination}</Chip>
+            </a>
+          )}
         </div>
       </ScreenHeader>
       <p class="record-subtitle">{props.subtitle(record)}</p>

@@ -4,6 +4,7 @@ export const strings = {
   back: { plant: 'All plants', explant: 'All explants' },
   noun: { plant: 'plant', explant: 'explant' },
   archived: 'archived',
+  openContamination: 'open contamination',
   archivedSince: 'Archived',
   archivedNotice: 'It is left out of lists, and its history is kept. Restore it to bring it back.',
   facts: {
