@@ -438,7 +438,7 @@ describe.skipIf(!browserTestsRun('console browser tests'))('the console in Chrom
     it('shows the placeholder of a screen still to come, and a page that does not exist', async () => {
       const { context, page, problems } = await newPage(browser);
       await signIn(page, t, ownerId);
-      await page.goto(`${t.base}/plants/01a2199b-4c64-703a-999d-8ad8e2392f8a?stage=initiation`);
+      await page.goto(`${t.base}/settings?view=sensors`);
       await page.getByRole('heading', { name: 'Not in the console yet' }).waitFor();
       await screenshotBothWidths(page, 'not-built');
       await page.goto(`${t.base}/nothing`);

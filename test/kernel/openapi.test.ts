@@ -160,6 +160,7 @@ describe('OpenAPI document', () => {
         'listPeople',
         'listRooms',
         'getRoom',
+        'getStageLists',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).
         'startSession',
         'getSession',

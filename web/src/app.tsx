@@ -9,10 +9,12 @@ import {
   Devices,
   Rooms,
   Room,
+  Explant,
   Explants,
   Members,
   NotBuilt,
   NotFound,
+  Plant,
   Plants,
   RESERVED,
   Task,
@@ -95,6 +97,8 @@ function Root() {
             <Route path="/today" component={Today} />
             <Route path="/plants" component={Plants} />
             <Route path="/explants" component={Explants} />
+            <Route path="/plants/:id" component={Plant} />
+            <Route path="/explants/:id" component={Explant} />
             <Route path="/members" component={Members} />
             <Route path="/api-keys" component={ApiKeys} />
             <Route path="/devices" component={Devices} />

@@ -7,8 +7,7 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (record pages of plants and explants, SOP runs, Rooms,
- * Sensors, Labels) have their record addresses reserved below,
+ * Screens still to come (SOP runs, Sensors, Labels) have their record addresses reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
  */
@@ -25,13 +24,13 @@ export const Tasks = lazy(() => import('./screens/tasks'));
 export const Task = lazy(() => import('./screens/task'));
 export const Contaminations = lazy(() => import('./screens/contaminations'));
 export const Contamination = lazy(() => import('./screens/contamination'));
+export const Plant = lazy(() => import('./screens/plant'));
+export const Explant = lazy(() => import('./screens/explant'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
 /** Record and list addresses whose screens are still to come. */
 export const RESERVED = [
-  '/plants/:id',
-  '/explants/:id',
   '/sop-runs',
   '/sop-runs/:id',
   '/sops',

@@ -1,7 +1,13 @@
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
-import { AdvanceStageBody, AdvanceStageMeta, Stage, StageQuery } from './stages.schemas.js';
-import { advanceStage, listStagesOf } from './stages.service.js';
+import {
+  AdvanceStageBody,
+  AdvanceStageMeta,
+  Stage,
+  StageLists,
+  StageQuery,
+} from './stages.schemas.js';
+import { advanceStage, listStagesOf, stageListsOf } from './stages.service.js';
 
 export function registerStageRoutes(routes: Routes, deps: { records: RecordLookup }): void {
   routes.list({
@@ -48,5 +54,22 @@ export function registerStageRoutes(routes: Routes, deps: { records: RecordLooku
       );
       return { data: stage, meta };
     },
+  });
+
+  routes.read({
+    url: '/api/v1/stage-lists',
+    operationId: 'getStageLists',
+    tags: ['Stages'],
+    summary: "Get the lab's stage lists",
+    description:
+      "The stages a plant and an explant can be moved into (POST /stages), each list in the lab's " +
+      'order with its keys and display names. A new workspace has the default lists; an import ' +
+      'replaces them.',
+    scope: 'read:workspace',
+    failureCode: 'STAGE_QUERY_FAILED',
+    data: StageLists,
+    handler: async (_req, ctx) => ({
+      data: await stageListsOf(ctx.db, ctx.principal.workspaceId),
+    }),
   });
 }

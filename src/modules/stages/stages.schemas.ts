@@ -47,3 +47,18 @@ export const AdvanceStageMeta = Type.Object({
   previous_stage_id: Type.Optional(Nullable(Uuid())),
   warning: Type.Optional(Type.String()),
 });
+
+/** One stage of a lab's list: the key a move sends, and the name people read. */
+const StageOption = Type.Object({
+  key: Type.String({ maxLength: 50, description: 'What POST /stages takes as `stage`' }),
+  name: Type.String({ maxLength: 100 }),
+});
+
+/** Both of the lab's stage lists, in the lab's order (an import sets them; at most 100 each). */
+export const StageLists = Type.Object(
+  {
+    plant: Type.Array(StageOption, { maxItems: 100 }),
+    explant: Type.Array(StageOption, { maxItems: 100 }),
+  },
+  { $id: 'StageLists' },
+);

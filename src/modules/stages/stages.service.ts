@@ -9,7 +9,7 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { requireRoom, stageOptions } from '../lab/index.js';
+import { requireRoom, stageOptions, type StageOption } from '../lab/index.js';
 import { requireMayChange, resolveStageKey, setCurrentStage, targetOf } from '../records/index.js';
 import {
   completeStage,
@@ -199,4 +199,16 @@ export async function listStagesOf(
   }
   const { items, nextKey } = await listStageRows(db, workspaceId, target.entity, target.id, page);
   return { items: items.map(presentStage), nextKey };
+}
+
+/** The lab's stage lists (GET /stage-lists): what a move may name, per kind, in order. */
+export async function stageListsOf(
+  db: Db,
+  workspaceId: string,
+): Promise<{ plant: StageOption[]; explant: StageOption[] }> {
+  const [plant, explant] = await Promise.all([
+    stageOptions(db, workspaceId, 'plant'),
+    stageOptions(db, workspaceId, 'explant'),
+  ]);
+  return { plant, explant };
 }

@@ -62,53 +62,6 @@ export function TextField(
   );
 }
 
-/** A labelled date (the device's date picker); its value is `YYYY-MM-DD`. */
-export function DateField(
-  props: FieldProps & {
-    value: string;
-    onInput: (event: { currentTarget: HTMLInputElement }) => void;
-  },
-) {
-  const { name, label, error, hint, value, onInput } = props;
-  return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
-      <input
-        type="date"
-        id={`field-${name}`}
-        name={name}
-        value={value}
-        onInput={onInput}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-    </Wrapper>
-  );
-}
-
-/** A labelled text box for longer text (notes); the API's error for it appears below it. */
-export function TextAreaField(
-  props: FieldProps & {
-    value: string;
-    onInput: (event: { currentTarget: HTMLTextAreaElement }) => void;
-    rows?: number;
-  },
-) {
-  const { name, label, error, hint, value, onInput } = props;
-  return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
-      <textarea
-        id={`field-${name}`}
-        name={name}
-        rows={props.rows ?? 3}
-        value={value}
-        onInput={onInput}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-    </Wrapper>
-  );
-}
-
 /** A labelled select of `options` ([value, label]); the API's error for it appears below it. */
 export function SelectField(
   props: FieldProps & {
@@ -146,4 +99,90 @@ export function FormError(props: { message: string | null }) {
       {props.message}
     </p>
   );
+}
+
+/**
+ * A labelled count or number. Typed as text (numeric keyboard on a phone), so what
+ * the person typed reaches the API, which says in its own words what is wrong with it.
+ */
+export function NumberField(
+  props: FieldProps & {
+    value: string;
+    onInput: (value: string) => void;
+  },
+) {
+  const { name, label, error, hint, value, onInput } = props;
+  return (
+    <Wrapper name={name} label={label} error={error} hint={hint}>
+      <input
+        type="text"
+        inputMode="numeric"
+        autocomplete="off"
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+        id={`field-${name}`}
+        name={name}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+    </Wrapper>
+  );
+}
+
+/** A labelled date (`YYYY-MM-DD`, as the API takes it); the API's error for it appears below it. */
+export function DateField(
+  props: FieldProps & {
+    value: string;
+    onInput: (value: string) => void;
+  },
+) {
+  const { name, label, error, hint, value, onInput } = props;
+  return (
+    <Wrapper name={name} label={label} error={error} hint={hint}>
+      <input
+        type="date"
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+        id={`field-${name}`}
+        name={name}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+    </Wrapper>
+  );
+}
+
+/** A labelled box of several lines (notes, a comment); the API's error for it appears below it. */
+export function TextAreaField(
+  props: FieldProps & {
+    value: string;
+    onInput: (event: { currentTarget: HTMLTextAreaElement }) => void;
+    rows?: number;
+    required?: boolean;
+  },
+) {
+  const { name, label, error, hint, value, onInput, rows, required } = props;
+  return (
+    <Wrapper name={name} label={label} error={error} hint={hint}>
+      <textarea
+        value={value}
+        onInput={onInput}
+        rows={rows ?? 3}
+        required={required}
+        id={`field-${name}`}
+        name={name}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy(name, error, hint)}
+      />
+    </Wrapper>
+  );
+}
+
+/**
+ * What a number field holds, for a request: left out when empty, else the number it
+ * reads as (text that is no number goes as null, which the API refuses naming the field).
+ */
+export function countOf(value: string): number | undefined {
+  const text = value.trim();
+  return text === '' ? undefined : Number(text);
 }

@@ -124,7 +124,7 @@ function Page(props: { record: Log; onChange: (record: Log) => void }) {
               {strings.resolved}
             </p>
           )}
-          <dl class="facts">
+          <dl class="facts facts-grid">
             <Fact term={strings.outcome}>
               {c.resolution_outcome ? outcomeWords(c.resolution_outcome) : '–'}
             </Fact>
@@ -147,7 +147,7 @@ function Page(props: { record: Log; onChange: (record: Log) => void }) {
       )}
       <section class="panel" aria-labelledby="facts">
         <h2 id="facts">{strings.facts}</h2>
-        <dl class="facts">
+        <dl class="facts facts-grid">
           <Fact term={strings.type}>{typeWords(c)}</Fact>
           <Fact term={strings.severity}>{words(c.severity)}</Fact>
           <Fact term={strings.status}>{words(c.status)}</Fact>

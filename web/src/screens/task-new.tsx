@@ -102,7 +102,7 @@ export function NewTask(props: {
         label={strings.due}
         error={form.errorFor('due_date')}
         value={due}
-        onInput={(event) => setDue(event.currentTarget.value)}
+        onInput={setDue}
       />
       <RecordPicker
         name="entity_id"

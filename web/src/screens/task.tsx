@@ -102,7 +102,7 @@ function TaskPage(props: { task: TaskRecord; onChange: (task: TaskRecord) => voi
       {atLeast('member') && <Actions task={task} onChange={props.onChange} />}
       <section class="panel" aria-labelledby="task-facts">
         <h2 id="task-facts">{strings.facts}</h2>
-        <dl class="facts">
+        <dl class="facts facts-grid">
           <Fact term={strings.status}>{statusWords(task.status)}</Fact>
           <Fact term={strings.due}>
             {task.due_date === null ? strings.noDue : new Date(task.due_date).toLocaleString()}

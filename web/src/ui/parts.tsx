@@ -81,10 +81,10 @@ export function SecretBox(props: {
   );
 }
 
-/** What a form needs only sometimes, behind "More". */
-export function More(props: { label?: string; children: ComponentChildren }) {
+/** What a form needs only sometimes, behind "More" (`open` when an error there must show). */
+export function More(props: { label?: string; open?: boolean; children: ComponentChildren }) {
   return (
-    <details class="more">
+    <details class="more" open={props.open === true ? true : undefined}>
       <summary>{props.label ?? 'More'}</summary>
       {props.children}
     </details>

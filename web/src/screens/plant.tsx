@@ -1,0 +1,127 @@
+import { api, call, type Schemas } from '../api/client';
+import { usePagedList } from '../ui/paged';
+import { Chip, TimeAgo } from '../ui/parts';
+import { recordHref, statusTone, words } from './record-words';
+import type { RecordContext } from './record-page/context';
+import { ListPart } from './record-page/history';
+import { RecordPage, useRecord } from './record-page/page';
+import { strings } from './record-page/strings';
+
+type Plant = Schemas['Plant'];
+type Explant = Schemas['Explant'];
+
+/** `/plants/{id}`: a plant's page, with the explants taken from it. */
+export default function PlantPage(props: { id?: string; params?: { id?: string } }) {
+  const id = props.params?.id ?? props.id ?? '';
+  const { answer, reload } = useRecord(
+    () => call(api.GET('/api/v1/plants/{id}', { params: { path: { id } } })),
+    id,
+  );
+  return (
+    <RecordPage<Plant>
+      kind="plant"
+      id={id}
+      answer={answer}
+      reload={reload}
+      title={(plant) => plant.name}
+      subtitle={(plant) => (
+        <>
+          <i>{plant.species}</i>
+          {plant.external_id ? ` · ${plant.external_id}` : ''}
+        </>
+      )}
+      facts={(plant, page) => <PlantFacts plant={plant} page={page} />}
+      related={(plant) => <PlantExplants plantId={plant.id} />}
+    />
+  );
+}
+
+function PlantFacts(props: { plant: Plant; page: RecordContext }) {
+  const { plant, page } = props;
+  const f = strings.facts;
+  const stage = plant.current_stage;
+  const room = page.roomName(stage?.room_id ?? null);
+  const optional: [string, string | null][] = [
+    [f.externalId, plant.external_id],
+    [f.genus, plant.genus],
+    [f.family, plant.family],
+    [f.cultivar, plant.cultivar],
+    [f.source, plant.source],
+    [f.notes, plant.notes],
+  ];
+  return (
+    <dl class="facts record-facts">
+      <dt>{f.stage}</dt>
+      <dd>
+        {stage ? (
+          <>
+            <strong>{stage.name ?? page.stageName(stage.stage)}</strong> {f.since}{' '}
+            <TimeAgo at={stage.entered_on} />
+          </>
+        ) : (
+          f.noStage
+        )}
+      </dd>
+      <dt>{f.room}</dt>
+      <dd>{room ?? f.noRoom}</dd>
+      <dt>{f.species}</dt>
+      <dd>
+        <i>{plant.species}</i>
+      </dd>
+      {optional.map(([label, value]) =>
+        value === null ? null : (
+          <>
+            <dt key={`${label}-t`}>{label}</dt>
+            <dd key={`${label}-d`}>{value}</dd>
+          </>
+        ),
+      )}
+      <dt>{f.created}</dt>
+      <dd>
+        <TimeAgo at={plant.created_at} />
+      </dd>
+    </dl>
+  );
+}
+
+function PlantExplants(props: { plantId: string }) {
+  const list = usePagedList<Explant>(
+    (cursor) =>
+      call(
+        api.GET('/api/v1/explants', {
+          params: { query: { plant_id: props.plantId, limit: 20, ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+    [props.plantId],
+  );
+  return (
+    <ListPart
+      id="plant-explants-title"
+      title={strings.explants.title}
+      list={list}
+      empty={strings.explants.empty}
+      more={strings.explants.more}
+    >
+      {(explant) => (
+        <li key={explant.id} class="row">
+          <div class="row-main">
+            <p class="row-title">
+              <a href={recordHref.explant(explant.id)}>
+                {explant.label ?? explant.external_id ?? explant.id}
+              </a>
+            </p>
+            <p class="small">
+              {explant.current_stage?.name ?? explant.current_stage?.stage ?? ''}
+              {explant.current_count !== null
+                ? ` · ${strings.facts.vesselsNow(explant.current_count, null)}`
+                : ''}
+            </p>
+          </div>
+          <div class="row-status">
+            <Chip tone={statusTone(explant.status)}>{words(explant.status)}</Chip>
+          </div>
+        </li>
+      )}
+    </ListPart>
+  );
+}
