@@ -6,6 +6,8 @@ import {
   Device,
   Devices,
   Explants,
+  LabelPrint,
+  LabelScan,
   Members,
   NotBuilt,
   NotFound,
@@ -93,6 +95,9 @@ function Root() {
             <Route path="/api-keys" component={ApiKeys} />
             <Route path="/devices" component={Devices} />
             <Route path="/devices/:id" component={Device} />
+            <Route path="/labels" component={LabelScan} />
+            <Route path="/labels/scan" component={LabelScan} />
+            <Route path="/labels/print" component={LabelPrint} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

@@ -19,6 +19,8 @@ export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
 export const Device = lazy(() => import('./screens/device'));
+export const LabelScan = lazy(() => import('./screens/label-scan'));
+export const LabelPrint = lazy(() => import('./screens/label-print'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
@@ -37,11 +39,10 @@ export const RESERVED = [
   '/sops',
   '/sops/:id',
   '/sensors',
-  '/labels',
   '/settings',
 ] as const;
 
-export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device';
+export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'scan';
 
 export interface NavEntry {
   readonly href: string;
@@ -59,4 +60,5 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },
+  { href: '/labels', label: 'Scan', icon: 'scan', admin: false },
 ];
