@@ -90,14 +90,13 @@ export async function labelCodes(
   for (const label of await findLabelsOfRecords(db, workspaceId, kind, ids)) {
     imported.set(label.record_id, [...(imported.get(label.record_id) ?? []), label.barcode]);
   }
-  const codes: LabelCodeRecord[] = [];
-  for (const id of ids) {
+  const codeOf = async (id: string): Promise<LabelCodeRecord> => {
     const printed = await printedOf(db, workspaceId, kind, id);
-    const candidates: [string, Source][] = [
-      ...(imported.get(id) ?? []).map((code): [string, Source] => [code, 'label']),
-      ...printed.identifiers.map((code): [string, Source] => [code, 'identifier']),
-      [id, 'id'],
-    ];
+    const candidates = new Map<string, Source>();
+    for (const code of imported.get(id) ?? []) candidates.set(code, 'label');
+    for (const code of printed.identifiers)
+      if (!candidates.has(code)) candidates.set(code, 'identifier');
+    if (!candidates.has(id)) candidates.set(id, 'id');
     let chosen: [string, Source] | null = null;
     for (const candidate of candidates) {
       if (await resolvesTo(db, workspaceId, candidate[0], kind, id, publicUrl)) {
@@ -105,7 +104,7 @@ export async function labelCodes(
         break;
       }
     }
-    codes.push({
+    return {
       record_type: kind,
       record_id: id,
       code: chosen?.[0] ?? null,
@@ -113,7 +112,14 @@ export async function labelCodes(
       name: printed.name,
       stage: printed.stage,
       date: printed.date,
-    });
+    };
+  };
+  // A few records at a time: PostgreSQL answers them on several pooled connections.
+  const codes: LabelCodeRecord[] = [];
+  for (let start = 0; start < ids.length; start += CONCURRENCY) {
+    codes.push(...(await Promise.all(ids.slice(start, start + CONCURRENCY).map(codeOf))));
   }
   return codes;
 }
+
+const CONCURRENCY = 4;
