@@ -6,8 +6,16 @@ import { zplLabels } from '../../web/src/labels/zpl.js';
 describe('ZPL labels', () => {
   it('writes one label a code: page size, a QR code that fits, and the lines', () => {
     const zpl = zplLabels([
-      { code: 'VT-E-0001', lines: ['Jar 1', 'Multiplication', '2026-11-27', 'VT-E-0001'] },
-      { code: '01a21ae7-30c7-77d8-a62f-8f2f8075f2f6', lines: ['Zebra'] },
+      {
+        code: 'VT-E-0001',
+        lines: ['Jar 1', 'Multiplication', '2026-11-27', 'VT-E-0001'],
+        modules: qrMatrix('VT-E-0001').size,
+      },
+      {
+        code: '01a21ae7-30c7-77d8-a62f-8f2f8075f2f6',
+        lines: ['Zebra'],
+        modules: qrMatrix('01a21ae7-30c7-77d8-a62f-8f2f8075f2f6').size,
+      },
     ]);
     const labels = zpl.split('^XZ').filter((part) => part.trim() !== '');
     expect(labels).toHaveLength(2);
@@ -28,7 +36,7 @@ describe('ZPL labels', () => {
   });
 
   it('escapes what would end a field or start a command, and writes UTF-8 as hex', () => {
-    const zpl = zplLabels([{ code: 'A^B~C_D', lines: ['Café ^XZ'] }]);
+    const zpl = zplLabels([{ code: 'A^B~C_D', lines: ['Café ^XZ'], modules: 21 }]);
     expect(zpl).toContain('^FH^FDMA,A_5EB_7EC_5FD^FS');
     expect(zpl).toContain('^FDCaf_C3_A9 _5EXZ^FS');
     expect(zpl.match(/\^XZ/g)).toHaveLength(1);

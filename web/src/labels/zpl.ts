@@ -1,9 +1,9 @@
-import { qrMatrix } from './qr';
-
-/** What a thermal label carries: the code and the lines a person reads. */
+/** What a thermal label carries: the code, the lines a person reads, and its QR code's size. */
 export interface PrintedLabel {
   readonly code: string;
   readonly lines: readonly string[];
+  /** Modules across the QR code the sheet prints for the code (`qrMatrix(code).size`). */
+  readonly modules: number;
 }
 
 /** Dots per millimetre of a 203 dpi printer, the common thermal resolution. */
@@ -40,8 +40,8 @@ export function zplLabels(labels: readonly PrintedLabel[]): string {
   const qrSide = HEIGHT - 2 * MARGIN;
   return labels
     .map((label) => {
-      // The same QR version the sheet prints tells how large a module may be.
-      const modules = qrMatrix(label.code).size;
+      // The QR version the sheet prints tells how large a module may be.
+      const modules = label.modules;
       const magnification = Math.max(1, Math.min(10, Math.floor(qrSide / modules)));
       const textLeft = MARGIN + modules * magnification + MARGIN;
       const textWidth = WIDTH - textLeft - MARGIN;

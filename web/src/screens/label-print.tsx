@@ -79,7 +79,15 @@ export default function LabelPrint() {
   const downloadZpl = () => {
     const text = zplLabels(
       labels.flatMap((label) =>
-        label.code === null ? [] : [{ code: label.code, lines: [...linesOf(label), label.code] }],
+        label.code === null
+          ? []
+          : [
+              {
+                code: label.code,
+                lines: [...linesOf(label), label.code],
+                modules: qrMatrix(label.code).size,
+              },
+            ],
       ),
     );
     const link = document.createElement('a');
