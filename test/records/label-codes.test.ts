@@ -124,6 +124,7 @@ describeOnDatabases('Label codes', (target) => {
       'VALIDATION_ERROR',
     );
     expectError(await codes(owner, 'plant_ids=abc'), 422, 'VALIDATION_ERROR');
+    expectError(await codes(owner, `plant_ids=${'-'.repeat(36)}`), 422, 'VALIDATION_ERROR');
     const tooMany = Array.from({ length: 241 }, () => plant.id).join(',');
     expectError(await codes(owner, `plant_ids=${tooMany}`), 422, 'VALIDATION_ERROR');
     // A plant id in the explant list names no explant.

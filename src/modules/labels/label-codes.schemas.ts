@@ -4,7 +4,8 @@ import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 /** The most records one sheet of labels names: ten A4 sheets of 3 × 8. */
 export const MAX_LABEL_RECORDS = 240;
 
-const UUID_LIST = `^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36}){0,${MAX_LABEL_RECORDS - 1}}$`;
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const UUID_LIST = `^${UUID}(,${UUID}){0,${MAX_LABEL_RECORDS - 1}}$`;
 
 const idList = (kind: string) =>
   Type.Optional(
