@@ -81,9 +81,11 @@ export async function labelCodes(
   query: Static<typeof LabelCodesQuery>,
   publicUrl: string,
 ): Promise<LabelCodeRecord[]> {
-  if ((query.plant_ids === undefined) === (query.explant_ids === undefined)) {
-    throw errors.validation('plant_ids or explant_ids: give exactly one of them');
+  if (query.plant_ids !== undefined && query.explant_ids !== undefined) {
+    throw errors.validation('plant_ids or explant_ids: give one of them, not both');
   }
+  // Naming no record asks for no label.
+  if (query.plant_ids === undefined && query.explant_ids === undefined) return [];
   const kind: Kind = query.plant_ids === undefined ? 'explant' : 'plant';
   const ids = [...new Set((query.plant_ids ?? query.explant_ids ?? '').toLowerCase().split(','))];
   const imported = new Map<string, string[]>();
