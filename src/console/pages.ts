@@ -28,5 +28,7 @@ export const CONSOLE_PAGES = [
   '/sops/:id',
   '/sensors',
   '/labels',
+  '/labels/scan',
+  '/labels/print',
   '/settings',
 ] as const;

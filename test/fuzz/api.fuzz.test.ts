@@ -406,6 +406,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         ['plant_id', 'explant_id'],
         ['image_url', 'image_base64'],
         ['room_id', 'device_id'],
+        ['plant_ids', 'explant_ids'],
       ],
       // Equipment use names its subject by the log's type.
       kindOfType: {
@@ -428,6 +429,9 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
         sown_on: ['2026-02-28', '2024-02-29'],
         grade: ['A', 'B'],
         barcode: ['FZ-P-1', 'FZ-C-1', 'E-2', 'b-2', 'fz-p-1', 'NOPE'],
+        // Label codes of a few records (GET /labels/codes).
+        plant_ids: [plants[0].id, plants.map((p) => p.id as string).join(',')],
+        explant_ids: [explants[0].id, explants.map((e) => e.id as string).join(',')],
         genus: ['Alocasia', 'Monstera', 'monstera'],
         category_label: ['Grower visit'],
         stepId: ['step-1', 'step-2', 'step-3', 'step-4'],

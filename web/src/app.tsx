@@ -11,6 +11,8 @@ import {
   Room,
   Explant,
   Explants,
+  LabelPrint,
+  LabelScan,
   Members,
   NotBuilt,
   NotFound,
@@ -109,6 +111,9 @@ function Root() {
             <Route path="/tasks/:id" component={Task} />
             <Route path="/contaminations" component={Contaminations} />
             <Route path="/contaminations/:id" component={Contamination} />
+            <Route path="/labels" component={LabelScan} />
+            <Route path="/labels/scan" component={LabelScan} />
+            <Route path="/labels/print" component={LabelPrint} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

@@ -26,6 +26,8 @@ export const Contaminations = lazy(() => import('./screens/contaminations'));
 export const Contamination = lazy(() => import('./screens/contamination'));
 export const Plant = lazy(() => import('./screens/plant'));
 export const Explant = lazy(() => import('./screens/explant'));
+export const LabelScan = lazy(() => import('./screens/label-scan'));
+export const LabelPrint = lazy(() => import('./screens/label-print'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
@@ -36,12 +38,11 @@ export const RESERVED = [
   '/sops',
   '/sops/:id',
   '/sensors',
-  '/labels',
   '/settings',
 ] as const;
 
 export type IconName =
-  'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room' | 'tasks' | 'warning';
+  'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room' | 'tasks' | 'warning' | 'scan';
 
 export interface NavEntry {
   readonly href: string;
@@ -59,6 +60,7 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/tasks', label: 'Tasks', icon: 'tasks', admin: false },
   { href: '/contaminations', label: 'Contaminations', icon: 'warning', admin: false },
   { href: '/rooms', label: 'Rooms', icon: 'room', admin: false },
+  { href: '/labels', label: 'Scan', icon: 'scan', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },

@@ -73,3 +73,21 @@ export async function replaceLabelContents(
       .execute();
   }
 }
+
+/** The labels imported for some plants or explants, by barcode (a record may have several). */
+export async function findLabelsOfRecords(
+  db: Db,
+  workspaceId: string,
+  recordType: 'plant' | 'explant',
+  recordIds: readonly string[],
+): Promise<LabelRow[]> {
+  if (recordIds.length === 0) return [];
+  return db
+    .selectFrom('labels')
+    .select(LABEL_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('record_type', '=', recordType)
+    .where('record_id', 'in', [...recordIds])
+    .orderBy('barcode')
+    .execute();
+}

@@ -9,11 +9,12 @@ import {
   type LabelContentRow,
   type LabelRow,
 } from './labels.repository.js';
-import type {
-  LabelContentItem,
-  LabelContentType,
-  LabelRecordType,
-  LabelResolution,
+import {
+  LABEL_CONTENT_TYPES,
+  type LabelContentItem,
+  type LabelContentType,
+  type LabelRecordType,
+  type LabelResolution,
 } from './labels.schemas.js';
 
 export {
@@ -124,7 +125,7 @@ async function resolveOwnIdentifier(
     };
   }
   const explant = await findExplantByIdentity(db, workspaceId, barcode);
-  if (explant === undefined) return null;
+  if (explant === undefined) return resolveRecordId(db, workspaceId, barcode, publicUrl);
   return {
     barcode,
     record_type: 'explant',
@@ -134,9 +135,39 @@ async function resolveOwnIdentifier(
   };
 }
 
+const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Last, a plant's or explant's own id: the code the console prints on the label
+ * of a record that has no other code of its own (GET /labels/codes).
+ */
+async function resolveRecordId(
+  db: Db,
+  workspaceId: string,
+  barcode: string,
+  publicUrl: string,
+): Promise<LabelResolutionRecord | null> {
+  if (!RECORD_ID.test(barcode)) return null;
+  const id = barcode.toLowerCase();
+  for (const type of LABEL_CONTENT_TYPES) {
+    const name = await nameOf(db, workspaceId, type, id);
+    if (name !== null) {
+      return {
+        barcode,
+        record_type: type,
+        record_id: id,
+        display_name: name,
+        url: recordUrl(publicUrl, type, id),
+      };
+    }
+  }
+  return null;
+}
+
 /**
  * Resolves a label code (decision 8): an imported label with exactly this
- * barcode first, then a plant's or explant's own identifier ignoring case; no
+ * barcode first, then a plant's or explant's own identifier ignoring case, then
+ * a plant's or explant's id; no
  * match is 404. Reads only: resolving leaves no trace.
  */
 export async function resolveLabel(

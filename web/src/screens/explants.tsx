@@ -58,6 +58,10 @@ export default function Explants() {
       strings={strings}
       statuses={STATUSES}
       fetchPage={fetchPage}
+      select={{
+        kind: 'explant',
+        name: (explant) => explant.label ?? explant.external_id ?? explant.id,
+      }}
       row={(explant, roomName) => {
         const room = roomName(explant.current_stage?.room_id ?? null);
         const due = new Date(explant.transfer_due_at).getTime();

@@ -55,6 +55,7 @@ export default function Plants() {
       strings={strings}
       statuses={STATUSES}
       fetchPage={fetchPage}
+      select={{ kind: 'plant', name: (plant) => plant.name }}
       row={(plant, roomName) => {
         const room = roomName(plant.current_stage?.room_id ?? null);
         return (

@@ -43,7 +43,15 @@ const common = {
   anyStatus: 'Any status',
   clear: 'Clear filters',
   shown: (n: number, more: boolean) => `${n} shown${more ? ', more below' : ''}`,
+  select: (name: string) => `Select ${name}`,
+  selectAll: 'Select all shown',
+  selected: (n: number) => `${n} selected`,
+  printLabels: 'Print labels',
+  unselect: 'Clear selection',
 } as const;
+
+/** The most records one label sheet takes (GET /labels/codes). */
+const MAX_SELECTED = 240;
 
 type Room = Schemas['Room'];
 
@@ -61,6 +69,8 @@ export function RecordList<
   row: (item: T, roomName: (id: string | null) => string | null) => ComponentChildren;
   /** The list operation whose CSV "Download CSV" asks for, and the file's name. */
   csv: { readonly path: string; readonly file: string };
+  /** Rows with a box to tick, for printing their labels. */
+  select?: { kind: 'plant' | 'explant'; name: (item: T) => string };
 }) {
   const { strings } = props;
   useTitle(strings.title);
@@ -85,6 +95,14 @@ export function RecordList<
   const roomName = (id: string | null) => (id === null ? null : (roomNames.get(id) ?? null));
 
   const list = usePagedList<T>((cursor) => props.fetchPage(filters, cursor), [key]);
+  const [selected, setSelected] = useState<readonly string[]>([]);
+  const toggle = (id: string, on: boolean) =>
+    setSelected((now) =>
+      on
+        ? [...now.filter((x) => x !== id), id].slice(0, MAX_SELECTED)
+        : now.filter((x) => x !== id),
+    );
+  const allShown = list.items.length > 0 && list.items.every((item) => selected.includes(item.id));
 
   const apply = (next: Filters) => {
     const params = new URLSearchParams();
@@ -123,9 +141,53 @@ export function RecordList<
       <p class="muted small" role="status">
         {list.loading ? strings.loading : common.shown(list.items.length, list.more)}
       </p>
+      {props.select && list.items.length > 0 && (
+        <div class="selection-bar">
+          <label class="selection-all">
+            <input
+              type="checkbox"
+              checked={allShown}
+              onChange={(event) =>
+                setSelected(
+                  event.currentTarget.checked
+                    ? [...new Set([...selected, ...list.items.map((item) => item.id)])].slice(
+                        0,
+                        MAX_SELECTED,
+                      )
+                    : [],
+                )
+              }
+            />
+            {common.selectAll}
+          </label>
+          {selected.length > 0 && (
+            <>
+              <span role="status">{common.selected(selected.length)}</span>
+              <a
+                class="button button-primary"
+                href={`/labels/print?${props.select.kind}_ids=${selected.join(',')}`}
+              >
+                {common.printLabels}
+              </a>
+              <button type="button" class="button button-quiet" onClick={() => setSelected([])}>
+                {common.unselect}
+              </button>
+            </>
+          )}
+        </div>
+      )}
       <ul class="rows record-rows" aria-busy={list.loading}>
         {list.items.map((item) => (
-          <li class="row" key={item.id}>
+          <li class={props.select ? 'row row-selectable' : 'row'} key={item.id}>
+            {props.select && (
+              <input
+                type="checkbox"
+                class="row-select"
+                aria-label={common.select(props.select.name(item))}
+                checked={selected.includes(item.id)}
+                onChange={(event) => toggle(item.id, event.currentTarget.checked)}
+              />
+            )}
             {props.row(item, roomName)}
           </li>
         ))}

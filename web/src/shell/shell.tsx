@@ -21,10 +21,12 @@ function current(entry: NavEntry, path: string): boolean {
  */
 export function Shell(props: { children: ComponentChildren }) {
   const { session, atLeast } = useSignedIn();
-  const { path } = useLocation();
+  const { path, route } = useLocation();
   const main = useRef<HTMLElement>(null);
   const search = useRef<HTMLInputElement>(null);
   const places = NAVIGATION.filter((entry) => !entry.admin || atLeast('admin'));
+  // The bottom bar's scan button is the way to Scan there.
+  const bar = places.filter((entry) => entry.href !== '/labels');
 
   // A new screen: reading starts at its content, as after a page load.
   const first = useRef(true);
@@ -66,7 +68,7 @@ export function Shell(props: { children: ComponentChildren }) {
             <img src="/favicon.svg" alt="" width="28" height="28" />
           </a>
           <Search inputRef={search} />
-          <AccountMenu places={places.slice(4)} />
+          <AccountMenu places={bar.slice(4)} />
         </header>
         <main id="main" ref={main} tabIndex={-1}>
           {props.children}
@@ -74,23 +76,23 @@ export function Shell(props: { children: ComponentChildren }) {
       </div>
       <nav class="bottombar" aria-label={strings.phoneNavigation}>
         <ul>
-          {places.slice(0, 2).map((entry) => (
+          {bar.slice(0, 2).map((entry) => (
             <li key={entry.href}>{link(entry)}</li>
           ))}
           <li>
             <button
               type="button"
               class="scan-button"
-              onClick={() => {
-                search.current?.focus();
-                search.current?.select();
-              }}
+              aria-current={
+                path.startsWith('/labels') && path !== '/labels/print' ? 'page' : undefined
+              }
+              onClick={() => route('/labels')}
             >
               <Icon name="scan" />
               <span>{strings.scan}</span>
             </button>
           </li>
-          {places.slice(2, 4).map((entry) => (
+          {bar.slice(2, 4).map((entry) => (
             <li key={entry.href}>{link(entry)}</li>
           ))}
         </ul>
