@@ -11,6 +11,10 @@ import {
   NotFound,
   Plants,
   RESERVED,
+  Sop,
+  SopRun,
+  SopRuns,
+  Sops,
   Today,
 } from './routes';
 import SignedOut from './screens/signed-out';
@@ -93,6 +97,10 @@ function Root() {
             <Route path="/api-keys" component={ApiKeys} />
             <Route path="/devices" component={Devices} />
             <Route path="/devices/:id" component={Device} />
+            <Route path="/sops" component={Sops} />
+            <Route path="/sops/:id" component={Sop} />
+            <Route path="/sop-runs" component={SopRuns} />
+            <Route path="/sop-runs/:id" component={SopRun} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

@@ -19,6 +19,10 @@ export const Members = lazy(() => import('./screens/members'));
 export const ApiKeys = lazy(() => import('./screens/api-keys'));
 export const Devices = lazy(() => import('./screens/devices'));
 export const Device = lazy(() => import('./screens/device'));
+export const Sops = lazy(() => import('./screens/sops'));
+export const Sop = lazy(() => import('./screens/sop'));
+export const SopRuns = lazy(() => import('./screens/sop-runs'));
+export const SopRun = lazy(() => import('./screens/sop-run'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
@@ -30,18 +34,14 @@ export const RESERVED = [
   '/tasks/:id',
   '/contaminations',
   '/contaminations/:id',
-  '/sop-runs',
-  '/sop-runs/:id',
   '/rooms',
   '/rooms/:id',
-  '/sops',
-  '/sops/:id',
   '/sensors',
   '/labels',
   '/settings',
 ] as const;
 
-export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device';
+export type IconName = 'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'steps';
 
 export interface NavEntry {
   readonly href: string;
@@ -56,6 +56,7 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/', label: 'Today', icon: 'home', admin: false },
   { href: '/plants', label: 'Plants', icon: 'plant', admin: false },
   { href: '/explants', label: 'Explants', icon: 'flask', admin: false },
+  { href: '/sops', label: 'SOPs', icon: 'steps', admin: false },
   { href: '/members', label: 'Members', icon: 'people', admin: true },
   { href: '/api-keys', label: 'API keys', icon: 'key', admin: true },
   { href: '/devices', label: 'Devices', icon: 'device', admin: true },
