@@ -205,16 +205,13 @@ describe.skipIf(!browserTestsRun('SOP runner browser tests'))('SOPs and runs in 
       // The run's page afterwards: its record, step by step, as the API has it.
       const recorded = page.getByRole('region', { name: 'What was recorded' });
       await recorded.locator('img').waitFor();
-      const shown = await recorded
-        .locator('li[data-step]')
-        .evaluateAll((items) =>
-          items.map((li) => [
-            li.getAttribute('data-step'),
-            Array.from(li.querySelectorAll('li[data-event-type]')).map((e) =>
-              e.getAttribute('data-event-type'),
-            ),
-          ]),
-        );
+      // A string, evaluated in the page (the tests' own TypeScript knows no DOM).
+      const shown = await page.evaluate<[string, string[]][]>(
+        `Array.from(document.querySelectorAll('.run-record li[data-step]')).map((li) => [
+          li.getAttribute('data-step'),
+          Array.from(li.querySelectorAll('li[data-event-type]')).map((e) => e.getAttribute('data-event-type')),
+        ])`,
+      );
       const byStep = new Map<string, string[]>();
       for (const e of await trail(runId))
         byStep.set(e.step, [...(byStep.get(e.step) ?? []), e.type]);

@@ -427,7 +427,7 @@ function PhotoForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evid
   return (
     <div class="field step-photo">
       <label for={id} class="button button-large">
-        📷 {strings.photo}
+        {strings.photo}
       </label>
       <input
         id={id}
