@@ -467,6 +467,7 @@ export interface SopRunTable {
   status: string;
   batch_code: string | null;
   plant_id: string | null;
+  explant_id: string | null;
   notes: string | null;
   started_by: string | null;
   started_at: string;

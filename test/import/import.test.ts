@@ -92,6 +92,7 @@ describe.each(databaseTargets())('import on $name', (target) => {
         notes: null,
         safetyWarning: 'Flammable',
         estimatedMinutes: 5,
+        measurements: [],
       },
       {
         id: 'step-2',
@@ -99,6 +100,7 @@ describe.each(databaseTargets())('import on $name', (target) => {
         notes: null,
         safetyWarning: null,
         estimatedMinutes: null,
+        measurements: [],
       },
     ]);
 

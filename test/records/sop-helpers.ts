@@ -24,6 +24,7 @@ export const SOP_SUMMARY_KEYS = [
 export const SOP_RUN_KEYS = [
   'batchCode',
   'completedAt',
+  'explantId',
   'id',
   'notes',
   'plantId',

@@ -50,6 +50,7 @@ describeOnDatabases('SOPs', (target) => {
             notes: null,
             safetyWarning: 'Ethanol is flammable',
             estimatedMinutes: 15,
+            measurements: [],
           },
           {
             id: 'step-2',
@@ -57,6 +58,7 @@ describeOnDatabases('SOPs', (target) => {
             notes: 'Cool the tools first',
             safetyWarning: null,
             estimatedMinutes: null,
+            measurements: [],
           },
           {
             id: 'step-3',
@@ -64,6 +66,7 @@ describeOnDatabases('SOPs', (target) => {
             notes: null,
             safetyWarning: null,
             estimatedMinutes: null,
+            measurements: [],
           },
         ],
       },

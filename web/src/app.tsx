@@ -21,6 +21,10 @@ import {
   RESERVED,
   Task,
   Tasks,
+  Sop,
+  SopRun,
+  SopRuns,
+  Sops,
   Today,
 } from './routes';
 import SignedOut from './screens/signed-out';
@@ -114,6 +118,10 @@ function Root() {
             <Route path="/labels" component={LabelScan} />
             <Route path="/labels/scan" component={LabelScan} />
             <Route path="/labels/print" component={LabelPrint} />
+            <Route path="/sops" component={Sops} />
+            <Route path="/sops/:id" component={Sop} />
+            <Route path="/sop-runs" component={SopRuns} />
+            <Route path="/sop-runs/:id" component={SopRun} />
             {RESERVED.map((path) => (
               <Route key={path} path={path} component={NotBuilt} />
             ))}

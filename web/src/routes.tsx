@@ -7,7 +7,7 @@ import { lazy } from 'preact-iso';
  * signed-out pages are in the first chunk: they are what a signed-out person
  * opens first, outside the router (app.tsx).
  *
- * Screens still to come (SOP runs, Sensors, Labels) have their record addresses reserved below,
+ * Addresses whose screens are still to come (a sensors overview, settings) are reserved below,
  * served by a placeholder until they land: add the screen here, and its entry in
  * NAVIGATION to show it.
  */
@@ -28,21 +28,28 @@ export const Plant = lazy(() => import('./screens/plant'));
 export const Explant = lazy(() => import('./screens/explant'));
 export const LabelScan = lazy(() => import('./screens/label-scan'));
 export const LabelPrint = lazy(() => import('./screens/label-print'));
+export const Sops = lazy(() => import('./screens/sops'));
+export const Sop = lazy(() => import('./screens/sop'));
+export const SopRuns = lazy(() => import('./screens/sop-runs'));
+export const SopRun = lazy(() => import('./screens/sop-run'));
 export const NotBuilt = lazy(() => import('./screens/not-built'));
 export const NotFound = lazy(() => import('./screens/not-found'));
 
 /** Record and list addresses whose screens are still to come. */
-export const RESERVED = [
-  '/sop-runs',
-  '/sop-runs/:id',
-  '/sops',
-  '/sops/:id',
-  '/sensors',
-  '/settings',
-] as const;
+export const RESERVED = ['/sensors', '/settings'] as const;
 
 export type IconName =
-  'home' | 'plant' | 'flask' | 'people' | 'key' | 'device' | 'room' | 'tasks' | 'warning' | 'scan';
+  | 'home'
+  | 'plant'
+  | 'flask'
+  | 'people'
+  | 'key'
+  | 'device'
+  | 'room'
+  | 'tasks'
+  | 'warning'
+  | 'scan'
+  | 'steps';
 
 export interface NavEntry {
   readonly href: string;
@@ -58,6 +65,7 @@ export const NAVIGATION: readonly NavEntry[] = [
   { href: '/plants', label: 'Plants', icon: 'plant', admin: false },
   { href: '/explants', label: 'Explants', icon: 'flask', admin: false },
   { href: '/tasks', label: 'Tasks', icon: 'tasks', admin: false },
+  { href: '/sops', label: 'SOPs', icon: 'steps', admin: false },
   { href: '/contaminations', label: 'Contaminations', icon: 'warning', admin: false },
   { href: '/rooms', label: 'Rooms', icon: 'room', admin: false },
   { href: '/labels', label: 'Scan', icon: 'scan', admin: false },

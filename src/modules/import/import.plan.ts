@@ -80,6 +80,12 @@ function sopOf(sop: SopEntry, ids: IdSource): SopInput {
         notes: step.notes ?? null,
         safetyWarning: step.safety_warning ?? null,
         estimatedMinutes: step.estimated_minutes ?? null,
+        measurements: (step.measurements ?? []).map((m) => ({
+          metric: m.metric,
+          unit: m.unit,
+          min: m.min ?? null,
+          max: m.max ?? null,
+        })),
       })),
     })),
   };

@@ -1,6 +1,13 @@
 import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
-import { Count, Int, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import {
+  Count,
+  FINITE_NUMBER_BOUNDS,
+  Int,
+  Nullable,
+  StringEnum,
+  Uuid,
+} from '../../kernel/schemas.js';
 import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/index.js';
 import { WORKSPACE_TYPES } from '../identity/index.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/index.js';
@@ -77,12 +84,21 @@ const CustomField = Closed({
 
 const Room = Closed({ id: Id(), name: Text(200) });
 
+/** A reading a step asks for: runs' measurements of this metric must use its unit and range. */
+const StepMeasurement = Closed({
+  metric: Text(60),
+  unit: Text(20),
+  min: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
+  max: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
+});
+
 const SopStep = Closed({
   id: StepId('a step id of 1 to 64 letters, digits, ".", "_", ":" or "-" (e.g. step-1)'),
   instruction: Text(5000),
   notes: OptionalText(5000),
   safety_warning: OptionalText(2000),
   estimated_minutes: OptionalOf(Duration()),
+  measurements: Type.Optional(Type.Array(StepMeasurement, { maxItems: 20 })),
 });
 
 const SopVersion = Closed({

@@ -145,6 +145,26 @@ function checkSops(file: ImportFile): void {
         (i) => `sops[${s}].versions[${v}].steps[${i}].id`,
         (step) => step.id,
       );
+      for (const [i, step] of (version.steps ?? []).entries()) {
+        checkStepMeasurements(step.measurements ?? [], `sops[${s}].versions[${v}].steps[${i}]`);
+      }
+    }
+  }
+}
+
+/** A step's declared readings: one per metric (a reading is matched by it), min at most max. */
+function checkStepMeasurements(
+  measurements: readonly { metric: string; min?: number | null; max?: number | null }[],
+  path: string,
+): void {
+  refuseDuplicate(
+    measurements,
+    (m) => `${path}.measurements[${m}].metric`,
+    (m) => m.metric.trim().toLowerCase(),
+  );
+  for (const [m, { min, max }] of measurements.entries()) {
+    if (min != null && max != null && min > max) {
+      throw errors.validation(`${path}.measurements[${m}].min: must not be greater than max`);
     }
   }
 }

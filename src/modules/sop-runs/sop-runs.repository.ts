@@ -23,6 +23,7 @@ const RUN_COLUMNS = [
   'status',
   'batch_code',
   'plant_id',
+  'explant_id',
   'notes',
   'started_by',
   'started_at',
@@ -115,11 +116,12 @@ export interface RunFilters {
   readonly status?: string;
   readonly sopId?: string;
   readonly plantId?: string;
+  readonly explantId?: string;
 }
 
 /**
  * A page of the workspace's runs, newest first (created_at, id); each filter has
- * its index (workspace_id, status | sop_id | plant_id, created_at, id).
+ * its index (workspace_id, status | sop_id | plant_id | explant_id, created_at, id).
  */
 export function listRunRows(
   db: Db,
@@ -131,6 +133,7 @@ export function listRunRows(
   if (filters.status !== undefined) query = query.where('status', '=', filters.status);
   if (filters.sopId !== undefined) query = query.where('sop_id', '=', filters.sopId);
   if (filters.plantId !== undefined) query = query.where('plant_id', '=', filters.plantId);
+  if (filters.explantId !== undefined) query = query.where('explant_id', '=', filters.explantId);
   return fetchPage(query, NEWEST_FIRST, page);
 }
 

@@ -41,7 +41,8 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     description:
       'Starts a run of the version of the SOP in force now (409 SOP_RUN_NOT_EFFECTIVE without one), ' +
       'pinned to it: a version that takes force later does not change it. The run is in_progress ' +
-      'and started by the key owner. `plant_id` must be a plant of the workspace. Training is not ' +
+      'and started by the key owner. `plant_id` must be a plant of the workspace, `explant_id` an ' +
+      'explant of it (one or neither: both answer 422). Training is not ' +
       'modelled: TRAINING_REQUIRED and meta.training_warning are never sent.',
     scope: 'write:sop_runs',
     failureCode: 'SOP_RUN_CREATE_FAILED',
@@ -61,8 +62,8 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     summary: 'List SOP runs',
     description:
       'The workspace’s runs, newest first, each with its progress and worked steps (no evidence: ' +
-      'get the run for it). Filters: `status`, `sop_id`, `plant_id` (an SOP or plant that is not ' +
-      'the workspace’s answers 404).',
+      'get the run for it). Filters: `status`, `sop_id`, `plant_id`, `explant_id` (an SOP or ' +
+      'record that is not the workspace’s answers 404).',
     scope: 'read:sop_runs',
     failureCode: 'SOP_RUN_QUERY_FAILED',
     errors: ['NOT_FOUND'],
@@ -145,7 +146,9 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     summary: 'Record a step measurement',
     description:
       'A numeric reading against one step of a run; it joins the trail as `measured` with payload ' +
-      `{metric, value, unit, notes?}. A 422 gives the first problem without naming the field. ${STEP_RULES}`,
+      '{metric, value, unit, notes?}. A metric the step declares in its `measurements` must ' +
+      'come in the declared unit and within its min and max, else 422 and nothing is recorded. ' +
+      `A 422 gives the first problem without naming the field. ${STEP_RULES}`,
     scope: 'write:sop_steps',
     failureCode: 'SOP_STEP_EVENT_CREATE_FAILED',
     errors: ['SOP_RUN_CLOSED'],

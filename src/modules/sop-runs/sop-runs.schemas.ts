@@ -64,6 +64,9 @@ const runFields = {
       'The steps of the pinned version that have evidence, in the version’s order; empty until one has',
   }),
   plantId: Nullable(Uuid()),
+  explantId: Nullable(
+    Uuid({ description: 'The explant the run was done for (Vitro addition; null when none)' }),
+  ),
   notes: Nullable(Type.String({ description: 'Sent when the run was closed' })),
   startedBy: Nullable(Uuid({ description: 'The member who started the run' })),
   updatedAt: Type.String(),
@@ -112,6 +115,12 @@ export const StartSopRunBody = Type.Object(
     sop_id: Uuid({ description: 'An SOP of the workspace with a version in force' }),
     batch_code: Type.Optional(Type.String({ maxLength: 120 })),
     plant_id: Type.Optional(Uuid({ description: 'A plant of the workspace' })),
+    explant_id: Type.Optional(
+      Uuid({
+        description:
+          'An explant of the workspace (Vitro addition); a run is for a plant or an explant, not both',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -187,6 +196,9 @@ export const SopRunQuery = Type.Object({
   sop_id: Type.Optional(Uuid({ description: 'Runs of this SOP (404 for an unknown SOP)' })),
   plant_id: Type.Optional(
     Uuid({ description: 'Runs done for this plant (404 for an unknown plant)' }),
+  ),
+  explant_id: Type.Optional(
+    Uuid({ description: 'Runs done for this explant (404 for an unknown explant)' }),
   ),
 });
 

@@ -7,7 +7,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-lookup.js';
-import { findVersionInForce } from '../sops/index.js';
+import { findVersionInForce, findVersionStep, type SopStepMeasurement } from '../sops/index.js';
 import {
   listEvidence,
   listRunRows,
@@ -62,6 +62,7 @@ function presentRun(row: SopRunRow, withEvidence: ReadonlySet<string>): SopRunRe
       stepIds.length === 0 ? 0 : Math.round((10_000 * worked.length) / stepIds.length) / 100,
     steps: worked.map((id) => ({ id, completed: true })),
     plantId: row.plant_id,
+    explantId: row.explant_id,
     notes: row.notes,
     startedBy: row.started_by,
     updatedAt: row.updated_at,
@@ -99,8 +100,18 @@ export async function startSopRun(
   const sop = await findVersionInForce(trx, workspaceId, input.sop_id);
   if (sop === undefined) throw errors.notFound('SOP');
   const plantId = input.plant_id ?? null;
+  const explantId = input.explant_id ?? null;
+  if (plantId !== null && explantId !== null) {
+    throw errors.validation('explant_id: a run is for a plant or an explant; send one, not both');
+  }
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
     throw errors.notFound('Plant');
+  }
+  if (
+    explantId !== null &&
+    (await records.find(trx, 'explant', workspaceId, explantId)) === undefined
+  ) {
+    throw errors.notFound('Explant');
   }
   if (sop.version === null) {
     throw new AppError(
@@ -118,6 +129,7 @@ export async function startSopRun(
     status: 'in_progress',
     batch_code: input.batch_code ?? null,
     plant_id: plantId,
+    explant_id: explantId,
     notes: null,
     started_by: principal.memberId,
     started_at: now,
@@ -134,6 +146,8 @@ interface Evidence {
   eventType: string;
   payload: Record<string, unknown>;
   recordedAt: string | undefined;
+  /** A rule of the run's step the evidence must keep, checked with the run locked. */
+  check?: (trx: Trx, run: SopRunRow) => Promise<void>;
 }
 
 /**
@@ -157,6 +171,7 @@ async function appendEvidence(
     throw new AppError('NOT_FOUND', 'Step not found in the SOP version this run follows');
   }
   if (closedStatuses.has(run.status)) throw runEnded(run, 'it accepts no more step evidence');
+  await evidence.check?.(trx, run);
   const row: SopStepEventRow = {
     id: newId(),
     workspace_id: workspaceId,
@@ -196,7 +211,38 @@ export function recordStepEvent(
   );
 }
 
-/** POST /sop-runs/{id}/steps/{stepId}/measurements: joins the trail as `measured`. */
+const sameMetric = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Why a reading breaks what its step declares for the metric (its unit, its
+ * range), or null. The words name no field, as this operation's refusals don't.
+ */
+export function measurementProblem(
+  declared: readonly SopStepMeasurement[],
+  reading: { metric: string; value: number; unit: string },
+): string | null {
+  const rule = declared.find((d) => sameMetric(d.metric, reading.metric));
+  if (rule === undefined) return null;
+  if (reading.unit.trim() !== rule.unit) {
+    return `${rule.metric} must be measured in ${rule.unit} for this step, not ${reading.unit}`;
+  }
+  const below = rule.min !== null && reading.value < rule.min;
+  const above = rule.max !== null && reading.value > rule.max;
+  if (!below && !above) return null;
+  const range =
+    rule.min !== null && rule.max !== null
+      ? `from ${rule.min} to ${rule.max} ${rule.unit}`
+      : rule.min !== null
+        ? `at least ${rule.min} ${rule.unit}`
+        : `at most ${rule.max} ${rule.unit}`;
+  return `${rule.metric} ${reading.value} ${rule.unit} is out of range: this step accepts ${range}`;
+}
+
+/**
+ * POST /sop-runs/{id}/steps/{stepId}/measurements: joins the trail as `measured`.
+ * A metric the run's step declares must come in its unit and within its range
+ * (422, nothing recorded); any other metric is free words, as before.
+ */
 export function recordStepMeasurement(
   trx: Trx,
   principal: Principal,
@@ -216,7 +262,16 @@ export function recordStepMeasurement(
     principal,
     runId,
     stepId,
-    { eventType: 'measured', payload, recordedAt: input.recorded_at },
+    {
+      eventType: 'measured',
+      payload,
+      recordedAt: input.recorded_at,
+      check: async (db, run) => {
+        const step = await findVersionStep(db, run.workspace_id, run.sop_version_id, stepId);
+        const problem = measurementProblem(step?.measurements ?? [], input);
+        if (problem !== null) throw errors.validation(problem);
+      },
+    },
     now,
   );
 }
@@ -308,8 +363,8 @@ export async function listSopRunEvidence(
 }
 
 /**
- * GET /sop-runs: the workspace's runs newest first, by status, SOP and plant
- * (an SOP or plant that is not the workspace's answers 404), each with its
+ * GET /sop-runs: the workspace's runs newest first, by status, SOP, plant and
+ * explant (an SOP or record that is not the workspace's answers 404), each with its
  * progress (one query for the page's evidence).
  */
 export async function listSopRuns(
@@ -331,6 +386,12 @@ export async function listSopRuns(
   ) {
     throw errors.notFound('Plant');
   }
+  if (
+    query.explant_id !== undefined &&
+    (await records.find(db, 'explant', workspaceId, query.explant_id)) === undefined
+  ) {
+    throw errors.notFound('Explant');
+  }
   const { items, nextKey } = await listRunRows(
     db,
     workspaceId,
@@ -338,6 +399,7 @@ export async function listSopRuns(
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(query.sop_id === undefined ? {} : { sopId: query.sop_id }),
       ...(query.plant_id === undefined ? {} : { plantId: query.plant_id }),
+      ...(query.explant_id === undefined ? {} : { explantId: query.explant_id }),
     },
     page,
   );

@@ -7,10 +7,12 @@ export { StepId } from './sops.schemas.js';
 export {
   findSopVersionConflict,
   findVersionInForce,
+  findVersionStep,
   SOP_LEVELS,
   SOP_LIFECYCLE_STATUSES,
   SOP_STATUSES,
   sopRecords,
   type SopLifecycleStatus,
   type SopStep,
+  type SopStepMeasurement,
 } from './sops.service.js';

@@ -5,6 +5,16 @@ import { Nullable, Uuid } from '../../kernel/schemas.js';
 export const StepId = (description: string) =>
   Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', minLength: 1, maxLength: 64, description });
 
+/** A reading a step asks for; a run's measurement of this metric must use its unit and range. */
+export const SopStepMeasurement = Type.Object({
+  metric: Type.String({ description: 'What to measure; a measurement names it in `metric`' }),
+  unit: Type.String({ description: 'The unit a measurement of this metric must be sent in' }),
+  min: Nullable(Type.Number({ description: 'Lowest value accepted (inclusive); null: no floor' })),
+  max: Nullable(
+    Type.Number({ description: 'Highest value accepted (inclusive); null: no ceiling' }),
+  ),
+});
+
 /** A step of a version, as stored and shown (camelCase); its `id` is what runs post evidence to. */
 export const SopStep = Type.Object({
   id: Type.String({ description: 'Post step evidence of a run against it (stepId)' }),
@@ -12,6 +22,11 @@ export const SopStep = Type.Object({
   notes: Nullable(Type.String()),
   safetyWarning: Nullable(Type.String()),
   estimatedMinutes: Nullable(Type.Number()),
+  measurements: Type.Array(SopStepMeasurement, {
+    description:
+      'Readings the step asks for (Vitro addition; empty when none): a measurement posted to the ' +
+      'step with one of these metrics is refused (422) in another unit or out of range',
+  }),
 });
 
 export const SopVersion = Type.Object(

@@ -10,6 +10,7 @@ import {
   listSopRows,
   listSopVersions,
   sops,
+  sopVersions,
   type SopRow,
   type SopVersionRow,
 } from './sops.repository.js';
@@ -24,13 +25,25 @@ export const SOP_LEVELS = ['beginner', 'intermediate', 'advanced', 'expert'] as 
 export const SOP_LIFECYCLE_STATUSES = ['effective', 'draft', 'superseded'] as const;
 export type SopLifecycleStatus = (typeof SOP_LIFECYCLE_STATUSES)[number];
 
-/** A step as the API shows it (camelCase); a version's steps are stored in this shape. */
+/** A reading a step asks for: its metric, its unit and the range accepted (null: open). */
+export interface SopStepMeasurement {
+  metric: string;
+  unit: string;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * A step as the API shows it (camelCase); a version's steps are stored in this
+ * shape (versions stored before steps declared readings have no `measurements`).
+ */
 export interface SopStep {
   id: string;
   instruction: string;
   notes: string | null;
   safetyWarning: string | null;
   estimatedMinutes: number | null;
+  measurements: SopStepMeasurement[];
 }
 
 /** Why a version of an SOP cannot be saved as given. */
@@ -79,7 +92,11 @@ export async function findSopVersionConflict(
 }
 
 const stringList = (text: string) => JSON.parse(text) as string[];
-const stepsOf = (row: SopVersionRow) => JSON.parse(row.steps) as SopStep[];
+const stepsOf = (row: SopVersionRow): SopStep[] =>
+  (JSON.parse(row.steps) as (Omit<SopStep, 'measurements'> & Partial<SopStep>)[]).map((step) => ({
+    ...step,
+    measurements: step.measurements ?? [],
+  }));
 
 function presentSummary(row: SopRow, currentVersion: number): SopSummaryRecord {
   return {
@@ -180,6 +197,17 @@ export async function findVersionInForce(
       stepIds: stepsOf(inForce).map((step) => step.id),
     },
   };
+}
+
+/** A step of one stored version of the workspace (a run's pinned version), if it has it. */
+export async function findVersionStep(
+  db: Db,
+  workspaceId: string,
+  versionId: string,
+  stepId: string,
+): Promise<SopStep | undefined> {
+  const version = await sopVersions.find(db, workspaceId, versionId);
+  return version === undefined ? undefined : stepsOf(version).find((step) => step.id === stepId);
 }
 
 const refOf = (row: SopRow | undefined): RecordRef | undefined =>

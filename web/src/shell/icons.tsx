@@ -11,6 +11,7 @@ const PATHS: Record<IconName | 'scan' | 'search', string> = {
   room: 'M3 21h18M5 21V7l7-4 7 4v14M9 21v-6h6v6M12 9.5a1.5 1.5 0 1 0 0 .01',
   tasks: 'M9 6h11M9 12h11M9 18h11M4 6l1 1 2-2M4 12l1 1 2-2M4 18l1 1 2-2',
   warning: 'M12 3l10 18H2zM12 10v5M12 18h.01',
+  steps: 'M9 3h6v3H9zM7 4.5H5V21h14V4.5h-2M8.5 11h7M8.5 15h7M8.5 18h4',
   scan: 'M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3M7 12h10',
   search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
 };

@@ -16,3 +16,19 @@ export function useAnswer<T>(read: () => Promise<Answer<T>>, deps: readonly unkn
   }, deps);
   return answer;
 }
+
+/** Any async value for a screen's part (a name looked up, a search): null while it loads. */
+export function useLoaded<T>(read: () => Promise<T>, deps: readonly unknown[] = []): T | null {
+  const [value, setValue] = useState<T | null>(null);
+  useEffect(() => {
+    let current = true;
+    setValue(null);
+    void read().then((result) => {
+      if (current) setValue(result);
+    });
+    return () => {
+      current = false;
+    };
+  }, deps);
+  return value;
+}
