@@ -1,7 +1,7 @@
 // `npm run screenshot`: the README's picture of the console, made from the demo
 // lab so that it stays true. A throwaway SQLite database, the demo lab, the
 // server on 127.0.0.1, Debian's Chromium signed in as the demo lab's owner
-// through a minted sign-in link; the Members page at 1440 x 900 into
+// through a minted sign-in link; the Today screen, every panel loaded, at 1440 x 900 into
 // docs/console.png. Run `npm run build:web` first when web/ changed.
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +44,15 @@ try {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(link.url);
   await page.waitForURL(`${base}/`);
-  await page.goto(`${base}/members`);
-  await page.getByRole('button', { name: 'Make sign-in link' }).first().waitFor();
+  await page.getByRole('heading', { name: 'Latest activity' }).waitFor();
+  // Every panel loaded: none still says it is busy.
+  // (A function, not a string: the console's Content-Security-Policy forbids eval.)
+  await page.waitForFunction(() => {
+    const { document } = globalThis as unknown as {
+      document: { querySelector(selector: string): unknown };
+    };
+    return document.querySelector('[aria-busy="true"]') === null;
+  });
   await page.screenshot({ path: OUT.pathname });
   console.log(JSON.stringify({ screenshot: OUT.pathname }));
 } finally {
