@@ -224,6 +224,9 @@ describe.skipIf(!browserTestsRun('work screens browser tests'))(
           ['/contaminations', '/api/v1/contaminations?open=true'],
           ['/contaminations?show=resolved', '/api/v1/contaminations?open=false'],
           ['/contaminations?show=all', '/api/v1/contaminations'],
+          ['/rooms', '/api/v1/rooms'],
+          ['/sop-runs', '/api/v1/sop-runs'],
+          ['/sop-runs?status=completed', '/api/v1/sop-runs?status=completed'],
         ];
         for (const [screen, list] of cases) {
           await page.goto(`${t.base}${screen}`);

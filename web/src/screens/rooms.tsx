@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
 import { usePagedList } from '../ui/paged';
+import { DownloadCsv } from '../ui/download';
 import { Notice, ScreenHeader } from '../ui/parts';
 import { useTitle } from '../ui/title';
 import { recordHref } from './record-words';
@@ -35,7 +36,9 @@ export default function Rooms() {
   );
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead} />
+      <ScreenHeader title={strings.title} lead={strings.lead}>
+        <DownloadCsv path="/api/v1/rooms" query={{}} file="rooms" />
+      </ScreenHeader>
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
       <ul class="rows room-list" aria-busy={list.loading}>
         {list.items.map((room) => (

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client';
 import type { operations } from '../api/schema';
 import { useAnswer } from '../ui/answer';
+import { DownloadCsv } from '../ui/download';
 import { usePagedList } from '../ui/paged';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
 import { useTitle } from '../ui/title';
@@ -73,9 +74,16 @@ export default function SopRuns() {
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        <a class="button" href="/sops">
-          {strings.sops}
-        </a>
+        <div class="header-actions">
+          <a class="button" href="/sops">
+            {strings.sops}
+          </a>
+          <DownloadCsv
+            path="/api/v1/sop-runs"
+            query={{ status, ...(record ? { [record]: query[record] } : {}) }}
+            file="sop-runs"
+          />
+        </div>
       </ScreenHeader>
       <form
         class="filters"
