@@ -227,6 +227,8 @@ describe.skipIf(!browserTestsRun('work screens browser tests'))(
           ['/rooms', '/api/v1/rooms'],
           ['/sop-runs', '/api/v1/sop-runs'],
           ['/sop-runs?status=completed', '/api/v1/sop-runs?status=completed'],
+          ['/sops', '/api/v1/sops'],
+          ['/devices', '/api/v1/devices'],
         ];
         for (const [screen, list] of cases) {
           await page.goto(`${t.base}${screen}`);
@@ -244,6 +246,24 @@ describe.skipIf(!browserTestsRun('work screens browser tests'))(
                 expect(row[field], `${screen} ${field}`).toBe(String(json[i]![field] ?? ''));
             }
           }
+        }
+        // Members and API keys answer sessions of admins only: compared with the JSON the
+        // console itself reads.
+        for (const [screen, list] of [
+          ['/members', '/api/v1/members'],
+          ['/api-keys', '/api/v1/api-keys'],
+        ] as const) {
+          await page.goto(`${t.base}${screen}`);
+          await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+          const rows = await downloadCsv(page);
+          const json = await page.evaluate<Row[]>(
+            `fetch('${list}?limit=100').then((r) => r.json()).then((b) => b.data)`,
+          );
+          expect(json.length, screen).toBeGreaterThan(0);
+          expect(
+            rows.map((r) => r.id),
+            screen,
+          ).toEqual(json.map((r) => r.id));
         }
         // The filters narrowed something: Growth Room B holds some plants, not all.
         const all = await everything('/api/v1/plants');

@@ -196,9 +196,9 @@ describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
       expect(body(res).data).toHaveLength(2);
       expect(res.headers.vary).toBe('Accept');
     }
-    const devices = await exportCsv('/api/v1/devices');
-    expect(devices.headers['content-type']).toMatch(/^application\/json/);
-    expect(body(devices).ok).toBe(true);
+    const recipes = await exportCsv('/api/v1/media-recipes');
+    expect(recipes.headers['content-type']).toMatch(/^application\/json/);
+    expect(body(recipes).ok).toBe(true);
   });
 
   it('exports the other lists the console shows, each with its own fields', async () => {
@@ -211,6 +211,8 @@ describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
       ['/api/v1/people', 'id'],
       ['/api/v1/activity', 'id'],
       ['/api/v1/events?entity=plant', 'id'],
+      ['/api/v1/devices', 'id'],
+      ['/api/v1/sops', 'id'],
     ] as const) {
       const res = await exportCsv(url);
       expect(res.statusCode, url).toBe(200);
@@ -234,7 +236,7 @@ describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
     ]);
     expect(plants.get.description).toContain('**CSV:**');
     expect(plants.post['x-csv']).toBeUndefined();
-    expect(Object.keys(doc.paths['/api/v1/devices'].get.responses['200'].content)).toEqual([
+    expect(Object.keys(doc.paths['/api/v1/media-recipes'].get.responses['200'].content)).toEqual([
       'application/json',
     ]);
   });

@@ -93,6 +93,7 @@ describe('OpenAPI document', () => {
         'getMediaRecipe',
         'updateMediaRecipe',
         'resolveLabel',
+        'listLabelCodes',
         'createLabelScan',
         'listTasks',
         'createTask',

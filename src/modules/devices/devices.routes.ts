@@ -26,7 +26,7 @@ export function registerDeviceRoutes(routes: Routes): void {
     scope: 'read:devices',
     plan: 'devices',
     failureCode: 'DEVICE_QUERY_FAILED',
-    paging: { list: 'devices', ...DEVICE_PAGE },
+    paging: { list: 'devices', ...DEVICE_PAGE, csv: true },
     item: Device,
     handler: (_req, ctx) => listDevices(ctx.db, ctx.principal.workspaceId, ctx.page),
   });

@@ -35,7 +35,7 @@ export function registerManagementRoutes(routes: Routes): void {
     summary: 'List members',
     description: "The workspace's members, removed ones too, newest first.",
     failureCode: 'MEMBER_QUERY_FAILED',
-    paging: { list: 'members' },
+    paging: { list: 'members', csv: true },
     item: Member,
     handler: (_req, ctx) => listWorkspaceMembers(ctx.db, ctx.principal.workspaceId, ctx.page),
   });
@@ -107,7 +107,7 @@ export function registerManagementRoutes(routes: Routes): void {
     summary: 'List API keys',
     description: "The workspace's keys, revoked ones too, newest first; never a secret.",
     failureCode: 'API_KEY_QUERY_FAILED',
-    paging: { list: 'api-keys' },
+    paging: { list: 'api-keys', csv: true },
     item: ApiKey,
     handler: (_req, ctx) => listWorkspaceApiKeys(ctx.db, ctx.principal.workspaceId, ctx.page),
   });

@@ -13,7 +13,7 @@ export function registerSopRoutes(routes: Routes): void {
       'versions come from `vitro import` (no write operation).',
     scope: 'read:sops',
     failureCode: 'SOP_QUERY_FAILED',
-    paging: { list: 'sops' },
+    paging: { list: 'sops', csv: true },
     item: SopSummary,
     handler: (_req, ctx) => listSops(ctx.db, ctx.principal.workspaceId, ctx.page),
   });

@@ -7,6 +7,7 @@ import { useSignedIn } from '../session';
 import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
+import { DownloadCsv } from '../ui/download';
 import { useTitle } from '../ui/title';
 
 type ApiKey = Schemas['ApiKey'];
@@ -89,11 +90,14 @@ function KeysList() {
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        {!creating && (
-          <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
-            {strings.create}
-          </button>
-        )}
+        <div class="header-actions">
+          {!creating && (
+            <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
+              {strings.create}
+            </button>
+          )}
+          <DownloadCsv path="/api/v1/api-keys" query={{}} file="api-keys" />
+        </div>
       </ScreenHeader>
       {creating && (
         <CreateKey

@@ -3,6 +3,7 @@ import { useSignedIn } from '../session';
 import { PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { DownloadCsv } from '../ui/download';
 import { useTitle } from '../ui/title';
 import { deviceTone } from './device-status';
 
@@ -44,7 +45,9 @@ function DeviceList() {
   );
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead} />
+      <ScreenHeader title={strings.title} lead={strings.lead}>
+        <DownloadCsv path="/api/v1/devices" query={{}} file="devices" />
+      </ScreenHeader>
       <PagedRows
         list={list}
         loading={strings.loading}

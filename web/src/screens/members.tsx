@@ -6,6 +6,7 @@ import { useSignedIn } from '../session';
 import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
+import { DownloadCsv } from '../ui/download';
 import { useTitle } from '../ui/title';
 
 type Member = Schemas['Member'];
@@ -90,11 +91,14 @@ function MembersList() {
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        {!adding && (
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {strings.add}
-          </button>
-        )}
+        <div class="header-actions">
+          {!adding && (
+            <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
+              {strings.add}
+            </button>
+          )}
+          <DownloadCsv path="/api/v1/members" query={{}} file="members" />
+        </div>
       </ScreenHeader>
       {adding && (
         <AddMember

@@ -1,6 +1,7 @@
 import { api, call, type Schemas } from '../api/client';
 import { usePagedList } from '../ui/paged';
 import { Chip, Notice, ScreenHeader } from '../ui/parts';
+import { DownloadCsv } from '../ui/download';
 import { useTitle } from '../ui/title';
 import { sopHref } from './sop-words';
 
@@ -27,9 +28,12 @@ export default function Sops() {
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        <a class="button" href="/sop-runs">
-          {strings.runs}
-        </a>
+        <div class="header-actions">
+          <a class="button" href="/sop-runs">
+            {strings.runs}
+          </a>
+          <DownloadCsv path="/api/v1/sops" query={{}} file="sops" />
+        </div>
       </ScreenHeader>
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
       {list.loading && list.items.length === 0 && <p aria-busy="true">{strings.loading}</p>}
