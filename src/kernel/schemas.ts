@@ -7,7 +7,14 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
   if (typeof base.type !== 'string') {
     return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }], ...options });
   }
-  return Type.Unsafe<Static<T> | null>({ ...base, type: [base.type, 'null'], ...options });
+  // An enum lists null too: `type` alone would let null through to an `enum` that refuses it.
+  const values = Array.isArray(base.enum) ? { enum: [...(base.enum as unknown[]), null] } : {};
+  return Type.Unsafe<Static<T> | null>({
+    ...base,
+    type: [base.type, 'null'],
+    ...values,
+    ...options,
+  });
 }
 
 /** A string restricted to `values` (a plain JSON Schema `enum`). */
