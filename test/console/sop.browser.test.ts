@@ -88,8 +88,11 @@ describe.skipIf(!browserTestsRun('SOP runner browser tests'))('SOPs and runs in 
       context.setDefaultTimeout(10_000);
       await signIn(page, t, ownerId);
 
-      // From the navigation to the SOP, then the explant found by search.
-      await page.getByRole('link', { name: 'SOPs' }).first().click();
+      // From the navigation to the SOP (on a tablet the bottom bar holds Today, Plants,
+      // Explants and Tasks; the account menu the other places), then the explant found
+      // by search.
+      await page.getByRole('button', { name: /Account/ }).click();
+      await page.locator('#account-menu').getByRole('link', { name: 'SOPs' }).click();
       await page.getByRole('link', { name: sop.title }).click();
       await page.waitForURL(`**/sops/${sop.id}`);
       const start = page.getByRole('region', { name: 'Start a run' });
