@@ -34,6 +34,8 @@ export interface WorkspaceTable<T extends WorkspaceTableName> {
   find: (db: Db, workspaceId: string, id: string) => Promise<DB[T] | undefined>;
   /** `find`, holding the row until the transaction ends (PostgreSQL; SQLite has one writer). */
   lock: (trx: Trx, workspaceId: string, id: string) => Promise<DB[T] | undefined>;
+  /** The rows of some ids (`find` of each, in one query), in no particular order. */
+  findMany: (db: Db, workspaceId: string, ids: readonly string[]) => Promise<DB[T][]>;
   insert: (trx: Trx, row: DB[T]) => Promise<void>;
   update: (trx: Trx, workspaceId: string, id: string, changes: Partial<DB[T]>) => Promise<void>;
   /** A page of the workspace's rows, newest first (`created_at`, then id). */
@@ -76,6 +78,12 @@ export function workspaceTable<T extends WorkspaceTableName>(
       (await findRow.first(db, { workspaceId, id })) as DB[T] | undefined,
     lock: async (trx, workspaceId, id) =>
       (await lockRow.first(trx, { workspaceId, id })) as DB[T] | undefined,
+    findMany: async (db, workspaceId, ids) =>
+      ids.length === 0
+        ? []
+        : ((await visible(db, workspaceId)
+            .where('id', 'in', [...new Set(ids)])
+            .execute()) as DB[T][]),
     insert: async (trx, row) => {
       await insertRow.run(trx, row);
     },

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
+import { statementsOf } from '../support/statements.js';
 import { createLab } from '../support/harness.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
@@ -144,5 +145,60 @@ describeOnDatabases('Label codes', (target) => {
       404,
       'NOT_FOUND',
     );
+  });
+
+  it('resolves codes that collide within one sheet as a scanner would, each record alone', async () => {
+    // An external id outranks a label in any case; a batch number a label; a plant an explant.
+    const byExternal = await newExplant(owner, { label: 'Jar A', external_id: 'X-1' });
+    const shadowed = await newExplant(owner, { label: 'x-1' });
+    const byBatch = await newExplant(owner, { label: 'Jar C', batch_number: 'lot-9' });
+    const underBatch = await newExplant(owner, { label: 'LOT-9' });
+    const plant = await newPlant(owner, { species: 'Musa', external_id: 'Jar D' });
+    const underPlant = await newExplant(owner, { label: 'jar d' });
+    const sheet = [byExternal, shadowed, byBatch, underBatch, underPlant];
+    const together = dataOf(
+      await codes(owner, `explant_ids=${sheet.map((e: Json) => e.id).join(',')}`),
+      200,
+    );
+    expect(together.map((c: Json) => [c.record_id, c.code, c.source])).toEqual([
+      [byExternal.id, 'X-1', 'identifier'],
+      [shadowed.id, shadowed.id, 'id'],
+      [byBatch.id, 'Jar C', 'identifier'],
+      [underBatch.id, underBatch.id, 'id'],
+      [underPlant.id, underPlant.id, 'id'],
+    ]);
+    // The same answer record by record, and every code resolves to its record.
+    for (const [index, explant] of sheet.entries()) {
+      expect(dataOf(await codes(owner, `explant_ids=${explant.id}`), 200)).toEqual([
+        together[index],
+      ]);
+      const found = dataOf(await resolve(owner, together[index].code), 200);
+      expect([found.record_type, found.record_id]).toEqual(['explant', explant.id]);
+    }
+    expect(dataOf(await resolve(owner, 'JAR D'), 200)).toMatchObject({
+      record_type: 'plant',
+      record_id: plant.id,
+    });
+  });
+
+  it('asks the database the same few statements for a sheet of 30 labels as for 3', async () => {
+    const explants: Json[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      explants.push(await newExplant(owner, { label: `Jar ${i}`, batch_number: `B-${i % 3}` }));
+    }
+    const sheetOf = async (some: Json[]) => {
+      const query = `explant_ids=${some.map((e) => e.id).join(',')}`;
+      dataOf(await codes(owner, query), 200); // warm: the key row and prepared statements
+      let answer: Json[] = [];
+      const statements = await statementsOf(target.name, async () => {
+        answer = dataOf(await codes(owner, query), 200);
+      });
+      expect(answer).toHaveLength(some.length);
+      return statements.length;
+    };
+    const few = await sheetOf(explants.slice(0, 3));
+    const many = await sheetOf(explants);
+    expect(many).toBe(few);
+    expect(many).toBeLessThan(20);
   });
 });

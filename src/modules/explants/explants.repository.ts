@@ -48,23 +48,29 @@ export const explantRecords: RecordSource<ExplantRow> = explants;
 
 export const explantExternalIds = externalIds('explants', 'explant');
 
-/** Newest explant whose lower-cased `column` equals `key`. */
-export async function findExplantByKey(
+/** The identity columns, in the order a code is matched against them. */
+export const EXPLANT_IDENTITY_KEYS = ['external_id_key', 'batch_number_key', 'label_key'] as const;
+
+/**
+ * The explants whose lower-cased external id, batch number or label is one of
+ * `keys`, newest first (`created_at`, then id); deleted ones hidden.
+ */
+export async function findExplantsByKeys(
   db: Db,
   workspaceId: string,
-  column: 'external_id_key' | 'batch_number_key' | 'label_key',
-  key: string,
-): Promise<ExplantRow | undefined> {
+  keys: readonly string[],
+): Promise<ExplantRow[]> {
+  if (keys.length === 0) return [];
+  const wanted = [...new Set(keys)];
   return db
     .selectFrom('explants')
     .select(COLUMNS)
     .where('workspace_id', '=', workspaceId)
-    .where(column, '=', key)
     .where('deleted_at', 'is', null)
+    .where((eb) => eb.or(EXPLANT_IDENTITY_KEYS.map((column) => eb(column, 'in', wanted))))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
 }
 
 export interface ExplantFilters extends RecordFilters {

@@ -17,6 +17,7 @@ import {
   currentStageOf,
   customFieldsOf,
   getTracked,
+  getTrackedMany,
   hasRecordFilters,
   listTracked,
   resolveStageKey,
@@ -30,7 +31,8 @@ import { openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
   explants,
-  findExplantByKey,
+  EXPLANT_IDENTITY_KEYS,
+  findExplantsByKeys,
   listExplantRows,
   type ExplantFilters,
   type ExplantRow,
@@ -283,28 +285,58 @@ export async function listExplants(
 
 const noRows = () => Promise.resolve({ items: [], nextKey: null });
 
-/** The newest explant whose external id, else batch number, else label is `code` (any case). */
+/**
+ * For each code (lower-cased), the newest explant whose external id, else batch
+ * number, else label is that code, ignoring case; codes that name none are absent.
+ */
+async function explantRowsByIdentity(
+  db: Db,
+  workspaceId: string,
+  codes: readonly string[],
+): Promise<Map<string, ExplantRow>> {
+  const keys = codes.map((code) => code.toLowerCase());
+  const rows = await findExplantsByKeys(db, workspaceId, keys);
+  const found = new Map<string, ExplantRow>();
+  for (const key of keys) {
+    for (const column of EXPLANT_IDENTITY_KEYS) {
+      // Rows come newest first: the first match of a column is the newest.
+      const row = rows.find((candidate) => candidate[column] === key);
+      if (row !== undefined) {
+        found.set(key, row);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
 async function explantRowByIdentity(
   db: Db,
   workspaceId: string,
   code: string,
 ): Promise<ExplantRow | undefined> {
-  const key = code.toLowerCase();
-  return (
-    (await findExplantByKey(db, workspaceId, 'external_id_key', key)) ??
-    (await findExplantByKey(db, workspaceId, 'batch_number_key', key)) ??
-    findExplantByKey(db, workspaceId, 'label_key', key)
-  );
+  return (await explantRowsByIdentity(db, workspaceId, [code])).get(code.toLowerCase());
 }
 
-/** The explant a code names (as `externalId` finds it), archived ones too. */
-export async function findExplantByIdentity(
+/** The explants some codes name (as `externalId` finds one), by lower-cased code; archived ones too. */
+export async function findExplantsByIdentity(
   db: Db,
   workspaceId: string,
-  code: string,
-): Promise<ExplantRecord | undefined> {
-  const row = await explantRowByIdentity(db, workspaceId, code);
-  return row === undefined ? undefined : presentExplant(row, await explantContext(db, workspaceId));
+  codes: readonly string[],
+): Promise<Map<string, ExplantRecord>> {
+  const rows = await explantRowsByIdentity(db, workspaceId, codes);
+  if (rows.size === 0) return new Map();
+  const context = await explantContext(db, workspaceId);
+  return new Map([...rows].map(([key, row]) => [key, presentExplant(row, context)]));
+}
+
+/** Explants by id, in one query: those found, by id. */
+export function getExplants(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, ExplantRecord>> {
+  return getTrackedMany(db, EXPLANT_KIND, workspaceId, ids);
 }
 
 const EXPLANT_KIND: TrackedKind<

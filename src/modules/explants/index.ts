@@ -5,7 +5,9 @@ export {
   archiveExplant,
   type ExplantCounts,
   createExplant,
-  findExplantByIdentity,
+  findExplantsByIdentity,
   getExplant,
+  type ExplantRecord,
+  getExplants,
   listExplants,
 } from './explants.service.js';

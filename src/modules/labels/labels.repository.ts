@@ -38,6 +38,21 @@ export async function findLabelByBarcode(
     .executeTakeFirst();
 }
 
+/** The labels of some exact barcodes, in no particular order. */
+export async function findLabelsByBarcodes(
+  db: Db,
+  workspaceId: string,
+  barcodes: readonly string[],
+): Promise<LabelRow[]> {
+  if (barcodes.length === 0) return [];
+  return db
+    .selectFrom('labels')
+    .select(LABEL_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('barcode', 'in', [...new Set(barcodes)])
+    .execute();
+}
+
 export const labels = workspaceTable('labels', LABEL_COLUMNS);
 
 /** What a container label holds, in label order. */

@@ -43,7 +43,7 @@ export function registerLabelRoutes(routes: Routes): void {
     querystring: LabelCodesQuery,
     data: Type.Array(LabelCode, { maxItems: MAX_LABEL_RECORDS }),
     handler: async (req, ctx) => ({
-      data: await labelCodes(ctx.db, ctx.principal.workspaceId, req.query, ctx.publicUrl),
+      data: await labelCodes(ctx.db, ctx.principal.workspaceId, req.query),
     }),
   });
 }

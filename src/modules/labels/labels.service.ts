@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
-import { AppError, errors } from '../../kernel/errors.js';
-import { findExplantByIdentity, getExplant } from '../explants/index.js';
-import { findPlantByIdentity, getPlant } from '../plants/index.js';
+import { errors } from '../../kernel/errors.js';
+import { findExplantsByIdentity, getExplants } from '../explants/index.js';
+import { findPlantsByIdentity, getPlants } from '../plants/index.js';
 import {
-  findLabelByBarcode,
+  findLabelsByBarcodes,
   listLabelContents,
   type LabelContentRow,
   type LabelRow,
@@ -36,139 +36,151 @@ const API_PATHS: Readonly<Record<LabelContentType, string>> = {
 const recordUrl = (publicUrl: string, type: LabelContentType, id: string) =>
   `${publicUrl}/api/v1/${API_PATHS[type]}/${id}`;
 
+interface RecordRef {
+  readonly type: LabelContentType;
+  readonly id: string;
+}
+
+const refKey = (type: LabelContentType, id: string) => `${type}:${id}`;
+
 /**
- * The name of a plant (common name, else species) or an explant (its label), or
- * null when the workspace holds no such record (never had it, or it was deleted).
+ * The names of some plants (common name, else species) and explants (their
+ * label, else id), by `type:id`; a record the workspace does not hold (never
+ * had it, or it was deleted) is absent. One query per type.
  */
-async function nameOf(
+async function namesOf(
   db: Db,
   workspaceId: string,
-  type: LabelContentType,
-  id: string,
-): Promise<string | null> {
-  try {
-    if (type === 'plant') return (await getPlant(db, workspaceId, id)).name;
-    const explant = await getExplant(db, workspaceId, id);
-    return explant.label ?? explant.id;
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-    throw error;
+  refs: readonly RecordRef[],
+): Promise<Map<string, string>> {
+  const idsOf = (type: LabelContentType) =>
+    refs.filter((ref) => ref.type === type).map((ref) => ref.id);
+  const names = new Map<string, string>();
+  for (const plant of (await getPlants(db, workspaceId, idsOf('plant'))).values()) {
+    names.set(refKey('plant', plant.id), plant.name);
   }
-}
-
-async function contentItem(
-  db: Db,
-  workspaceId: string,
-  row: LabelContentRow,
-  publicUrl: string,
-): Promise<ContentItem> {
-  const type = row.record_type as LabelContentType | null;
-  const id = row.record_id;
-  const name = type === null || id === null ? null : await nameOf(db, workspaceId, type, id);
-  return {
-    item_id: row.id,
-    record_type: type,
-    record_id: id,
-    display_name: name ?? (type === null ? 'Unlinked item' : `Deleted ${type}`),
-    url: name === null ? null : recordUrl(publicUrl, type!, id!),
-  };
-}
-
-/**
- * What an imported label names: a container with its contents (in label order),
- * or a plant or explant under the label's display name; null when that plant or
- * explant no longer exists.
- */
-async function resolveImported(
-  db: Db,
-  label: LabelRow,
-  publicUrl: string,
-): Promise<LabelResolutionRecord | null> {
-  const found = {
-    barcode: label.barcode,
-    record_type: label.record_type as LabelRecordType,
-    record_id: label.record_id,
-    display_name: label.display_name,
-  };
-  if (found.record_type === 'container') {
-    const contents: ContentItem[] = [];
-    for (const row of await listLabelContents(db, label.workspace_id, label.id)) {
-      contents.push(await contentItem(db, label.workspace_id, row, publicUrl));
-    }
-    const url = `${publicUrl}/api/v1/labels/resolve?barcode=${encodeURIComponent(label.barcode)}`;
-    return { ...found, url, contents };
+  for (const explant of (await getExplants(db, workspaceId, idsOf('explant'))).values()) {
+    names.set(refKey('explant', explant.id), explant.label ?? explant.id);
   }
-  const type = found.record_type;
-  if ((await nameOf(db, label.workspace_id, type, label.record_id)) === null) return null;
-  return { ...found, url: recordUrl(publicUrl, type, label.record_id) };
+  return names;
 }
 
-/**
- * A plant whose external id is the code, else an explant found the way
- * `GET /explants?externalId=` finds one (external id, batch number, label);
- * all ignoring case.
- */
-async function resolveOwnIdentifier(
-  db: Db,
-  workspaceId: string,
-  barcode: string,
-  publicUrl: string,
-): Promise<LabelResolutionRecord | null> {
-  const plant = await findPlantByIdentity(db, workspaceId, barcode);
-  if (plant !== undefined) {
-    return {
-      barcode,
-      record_type: 'plant',
-      record_id: plant.id,
-      display_name: plant.name,
-      url: recordUrl(publicUrl, 'plant', plant.id),
+/** What a code names, before it is presented. */
+export type LabelTarget =
+  /** An imported label: a container, or a plant or explant that still exists. */
+  | { readonly via: 'label'; readonly label: LabelRow }
+  /** A plant's or explant's own identifier, or its id. */
+  | {
+      readonly via: 'identifier' | 'id';
+      readonly type: LabelContentType;
+      readonly id: string;
+      readonly name: string;
     };
-  }
-  const explant = await findExplantByIdentity(db, workspaceId, barcode);
-  if (explant === undefined) return resolveRecordId(db, workspaceId, barcode, publicUrl);
-  return {
-    barcode,
-    record_type: 'explant',
-    record_id: explant.id,
-    display_name: explant.label ?? explant.id,
-    url: recordUrl(publicUrl, 'explant', explant.id),
-  };
-}
+
+/** The record a target names. */
+export const targetRecord = (target: LabelTarget): { type: LabelRecordType; id: string } =>
+  target.via === 'label'
+    ? { type: target.label.record_type as LabelRecordType, id: target.label.record_id }
+    : { type: target.type, id: target.id };
 
 const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Last, a plant's or explant's own id: the code the console prints on the label
- * of a record that has no other code of its own (GET /labels/codes).
+ * What each code names (decision 8), for many codes in a few queries: an
+ * imported label with exactly this barcode first (unless it names a plant or
+ * explant that no longer exists), then a plant's external id, then an
+ * explant's external id, batch number or label (the newest), all ignoring
+ * case, then a plant's or explant's id. A code that names nothing is absent.
  */
-async function resolveRecordId(
+export async function resolveLabelTargets(
   db: Db,
   workspaceId: string,
-  barcode: string,
-  publicUrl: string,
-): Promise<LabelResolutionRecord | null> {
-  if (!RECORD_ID.test(barcode)) return null;
-  const id = barcode.toLowerCase();
-  for (const type of LABEL_CONTENT_TYPES) {
-    const name = await nameOf(db, workspaceId, type, id);
-    if (name !== null) {
-      return {
-        barcode,
-        record_type: type,
-        record_id: id,
-        display_name: name,
-        url: recordUrl(publicUrl, type, id),
-      };
+  codes: readonly string[],
+): Promise<Map<string, LabelTarget>> {
+  const targets = new Map<string, LabelTarget>();
+  const unresolved = () => codes.filter((code) => !targets.has(code));
+
+  const imported = await findLabelsByBarcodes(db, workspaceId, codes);
+  const named = await namesOf(
+    db,
+    workspaceId,
+    imported
+      .filter((label) => label.record_type !== 'container')
+      .map((label) => ({ type: label.record_type as LabelContentType, id: label.record_id })),
+  );
+  for (const label of imported) {
+    const type = label.record_type as LabelRecordType;
+    if (type === 'container' || named.has(refKey(type, label.record_id))) {
+      targets.set(label.barcode, { via: 'label', label });
     }
   }
-  return null;
+
+  const plants = await findPlantsByIdentity(db, workspaceId, unresolved());
+  for (const code of unresolved()) {
+    const plant = plants.get(code.toLowerCase());
+    if (plant !== undefined) {
+      targets.set(code, { via: 'identifier', type: 'plant', id: plant.id, name: plant.name });
+    }
+  }
+  const explants = await findExplantsByIdentity(db, workspaceId, unresolved());
+  for (const code of unresolved()) {
+    const explant = explants.get(code.toLowerCase());
+    if (explant !== undefined) {
+      const name = explant.label ?? explant.id;
+      targets.set(code, { via: 'identifier', type: 'explant', id: explant.id, name });
+    }
+  }
+
+  // Last, a record's own id: what the console prints on the label of a record
+  // with no other code of its own (GET /labels/codes). A plant first.
+  const ids = unresolved().filter((code) => RECORD_ID.test(code));
+  const names = await namesOf(
+    db,
+    workspaceId,
+    LABEL_CONTENT_TYPES.flatMap((type) => ids.map((code) => ({ type, id: code.toLowerCase() }))),
+  );
+  for (const code of ids) {
+    const id = code.toLowerCase();
+    for (const type of LABEL_CONTENT_TYPES) {
+      const name = names.get(refKey(type, id));
+      if (name !== undefined) {
+        targets.set(code, { via: 'id', type, id, name });
+        break;
+      }
+    }
+  }
+  return targets;
+}
+
+/** A container's contents in label order, each with its record's name and address. */
+async function contentsOf(db: Db, label: LabelRow, publicUrl: string): Promise<ContentItem[]> {
+  const rows = await listLabelContents(db, label.workspace_id, label.id);
+  const linked = (row: LabelContentRow) => row.record_type !== null && row.record_id !== null;
+  const names = await namesOf(
+    db,
+    label.workspace_id,
+    rows
+      .filter(linked)
+      .map((row) => ({ type: row.record_type as LabelContentType, id: row.record_id! })),
+  );
+  return rows.map((row) => {
+    const type = row.record_type as LabelContentType | null;
+    const id = row.record_id;
+    const name = type === null || id === null ? undefined : names.get(refKey(type, id));
+    return {
+      item_id: row.id,
+      record_type: type,
+      record_id: id,
+      display_name: name ?? (type === null ? 'Unlinked item' : `Deleted ${type}`),
+      url: name === undefined ? null : recordUrl(publicUrl, type!, id!),
+    };
+  });
 }
 
 /**
- * Resolves a label code (decision 8): an imported label with exactly this
- * barcode first, then a plant's or explant's own identifier ignoring case, then
- * a plant's or explant's id; no
- * match is 404. Reads only: resolving leaves no trace.
+ * Resolves a label code (`resolveLabelTargets`): a container with its contents
+ * (in label order), or a plant or explant under the label's display name, its
+ * name otherwise; no match is 404. Reads only: resolving leaves no trace.
  */
 export async function resolveLabel(
   db: Db,
@@ -176,9 +188,27 @@ export async function resolveLabel(
   barcode: string,
   publicUrl: string,
 ): Promise<LabelResolutionRecord> {
-  const label = await findLabelByBarcode(db, workspaceId, barcode);
-  const imported = label === undefined ? null : await resolveImported(db, label, publicUrl);
-  const found = imported ?? (await resolveOwnIdentifier(db, workspaceId, barcode, publicUrl));
-  if (found === null) throw errors.notFound('Label');
-  return found;
+  const target = (await resolveLabelTargets(db, workspaceId, [barcode])).get(barcode);
+  if (target === undefined) throw errors.notFound('Label');
+  if (target.via !== 'label') {
+    return {
+      barcode,
+      record_type: target.type,
+      record_id: target.id,
+      display_name: target.name,
+      url: recordUrl(publicUrl, target.type, target.id),
+    };
+  }
+  const { label } = target;
+  const found = {
+    barcode: label.barcode,
+    record_type: label.record_type as LabelRecordType,
+    record_id: label.record_id,
+    display_name: label.display_name,
+  };
+  if (found.record_type === 'container') {
+    const url = `${publicUrl}/api/v1/labels/resolve?barcode=${encodeURIComponent(label.barcode)}`;
+    return { ...found, url, contents: await contentsOf(db, label, publicUrl) };
+  }
+  return { ...found, url: recordUrl(publicUrl, found.record_type, label.record_id) };
 }

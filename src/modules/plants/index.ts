@@ -3,7 +3,9 @@ export { plantRecords } from './plants.repository.js';
 export {
   archivePlant,
   createPlant,
-  findPlantByIdentity,
+  findPlantsByIdentity,
   getPlant,
+  type PlantRecord,
+  getPlants,
   listPlants,
 } from './plants.service.js';

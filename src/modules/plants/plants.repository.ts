@@ -41,6 +41,22 @@ export const plantRecords: RecordSource = plants;
 
 export const plantExternalIds = externalIds('plants', 'plant');
 
+/** The plants whose external ids are among `keys` (lower-cased); deleted ones hidden. */
+export async function findPlantsByExternalKeys(
+  db: Db,
+  workspaceId: string,
+  keys: readonly string[],
+): Promise<PlantRow[]> {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom('plants')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('external_id_key', 'in', [...new Set(keys)])
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 /** The plant whose external id is `key` (lower-cased), if any. */
 export async function findPlantByExternalKey(
   db: Db,

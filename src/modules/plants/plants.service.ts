@@ -13,6 +13,7 @@ import {
   currentStageOf,
   customFieldsOf,
   getTracked,
+  getTrackedMany,
   hasRecordFilters,
   listTracked,
   resolveStageKey,
@@ -26,6 +27,7 @@ import {
 import { openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
+  findPlantsByExternalKeys,
   listPlantRows,
   plantExternalIds,
   plants,
@@ -223,14 +225,24 @@ export async function listPlants(
 
 const noRows = () => Promise.resolve({ items: [], nextKey: null });
 
-/** The plant whose external id is `code` (any case), archived ones too. */
-export async function findPlantByIdentity(
+/** The plants whose external ids are some codes (any case), by lower-cased code; archived ones too. */
+export async function findPlantsByIdentity(
   db: Db,
   workspaceId: string,
-  code: string,
-): Promise<PlantRecord | undefined> {
-  const row = await findPlantByExternalKey(db, workspaceId, code.toLowerCase());
-  return row === undefined ? undefined : presentPlant(row);
+  codes: readonly string[],
+): Promise<Map<string, PlantRecord>> {
+  const keys = codes.map((code) => code.toLowerCase());
+  const rows = await findPlantsByExternalKeys(db, workspaceId, keys);
+  return new Map(rows.map((row) => [row.external_id_key!, presentPlant(row)]));
+}
+
+/** Plants by id, in one query: those found, by id. */
+export function getPlants(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, PlantRecord>> {
+  return getTrackedMany(db, PLANT_KIND, workspaceId, ids);
 }
 
 const externalIdAlone = () =>

@@ -23,6 +23,7 @@ export {
 export { targetOf } from './target.js';
 export {
   getTracked,
+  getTrackedMany,
   listTracked,
   TRACKED_COLUMNS,
   updateTracked,

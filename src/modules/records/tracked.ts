@@ -119,6 +119,7 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
   readonly table: {
     find(db: Db, workspaceId: string, id: string): Promise<Row | undefined>;
     lock(trx: Trx, workspaceId: string, id: string): Promise<Row | undefined>;
+    findMany(db: Db, workspaceId: string, ids: readonly string[]): Promise<Row[]>;
     update(trx: Trx, workspaceId: string, id: string, changes: Partial<Row>): Promise<void>;
   };
   readonly externalIds: ExternalIds;
@@ -185,6 +186,18 @@ export async function getTracked<Row extends TrackedRow, K extends keyof Row & s
   const row = await kind.table.find(db, workspaceId, id);
   if (row === undefined) throw notFound(kind);
   return kind.present(row, await kind.context(db, workspaceId));
+}
+
+/** `getTracked` of several ids in one query: the records found, by id (a missing id is absent). */
+export async function getTrackedMany<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
+  db: Db,
+  kind: TrackedKind<Row, K, Out, C>,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, Out>> {
+  const rows = await kind.table.findMany(db, workspaceId, ids);
+  const context = rows.length === 0 ? null : await kind.context(db, workspaceId);
+  return new Map(rows.map((row) => [row.id, kind.present(row, context as C)]));
 }
 
 /**
