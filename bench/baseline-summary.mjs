@@ -2,12 +2,7 @@
 // Vitro's summary (rollups.repository.ts) and the same arithmetic (Vitro's own pure functions
 // from dist/: the range plan, exact sums, figure merging), without validation or the kernel.
 import { decimalOfValue, meanOf } from '../dist/lib/exact-sum.js';
-import {
-  figuresOf,
-  HOUR_MINUTES,
-  mergeFigures,
-  MINUTE_MS,
-} from '../dist/modules/readings/rollups.js';
+import { figuresOf, mergeFigures, MINUTE_MS } from '../dist/modules/readings/rollups.js';
 import { bucketOf, planSummary } from '../dist/modules/readings/summary.js';
 
 export const BUCKET_MINUTES = { '1m': 1, '5m': 5, '15m': 15, '1h': 60, '6h': 360, '1d': 1440 };
@@ -57,21 +52,16 @@ export async function summarize(store, workspaceId, query) {
     if (found === undefined) series.set(key, { type, unit, bucket, figures });
     else mergeFigures(found.figures, figures);
   };
-  for (const [span, ranges] of [
-    [1, plan.minutes],
-    [HOUR_MINUTES, plan.hours],
-  ]) {
-    for (const range of ranges) {
-      const rows = await store.rollups(
-        workspaceId,
-        query.device_id,
-        span,
-        range.from,
-        range.to,
-        bucketMinutes,
-      );
-      for (const row of rows) add(row.type, row.unit, row.bucket, figuresOf(row));
-    }
+  for (const range of plan.rollups) {
+    const rows = await store.rollups(
+      workspaceId,
+      query.device_id,
+      range.span,
+      range.from,
+      range.to,
+      bucketMinutes,
+    );
+    for (const row of rows) add(row.type, row.unit, row.bucket, figuresOf(row));
   }
   for (const range of plan.raw) {
     const rows = await store.rawReadings(

@@ -55,7 +55,8 @@ function scripts(workspaceId) {
   const withRollups = `with stored as (${insertSql(workspaceId)}
       returning device_id, recorded_at, id, workspace_id, room_id, type, unit, value)
     insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')})
-    ${group(1, 'minute')} union all ${group(60, 'minute - ((minute % 60) + 60) % 60')}
+    ${group(1, 'minute')} union all ${group(5, 'minute - ((minute % 5) + 5) % 5')}
+    union all ${group(60, 'minute - ((minute % 60) + 60) % 60')}
     on conflict (workspace_id, device_id, span_minutes, minute, type, unit, room_key) do update set
       reading_count = sensor_rollups.reading_count + excluded.reading_count,
       min_value = least(sensor_rollups.min_value, excluded.min_value),

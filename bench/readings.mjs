@@ -436,6 +436,16 @@ async function seedPostgres(url, rooms, devices, count, endMs) {
        group by workspace_id, device_id, hour, type, unit, room_key`,
       [workspaceId],
     );
+    await client.query(
+      `insert into sensor_rollups (${ROLLUP_COLUMNS.join(', ')})
+       select workspace_id, device_id, 5, minute - ((minute % 5) + 5) % 5 as start, type, unit,
+         room_key, sum(reading_count), min(min_value), max(max_value), sum(value_sum), max(last_at),
+         (array_agg(last_id order by last_at desc, last_id desc))[1],
+         (array_agg(last_value order by last_at desc, last_id desc))[1]
+       from sensor_rollups where workspace_id = $1 and span_minutes = 1
+       group by workspace_id, device_id, start, type, unit, room_key`,
+      [workspaceId],
+    );
     await client.query('commit');
     await client.query('vacuum analyze sensor_readings');
     await client.query('vacuum analyze sensor_rollups');

@@ -692,7 +692,7 @@ export interface SessionTable {
 }
 
 /**
- * Per device, room, type and unit, the readings of one minute (span 1) or hour
+ * Per device, room, type and unit, the readings of one minute (span 1), five minutes (span 5) or hour
  * (span 60): kept with the readings (modules/readings/rollups.ts). `value_sum` is
  * exact decimal text (a `numeric` on PostgreSQL); times are epoch minutes and ms.
  */

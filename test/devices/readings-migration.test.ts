@@ -4,6 +4,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { backfillFiveMinutesSqlite } from '../../src/db/migrations/20261127061000_five_minute_rollups.js';
 import { formatDecimal, parseDecimal } from '../../src/lib/exact-sum.js';
 import { rollupRowsOf, type RollupRow } from '../../src/modules/readings/rollups.js';
 import type { ReadingRow } from '../../src/modules/readings/readings.repository.js';
@@ -256,6 +257,49 @@ describe('the readings rollups migration on sqlite', () => {
       );
     } finally {
       await before.close();
+    }
+  });
+});
+
+describe('the five-minute rollups migration on sqlite', () => {
+  it('groups minute rollups by device and five minutes across batch ends, as ingest does', async () => {
+    const database = openDatabase({ dialect: 'sqlite', path: ':memory:', url: 'sqlite::memory:' });
+    try {
+      const { error } = await new Migrator({
+        db: database.db,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+      }).migrateToLatest();
+      expect(error).toBeUndefined();
+      const rows = oldReadings();
+      const ingested = rollupRowsOf(rows);
+      const before = ingested.filter((row) => row.span_minutes !== 5);
+      expect(ingested.length - before.length).toBeGreaterThan(10);
+      const columns = [
+        'workspace_id',
+        'device_id',
+        'span_minutes',
+        'minute',
+        'type',
+        'unit',
+        'room_key',
+        'reading_count',
+        'min_value',
+        'max_value',
+        'value_sum',
+        'last_at',
+        'last_id',
+        'last_value',
+      ] as const;
+      // Batches of 1, 2 and 7 rows end inside every five minutes, and between them.
+      for (const batch of [1, 2, 7]) {
+        await database.db.deleteFrom('sensor_rollups').execute();
+        await database.db.insertInto('sensor_rollups').values(before).execute();
+        await backfillFiveMinutesSqlite(database.db, batch);
+        const stored = await database.db.selectFrom('sensor_rollups').select(columns).execute();
+        expect(normalisedRollups(stored as RollupRow[])).toEqual(normalisedRollups(ingested));
+      }
+    } finally {
+      await database.close();
     }
   });
 });

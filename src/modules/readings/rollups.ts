@@ -9,7 +9,8 @@ import type { ReadingRow } from './readings.repository.js';
 
 /**
  * Rollups: per device, room, type and unit, the count, min, max, exact sum and
- * last value of the readings of each minute (span 1) and each hour (span 60).
+ * last value of the readings of each minute (span 1), each five minutes (span 5)
+ * and each hour (span 60).
  * Kept in the transaction that stores the readings, from the rows it stored (a
  * repeat the dedupe skipped is not counted), so they always agree with the raw
  * readings; a summary reads them instead of the raw rows.
@@ -17,7 +18,12 @@ import type { ReadingRow } from './readings.repository.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MINUTES = 60;
-export type Span = 1 | typeof HOUR_MINUTES;
+/**
+ * The rollups' spans, finest first; each divides the next. Five minutes serves
+ * 5- and 15-minute buckets (a day's chart reads 288 rows of a device, not 1,440).
+ */
+export const ROLLUP_SPANS = [1, 5, HOUR_MINUTES] as const;
+export type Span = (typeof ROLLUP_SPANS)[number];
 
 /** `room_key` of readings without a room (the key's columns cannot be null). */
 export const NO_ROOM = '00000000-0000-0000-0000-000000000000';
@@ -85,7 +91,7 @@ interface Group {
 }
 
 /**
- * The minute and hour rollup rows of readings just stored, one per key, in key
+ * The minute, five-minute and hour rollup rows of readings just stored, one per key, in key
  * order. Times compare as their canonical ISO text (what the readings carry);
  * each minute's start and last time are parsed once.
  */
@@ -148,7 +154,8 @@ export function rollupRowsOf(rows: readonly ReadingRow[]): RollupRow[] {
   }
 
   const out: RollupRow[] = [];
-  const hours = new Map<string, RollupRow>();
+  /** The coarser spans' rows, made from the minutes' (exact sums add up exactly). */
+  const coarser = new Map<string, RollupRow>();
   for (const group of minutes.values()) {
     const minuteRow: RollupRow = {
       ...group.row,
@@ -161,18 +168,21 @@ export function rollupRowsOf(rows: readonly ReadingRow[]): RollupRow[] {
       last_value: group.lastValue,
     };
     out.push(minuteRow);
-    const hourStart = minuteRow.minute - modulo(minuteRow.minute, HOUR_MINUTES);
-    const key = `${minuteRow.device_id}|${minuteRow.room_key}|${minuteRow.type}|${minuteRow.unit}|${hourStart}`;
-    const hour = hours.get(key);
-    if (hour === undefined) {
-      hours.set(key, { ...minuteRow, span_minutes: HOUR_MINUTES, minute: hourStart });
-    } else {
-      const figures = figuresOf(hour);
-      mergeFigures(figures, figuresOf(minuteRow));
-      Object.assign(hour, rowFigures(figures));
+    for (const span of ROLLUP_SPANS) {
+      if (span === 1) continue;
+      const start = minuteRow.minute - modulo(minuteRow.minute, span);
+      const key = `${minuteRow.device_id}|${minuteRow.room_key}|${minuteRow.type}|${minuteRow.unit}|${span}|${start}`;
+      const row = coarser.get(key);
+      if (row === undefined) {
+        coarser.set(key, { ...minuteRow, span_minutes: span, minute: start });
+      } else {
+        const figures = figuresOf(row);
+        mergeFigures(figures, figuresOf(minuteRow));
+        Object.assign(row, rowFigures(figures));
+      }
     }
   }
-  out.push(...hours.values());
+  out.push(...coarser.values());
   return out.sort(compareKeys);
 }
 

@@ -20,14 +20,7 @@ import {
   type BucketFigures,
   type RollupFilter,
 } from './rollups.repository.js';
-import {
-  figuresOf,
-  HOUR_MINUTES,
-  mergeFigures,
-  MINUTE_MS,
-  type Figures,
-  type Span,
-} from './rollups.js';
+import { figuresOf, mergeFigures, MINUTE_MS, type Figures } from './rollups.js';
 import { bucketOf, planSummary } from './summary.js';
 
 type SummaryBucketRecord = Static<typeof SummaryBucket>;
@@ -42,8 +35,8 @@ interface Series {
 /**
  * GET /sensor-readings/summary: a device's or a room's readings in buckets, oldest
  * first, one series per type and unit (buckets of one start ordered by type, then
- * unit); empty buckets are left out. Whole minutes and hours are read from the
- * rollups, the parts of minutes since/until cut from the raw readings.
+ * unit); empty buckets are left out. Whole minutes, five minutes and hours are
+ * read from the rollups, the parts of minutes since/until cut from the raw readings.
  */
 export async function summarizeReadings(
   db: Db,
@@ -102,14 +95,8 @@ export async function summarizeReadings(
   const addRollups = (rows: BucketFigures[]) => {
     for (const row of rows) add(row.type, row.unit, row.bucket, figuresOf(row));
   };
-  const levels: [Span, { from: number; to: number }[]][] = [
-    [1, plan.minutes],
-    [HOUR_MINUTES, plan.hours],
-  ];
-  for (const [span, ranges] of levels) {
-    for (const range of ranges) {
-      addRollups(await rollupFigures(db, workspaceId, filter, { span, ...range, bucketMinutes }));
-    }
+  for (const range of plan.rollups) {
+    addRollups(await rollupFigures(db, workspaceId, filter, { ...range, bucketMinutes }));
   }
   for (const range of plan.raw) {
     const rows = await rawReadingsIn(
