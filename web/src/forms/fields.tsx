@@ -9,6 +9,9 @@ interface FieldProps {
   hint?: string;
 }
 
+/** A field that hands over its value as typed (a number, a date). */
+type ValueFieldProps = FieldProps & { value: string; onInput: (value: string) => void };
+
 function describedBy(name: string, error: string | null, hint: string | undefined) {
   const ids = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
@@ -120,12 +123,7 @@ export function FormError(props: { message: string | null }) {
  * A labelled count or number. Typed as text (numeric keyboard on a phone), so what
  * the person typed reaches the API, which says in its own words what is wrong with it.
  */
-export function NumberField(
-  props: FieldProps & {
-    value: string;
-    onInput: (value: string) => void;
-  },
-) {
+export function NumberField(props: ValueFieldProps) {
   const { value, onInput, ...field } = props;
   return (
     <InputField
@@ -142,12 +140,7 @@ export function NumberField(
 }
 
 /** A labelled date (`YYYY-MM-DD`, as the API takes it); the API's error for it appears below it. */
-export function DateField(
-  props: FieldProps & {
-    value: string;
-    onInput: (value: string) => void;
-  },
-) {
+export function DateField(props: ValueFieldProps) {
   const { value, onInput, ...field } = props;
   return (
     <InputField
