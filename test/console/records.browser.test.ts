@@ -1,24 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import type { BlobStore } from '../../src/files/blob-store.js';
-import { createBlobStore } from '../../src/files/create-blob-store.js';
 import { addMember } from '../../src/modules/identity/identity.service.js';
-import { demoPhotos, demoPng } from '../../src/modules/demo/demo.photos.js';
-import { createDemoLab } from '../../src/modules/demo/demo.service.js';
-import { createRecordLookup } from '../../src/modules/index.js';
-import { body, databaseTargets } from '../support/harness.js';
+import { demoPng } from '../../src/modules/demo/demo.photos.js';
+import { body } from '../support/harness.js';
 import {
-  browserTestsRun,
+  consoleSuite,
   DESKTOP,
-  launchBrowser,
-  listeningApp,
   newPage,
   PHONE,
   screenshotBothWidths,
   signIn,
   signInLink,
-  type ListeningApp,
 } from '../support/browser.js';
 
 /**
@@ -28,27 +21,15 @@ import {
  * through the API; a double submission that makes one record; the API's refusal
  * beside its field; what a viewer sees; axe and screenshots at 375 and 1440 px.
  */
-describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  describe.each(databaseTargets())('on $name', (target) => {
-    let t: ListeningApp;
-    let store: BlobStore;
-    let workspaceId: string;
-    let ownerKey: string;
-    let ownerId: string;
+consoleSuite(
+  'record pages in Chromium',
+  ({ browser, t, demo }) => {
     let people: { id: string; name: string }[];
     const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.request({
         method,
         url,
-        headers: { authorization: `Bearer ${ownerKey}` },
+        headers: { authorization: `Bearer ${demo.ownerKey}` },
         ...(payload === undefined ? {} : { payload }),
       });
     const read = async (url: string) => {
@@ -63,19 +44,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       )!.id;
 
     beforeAll(async () => {
-      t = await listeningApp(target);
-      store = await createBlobStore(t.config);
-      const lab = await inTransaction(t.database.db, (trx) =>
-        createDemoLab(trx, createRecordLookup(), new Date(), demoPhotos(store)),
-      );
-      workspaceId = lab.workspace_id;
-      ownerKey = lab.key;
-      ownerId = (await read('/api/v1/me')).user.id;
       people = await read('/api/v1/people');
-    });
-    afterAll(async () => {
-      store?.close();
-      await t?.close();
     });
 
     /** The page's own picture of a photo has loaded (its bytes came through). */
@@ -89,7 +58,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
     it('opens a plant of the demo lab: its stage, timeline, explants, photo and custom fields', async () => {
       const [monstera] = await read('/api/v1/plants?q=thai');
       const { context, page, problems } = await newPage(browser, PHONE);
-      await signIn(page, t, ownerId);
+      await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/plants/${monstera.id}`);
       await page
         .getByRole('heading', { level: 1, name: "Monstera 'Thai Constellation'" })
@@ -122,7 +91,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
     it('opens an explant of the demo lab: counts, transfers, photo, comments with mentions, contaminations', async () => {
       const [explant] = await read('/api/v1/explants?q=MON-TC-B01');
       const { context, page, problems } = await newPage(browser);
-      await signIn(page, t, ownerId);
+      await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/explants/${explant.id}`);
       await page.getByRole('heading', { level: 1, name: 'MON-TC-B01' }).waitFor();
       await page.getByText('24 now (10 at the start)').waitFor();
@@ -165,7 +134,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       const made = await api('POST', '/api/v1/explants', { label: 'TEST-B1', initial_count: 4 });
       const explant = body(made).data;
       const { context, page, problems } = await newPage(browser, PHONE);
-      await signIn(page, t, ownerId);
+      await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/explants/${explant.id}`);
       await page.getByRole('heading', { level: 1, name: 'TEST-B1' }).waitFor();
 
@@ -222,7 +191,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
     it("reports a contamination (the API's refusal beside its field) and comments with a mention, once after a dropped answer", async () => {
       const explant = body(await api('POST', '/api/v1/explants', { label: 'TEST-C1' })).data;
       const { context, page, problems } = await newPage(browser);
-      await signIn(page, t, ownerId);
+      await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/explants/${explant.id}`);
       await page.getByRole('button', { name: 'Report contamination' }).click();
       const report = page.getByRole('form', { name: 'Report a contamination' });
@@ -285,7 +254,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       expect(comments[0]).toMatchObject({
         body: 'Moved the two vessels out. @Luis Ortega please check the hood',
         mentioned_user_ids: [personId('Luis Ortega')],
-        author: { id: ownerId },
+        author: { id: demo.ownerId },
       });
       const shown = page.getByRole('region', { name: 'Comments' }).locator('.mention');
       expect(await shown.textContent()).toBe('@Luis Ortega');
@@ -302,7 +271,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       ).data;
       const photo = demoPng([200, 230, 200], [30, 90, 40]);
       const { context, page, problems } = await newPage(browser, PHONE);
-      await signIn(page, t, ownerId);
+      await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/plants/${plant.id}`);
       await page.getByRole('heading', { level: 1, name: 'Fiddle leaf, by mistake' }).waitFor();
       // The camera input a phone opens from "Take a photo".
@@ -324,7 +293,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
         file_name: 'leaf.png',
         content_type: 'image/png',
         caption: 'New leaf, day one',
-        uploaded_by: ownerId,
+        uploaded_by: demo.ownerId,
       });
       const link = new URL(asset.view_url);
       const bytes = await t.request({ method: 'GET', url: link.pathname + link.search });
@@ -358,14 +327,14 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       const { context, page, problems } = await newPage(browser, PHONE);
       await page.goto(`${t.base}/explants/${explant.id}`);
       await page.waitForURL(/\/signed-out\?next=/);
-      await page.goto(await signInLink(t, ownerId));
+      await page.goto(await signInLink(t, demo.ownerId));
       await page.waitForURL(`${t.base}/explants/${explant.id}`);
       await page.getByRole('heading', { level: 1, name: 'ALO-FR-B03' }).waitFor();
       const [plant] = await read('/api/v1/plants?q=frydek');
       const other = await newPage(browser, PHONE);
       await other.page.goto(`${t.base}/plants/${plant.id}`);
       await other.page.waitForURL(/\/signed-out\?next=/);
-      await other.page.goto(await signInLink(t, ownerId));
+      await other.page.goto(await signInLink(t, demo.ownerId));
       await other.page.waitForURL(`${t.base}/plants/${plant.id}`);
       await other.page.getByRole('heading', { level: 1, name: "Alocasia 'Frydek'" }).waitFor();
       expect([...problems, ...other.problems]).toEqual([]);
@@ -375,7 +344,7 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
 
     it('shows a viewer the record with no write buttons, and refuses a forced write', async () => {
       const viewer = await inTransaction(t.database.db, (trx) =>
-        addMember(trx, { workspaceId, name: 'Vera Viewer', role: 'viewer' }),
+        addMember(trx, { workspaceId: demo.workspaceId, name: 'Vera Viewer', role: 'viewer' }),
       );
       const [explant] = await read('/api/v1/explants?q=MON-TC-B01');
       const before = await read(`/api/v1/explants/${explant.id}`);
@@ -412,5 +381,6 @@ describe.skipIf(!browserTestsRun('record page browser tests'))('record pages in 
       expect(problems).toEqual([]);
       await context.close();
     });
-  });
-});
+  },
+  { photos: true },
+);

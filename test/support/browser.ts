@@ -3,12 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
+import type { BlobStore } from '../../src/files/blob-store.js';
+import { createBlobStore } from '../../src/files/create-blob-store.js';
+import { createDemoLab, demoPhotos } from '../../src/modules/demo/index.js';
+import { createRecordLookup } from '../../src/modules/index.js';
 import { mintSignInLinkForMember } from '../../src/modules/sessions/index.js';
-import { databaseTargets, startTestApp, type DatabaseTarget, type TestApp } from './harness.js';
+import {
+  body,
+  databaseTargets,
+  startTestApp,
+  type DatabaseTarget,
+  type TestApp,
+} from './harness.js';
 import { CHROMIUM, launchChromium } from './chromium.js';
 import { REPO_ROOT } from './node-script.js';
+import { live } from './suite.js';
 
 /**
  * What the console's browser tests share: the app listening on 127.0.0.1, Debian's
@@ -64,6 +75,84 @@ export async function listeningApp(
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   return { ...t, base };
+}
+
+/** What a console test file's tests share: live views, set by the suite's hooks. */
+export interface ConsoleSuite {
+  /** The file's one Chromium (a profile per person: `newPage`). */
+  readonly browser: Browser;
+  /** The app listening on this database, with the demo lab in it. */
+  readonly t: ListeningApp;
+  /** The demo lab: its workspace, its owner, and the owner's API key to check what the console did. */
+  readonly demo: {
+    readonly workspaceId: string;
+    readonly ownerId: string;
+    readonly ownerKey: string;
+  };
+}
+
+/**
+ * A console browser test file's prelude: skipped (saying why) without Chromium; one
+ * browser for the file; on each database (`on sqlite`, `on postgres`) the app
+ * listening with the demo lab in it. `tests` declares the tests; hooks it adds run
+ * after the lab exists.
+ */
+export function consoleSuite(
+  title: string,
+  tests: (suite: ConsoleSuite, target: DatabaseTarget) => void,
+  options: {
+    /** Chromium's extra flags, worked out when it starts (a fake camera's video). */
+    browserArgs?: () => string[];
+    /** The demo lab with its photos, in the app's blob store. */
+    photos?: boolean;
+  } = {},
+): void {
+  describe.skipIf(!browserTestsRun(title))(title, () => {
+    let browser: Browser | undefined;
+    beforeAll(async () => {
+      browser = await launchBrowser(options.browserArgs?.() ?? []);
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    describe.each(databaseTargets())('on $name', (target) => {
+      let t: ListeningApp | undefined;
+      let store: BlobStore | undefined;
+      let demo: ConsoleSuite['demo'] | undefined;
+      beforeAll(async () => {
+        const app = await listeningApp(target);
+        t = app;
+        if (options.photos) store = await createBlobStore(app.config);
+        const photos = store ? demoPhotos(store) : null;
+        const lab = await inTransaction(app.database.db, (trx) =>
+          createDemoLab(trx, createRecordLookup(), new Date(), photos),
+        );
+        const me = await app.request({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { authorization: `Bearer ${lab.key}` },
+        });
+        demo = {
+          workspaceId: lab.workspace_id,
+          ownerKey: lab.key,
+          ownerId: body<{ data: { user: { id: string } } }>(me).data.user.id,
+        };
+      });
+      afterAll(async () => {
+        store?.close();
+        await t?.close();
+      });
+      tests(
+        {
+          browser: live('browser', () => browser),
+          t: live('t', () => t),
+          demo: live('demo', () => demo),
+        },
+        target,
+      );
+    });
+  });
 }
 
 /** A sign-in link for a member at this app's address, as `vitro member link` makes one. */

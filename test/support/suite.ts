@@ -15,8 +15,11 @@ export function describeOnDatabases(name: string, body: (target: DatabaseTarget)
   describe.each(databaseTargets())(`${name} on $name`, body);
 }
 
-/** A view of whatever `current()` holds when it is used; set by the suite's hooks. */
-function live<T extends object>(what: string, current: () => T | undefined): T {
+/**
+ * A view of whatever `current()` holds when it is used; set by the suite's hooks.
+ * Its methods run on the object itself (a browser's keep their `this`).
+ */
+export function live<T extends object>(what: string, current: () => T | undefined): T {
   const value = () => {
     const held = current();
     if (held === undefined)
@@ -24,7 +27,11 @@ function live<T extends object>(what: string, current: () => T | undefined): T {
     return held;
   };
   return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(value(), key) as unknown,
+    get: (_, key) => {
+      const held = value();
+      const member = Reflect.get(held, key) as unknown;
+      return typeof member === 'function' ? (member as () => unknown).bind(held) : member;
+    },
     has: (_, key) => Reflect.has(value(), key),
     ownKeys: () => Reflect.ownKeys(value()),
     getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(value(), key),

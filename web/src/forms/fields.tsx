@@ -1,4 +1,5 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import type { FormValues } from './form';
 
 interface FieldProps {
   /** The API's name of the field: its id, and how its errors find it. */
@@ -8,9 +9,22 @@ interface FieldProps {
   hint?: string;
 }
 
+/** A field that hands over its value as typed (a number, a date). */
+type ValueFieldProps = FieldProps & { value: string; onInput: (value: string) => void };
+
 function describedBy(name: string, error: string | null, hint: string | undefined) {
   const ids = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
+/** What every field's control carries: its id and name, and its hint and error tied to it. */
+function control(props: FieldProps) {
+  return {
+    id: `field-${props.name}`,
+    name: props.name,
+    'aria-invalid': props.error ? ('true' as const) : undefined,
+    'aria-describedby': describedBy(props.name, props.error, props.hint),
+  };
 }
 
 function Wrapper(props: FieldProps & { children: ComponentChildren }) {
@@ -32,6 +46,15 @@ function Wrapper(props: FieldProps & { children: ComponentChildren }) {
   );
 }
 
+/** The one input of a text, number or date field, in the field's label, hint and error. */
+function InputField(props: { field: FieldProps; input: InputHTMLAttributes }) {
+  return (
+    <Wrapper {...props.field}>
+      <input {...props.input} {...control(props.field)} />
+    </Wrapper>
+  );
+}
+
 /** A labelled text input; the API's error for it appears below it. */
 export function TextField(
   props: FieldProps & {
@@ -42,23 +65,21 @@ export function TextField(
     autocomplete?: string;
   },
 ) {
-  const { name, label, error, hint, value, onInput, type, required, autocomplete } = props;
+  const { value, onInput, type, required, autocomplete, ...field } = props;
+  const email = type === 'email';
   return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
-      <input
-        type="text"
-        inputMode={type === 'email' ? 'email' : undefined}
-        autocapitalize={type === 'email' ? 'off' : undefined}
-        value={value}
-        onInput={onInput}
-        required={required}
-        autocomplete={autocomplete}
-        id={`field-${name}`}
-        name={name}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-    </Wrapper>
+    <InputField
+      field={field}
+      input={{
+        type: 'text',
+        inputMode: email ? 'email' : undefined,
+        autocapitalize: email ? 'off' : undefined,
+        value,
+        onInput,
+        required,
+        autocomplete,
+      }}
+    />
   );
 }
 
@@ -70,15 +91,12 @@ export function SelectField(
     onChange: (value: string) => void;
   },
 ) {
-  const { name, label, error, hint, options, value, onChange } = props;
+  const { options, value, onChange, ...field } = props;
   return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
+    <Wrapper {...field}>
       <select
-        id={`field-${name}`}
-        name={name}
+        {...control(field)}
         value={value}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
         onChange={(event) => onChange(event.currentTarget.value)}
       >
         {options.map(([optionValue, optionLabel]) => (
@@ -105,50 +123,30 @@ export function FormError(props: { message: string | null }) {
  * A labelled count or number. Typed as text (numeric keyboard on a phone), so what
  * the person typed reaches the API, which says in its own words what is wrong with it.
  */
-export function NumberField(
-  props: FieldProps & {
-    value: string;
-    onInput: (value: string) => void;
-  },
-) {
-  const { name, label, error, hint, value, onInput } = props;
+export function NumberField(props: ValueFieldProps) {
+  const { value, onInput, ...field } = props;
   return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
-      <input
-        type="text"
-        inputMode="numeric"
-        autocomplete="off"
-        value={value}
-        onInput={(event) => onInput(event.currentTarget.value)}
-        id={`field-${name}`}
-        name={name}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-    </Wrapper>
+    <InputField
+      field={field}
+      input={{
+        type: 'text',
+        inputMode: 'numeric',
+        autocomplete: 'off',
+        value,
+        onInput: (event) => onInput(event.currentTarget.value),
+      }}
+    />
   );
 }
 
 /** A labelled date (`YYYY-MM-DD`, as the API takes it); the API's error for it appears below it. */
-export function DateField(
-  props: FieldProps & {
-    value: string;
-    onInput: (value: string) => void;
-  },
-) {
-  const { name, label, error, hint, value, onInput } = props;
+export function DateField(props: ValueFieldProps) {
+  const { value, onInput, ...field } = props;
   return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
-      <input
-        type="date"
-        value={value}
-        onInput={(event) => onInput(event.currentTarget.value)}
-        id={`field-${name}`}
-        name={name}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
-      />
-    </Wrapper>
+    <InputField
+      field={field}
+      input={{ type: 'date', value, onInput: (event) => onInput(event.currentTarget.value) }}
+    />
   );
 }
 
@@ -161,18 +159,15 @@ export function TextAreaField(
     required?: boolean;
   },
 ) {
-  const { name, label, error, hint, value, onInput, rows, required } = props;
+  const { value, onInput, rows, required, ...field } = props;
   return (
-    <Wrapper name={name} label={label} error={error} hint={hint}>
+    <Wrapper {...field}>
       <textarea
+        {...control(field)}
         value={value}
         onInput={onInput}
         rows={rows ?? 3}
         required={required}
-        id={`field-${name}`}
-        name={name}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(name, error, hint)}
       />
     </Wrapper>
   );
@@ -185,4 +180,25 @@ export function TextAreaField(
 export function countOf(value: string): number | undefined {
   const text = value.trim();
   return text === '' ? undefined : Number(text);
+}
+
+/**
+ * Each field of a form wired to its value (`useFormValues`) and to the API's error for
+ * it: `<TextField {...fields.text('notes')} label=… />`. `value` suits the fields that
+ * hand over their value (number, date), `text` those that hand over their input event.
+ */
+export function bindFields<K extends string>(
+  form: { errorFor: (field: string) => string | null },
+  values: FormValues<K>,
+) {
+  const held = (name: K) => ({ name, error: form.errorFor(name), value: values.now[name] });
+  return {
+    value: (name: K) => ({ ...held(name), onInput: values.set(name) }),
+    text: (name: K) => ({
+      ...held(name),
+      onInput: (event: { currentTarget: { value: string } }) =>
+        values.set(name)(event.currentTarget.value),
+    }),
+    select: (name: K) => ({ ...held(name), onChange: values.set(name) }),
+  };
 }

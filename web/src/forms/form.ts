@@ -63,3 +63,21 @@ export function useApiForm<T>(options: {
     },
   };
 }
+
+/** A form's typed values, by the API's names of its fields. */
+export interface FormValues<K extends string> {
+  readonly now: Readonly<Record<K, string>>;
+  /** The fields, for `useApiForm({ fields })`. */
+  readonly names: readonly K[];
+  readonly set: (name: K) => (value: string) => void;
+}
+
+/** The values of a form's fields in one place, starting from `initial`. */
+export function useFormValues<K extends string>(initial: Record<K, string>): FormValues<K> {
+  const [now, setNow] = useState(initial);
+  return {
+    now,
+    names: Object.keys(initial) as K[],
+    set: (name) => (value) => setNow((held) => ({ ...held, [name]: value })),
+  };
+}

@@ -18,31 +18,59 @@ export interface LabelLayout {
   readonly padding: number;
 }
 
+type Size = { readonly width: number; readonly height: number };
+
+/** Millimetres to a ten-thousandth, so a centred margin reads as the stock's data sheet gives it. */
+const mm = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/**
+ * A sheet of `columns × rows` labels with `gap` between them, the grid centred on
+ * the page (as label stocks are cut): the margins follow from the sizes.
+ */
+function sheet(spec: {
+  key: LabelLayout['key'];
+  paper: string;
+  page: Size;
+  grid: { columns: number; rows: number; gap?: { x: number; y: number } };
+  label: Size & { words: string };
+  padding: number;
+}): LabelLayout {
+  const { page, label } = spec;
+  const { columns, rows, gap = { x: 0, y: 0 } } = spec.grid;
+  const across = columns * label.width + (columns - 1) * gap.x;
+  const down = rows * label.height + (rows - 1) * gap.y;
+  return {
+    key: spec.key,
+    name: `${spec.paper} sheet, ${columns} × ${rows} labels of ${label.words}`,
+    page,
+    label: { width: label.width, height: label.height },
+    columns,
+    rows,
+    margin: { top: mm((page.height - down) / 2), left: mm((page.width - across) / 2) },
+    gap,
+    padding: spec.padding,
+  };
+}
+
 export const LAYOUTS: readonly LabelLayout[] = [
-  {
-    // 24 labels of 70 × 37 mm, no gaps (Avery 3475 and its likes).
+  // 24 labels of 70 × 37 mm, no gaps (Avery 3475 and its likes).
+  sheet({
     key: 'a4',
-    name: 'A4 sheet, 3 × 8 labels of 70 × 37 mm',
+    paper: 'A4',
     page: { width: 210, height: 297 },
-    label: { width: 70, height: 37 },
-    columns: 3,
-    rows: 8,
-    margin: { top: 0.5, left: 0 },
-    gap: { x: 0, y: 0 },
+    grid: { columns: 3, rows: 8 },
+    label: { width: 70, height: 37, words: '70 × 37 mm' },
     padding: 3,
-  },
-  {
-    // 30 labels of 2⅝ × 1 in (Avery 5160 and its likes).
+  }),
+  // 30 labels of 2⅝ × 1 in with ⅛ in between columns (Avery 5160 and its likes).
+  sheet({
     key: 'letter',
-    name: 'US Letter sheet, 3 × 10 labels of 2⅝ × 1 in',
+    paper: 'US Letter',
     page: { width: 215.9, height: 279.4 },
-    label: { width: 66.675, height: 25.4 },
-    columns: 3,
-    rows: 10,
-    margin: { top: 12.7, left: 4.7625 },
-    gap: { x: 3.175, y: 0 },
+    grid: { columns: 3, rows: 10, gap: { x: 3.175, y: 0 } },
+    label: { width: 66.675, height: 25.4, words: '2⅝ × 1 in' },
     padding: 2,
-  },
+  }),
   {
     key: 'roll',
     name: 'Thermal roll, 50 × 25 mm, one label a page',

@@ -1,5 +1,5 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
+import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, call } from '../api/client';
 import { FormError, SelectField, TextAreaField } from '../forms/fields';
@@ -7,7 +7,8 @@ import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
 import { useAnswer } from '../ui/answer';
 import { usePeopleNames } from '../ui/people';
-import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { Chip, GridFact, ScreenHeader, TimeAgo } from '../ui/parts';
+import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import {
   contaminationTone,
@@ -59,36 +60,17 @@ const strings = {
 export default function Contamination() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const answer = useAnswer<Log>(
+  const screen = useRecordScreen<Log>(
     () => call(api.GET('/api/v1/contaminations/{id}', { params: { path: { id } } })),
-    [id],
+    id,
+    { href: '/contaminations', back: strings.back, loading: strings.loading, small: true },
   );
-  const [record, setRecord] = useState<Log | null>(null);
-  useEffect(() => setRecord(answer?.ok ? answer.data : null), [answer]);
-  useTitle(record?.issue ?? strings.title);
-  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
-  if (!answer.ok || record === null) {
-    return (
-      <>
-        <ScreenHeader title={strings.title} />
-        <Notice tone="bad">{answer.ok ? strings.loading : answer.failure.error}</Notice>
-        <a href="/contaminations">{strings.back}</a>
-      </>
-    );
-  }
-  return <Page record={record} onChange={setRecord} />;
+  useTitle(screen.record?.issue ?? strings.title);
+  if (screen.record === null) return screen.fallback;
+  return <Page record={screen.record} back={screen.back} onChange={screen.setRecord} />;
 }
 
-function Fact(props: { term: string; children: ComponentChildren }) {
-  return (
-    <div>
-      <dt>{props.term}</dt>
-      <dd>{props.children}</dd>
-    </div>
-  );
-}
-
-function Page(props: { record: Log; onChange: (record: Log) => void }) {
+function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void }) {
   const { record: c } = props;
   const { atLeast } = useSignedIn();
   const people = usePeopleNames();
@@ -104,9 +86,7 @@ function Page(props: { record: Log; onChange: (record: Log) => void }) {
   const count = (n: number | null) => (n === null ? strings.notCounted : String(n));
   return (
     <>
-      <p class="small">
-        <a href="/contaminations">← {strings.back}</a>
-      </p>
+      {props.back}
       <ScreenHeader title={c.issue}>
         <div class="header-chips">
           <Chip tone={contaminationTone(c.status)}>{words(c.status)}</Chip>
@@ -125,14 +105,16 @@ function Page(props: { record: Log; onChange: (record: Log) => void }) {
             </p>
           )}
           <dl class="facts facts-grid">
-            <Fact term={strings.outcome}>
+            <GridFact term={strings.outcome}>
               {c.resolution_outcome ? outcomeWords(c.resolution_outcome) : '–'}
-            </Fact>
-            <Fact term={strings.resolvedAt}>
+            </GridFact>
+            <GridFact term={strings.resolvedAt}>
               <TimeAgo at={c.resolved_at} />
-            </Fact>
-            <Fact term={strings.resolvedBy}>{nameOf(c.resolved_by)}</Fact>
-            {c.resolution_notes && <Fact term={strings.resolutionNotes}>{c.resolution_notes}</Fact>}
+            </GridFact>
+            <GridFact term={strings.resolvedBy}>{nameOf(c.resolved_by)}</GridFact>
+            {c.resolution_notes && (
+              <GridFact term={strings.resolutionNotes}>{c.resolution_notes}</GridFact>
+            )}
           </dl>
         </section>
       )}
@@ -148,29 +130,31 @@ function Page(props: { record: Log; onChange: (record: Log) => void }) {
       <section class="panel" aria-labelledby="facts">
         <h2 id="facts">{strings.facts}</h2>
         <dl class="facts facts-grid">
-          <Fact term={strings.type}>{typeWords(c)}</Fact>
-          <Fact term={strings.severity}>{words(c.severity)}</Fact>
-          <Fact term={strings.status}>{words(c.status)}</Fact>
-          <Fact term={strings.observed}>
+          <GridFact term={strings.type}>{typeWords(c)}</GridFact>
+          <GridFact term={strings.severity}>{words(c.severity)}</GridFact>
+          <GridFact term={strings.status}>{words(c.status)}</GridFact>
+          <GridFact term={strings.observed}>
             <TimeAgo at={c.observed_at ?? c.created_at} />
-          </Fact>
-          <Fact term={strings.loggedBy}>{nameOf(c.logged_by)}</Fact>
-          {c.stage && <Fact term={strings.stage}>{c.stage}</Fact>}
+          </GridFact>
+          <GridFact term={strings.loggedBy}>{nameOf(c.logged_by)}</GridFact>
+          {c.stage && <GridFact term={strings.stage}>{c.stage}</GridFact>}
           {c.room_id !== null && (
-            <Fact term={strings.room}>
+            <GridFact term={strings.room}>
               <a href={recordHref.room(c.room_id)}>
                 {room?.ok && room.data ? room.data.name : c.room_id}
               </a>
-            </Fact>
+            </GridFact>
           )}
-          <Fact term={strings.vessels}>{count(c.vessels_affected)}</Fact>
-          <Fact term={strings.plants}>{count(c.plants_affected)}</Fact>
+          <GridFact term={strings.vessels}>{count(c.vessels_affected)}</GridFact>
+          <GridFact term={strings.plants}>{count(c.plants_affected)}</GridFact>
           {c.affected_vessel_markings && (
-            <Fact term={strings.markings}>{c.affected_vessel_markings}</Fact>
+            <GridFact term={strings.markings}>{c.affected_vessel_markings}</GridFact>
           )}
-          {c.suspected_source && <Fact term={strings.source}>{words(c.suspected_source)}</Fact>}
-          {c.description && <Fact term={strings.description}>{c.description}</Fact>}
-          {c.notes && <Fact term={strings.notes}>{c.notes}</Fact>}
+          {c.suspected_source && (
+            <GridFact term={strings.source}>{words(c.suspected_source)}</GridFact>
+          )}
+          {c.description && <GridFact term={strings.description}>{c.description}</GridFact>}
+          {c.notes && <GridFact term={strings.notes}>{c.notes}</GridFact>}
         </dl>
       </section>
     </>

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Failure, type Schemas } from '../api/client';
+import { useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api/client';
 import { FormError, SelectField, TextField } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
 import { Confirm, PagedRows } from '../ui/list';
 import { usePagedList } from '../ui/paged';
 import { useAnswer } from '../ui/answer';
-import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
+import { Chip, Fact, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../ui/parts';
 import { SensorReadings } from '../ui/sensor-readings';
+import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import { deviceTone, isStale } from './device-status';
 import { recordHref } from './record-words';
@@ -130,70 +131,42 @@ function DeviceFacts(props: { device: Device }) {
       </ScreenHeader>
       {stale && <Notice tone="bad">{strings.staleHelp}</Notice>}
       <dl class="facts">
-        <dt>{strings.facts.type}</dt>
-        <dd>{device.type}</dd>
+        <Fact term={strings.facts.type}>{device.type}</Fact>
         {device.room_id && (
-          <>
-            <dt>{strings.room}</dt>
-            <dd>
-              <RoomName id={device.room_id} />
-            </dd>
-          </>
+          <Fact term={strings.room}>
+            <RoomName id={device.room_id} />
+          </Fact>
         )}
-        {device.hardware && (
-          <>
-            <dt>{strings.facts.hardware}</dt>
-            <dd>{device.hardware}</dd>
-          </>
-        )}
+        {device.hardware && <Fact term={strings.facts.hardware}>{device.hardware}</Fact>}
         {device.firmware_version && (
-          <>
-            <dt>{strings.facts.firmware}</dt>
-            <dd>{device.firmware_version}</dd>
-          </>
+          <Fact term={strings.facts.firmware}>{device.firmware_version}</Fact>
         )}
-        <dt>{strings.facts.lastSeen}</dt>
-        <dd>
+        <Fact term={strings.facts.lastSeen}>
           <TimeAgo at={device.last_seen_at} never={strings.never} />
-        </dd>
-        <dt>{strings.facts.registered}</dt>
-        <dd>
+        </Fact>
+        <Fact term={strings.facts.registered}>
           <TimeAgo at={device.created_at} />
-        </dd>
+        </Fact>
       </dl>
     </>
   );
 }
 
 function DeviceDetail(props: { id: string }) {
-  const [device, setDevice] = useState<Device | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  useEffect(() => {
-    void call(
-      api.GET('/api/v1/devices/{deviceId}', { params: { path: { deviceId: props.id } } }),
-    ).then((answer) => (answer.ok ? setDevice(answer.data) : setFailure(answer.failure)));
-  }, [props.id]);
+  const screen = useRecordScreen<Device>(
+    () => call(api.GET('/api/v1/devices/{deviceId}', { params: { path: { deviceId: props.id } } })),
+    props.id,
+    { href: '/devices', back: strings.back, loading: strings.loading },
+  );
+  const device = screen.record;
   useTitle(device?.name ?? strings.title);
-
-  if (failure) {
-    return (
-      <>
-        <p>
-          <a href="/devices">← {strings.back}</a>
-        </p>
-        <Notice tone="bad">{failure.error}</Notice>
-      </>
-    );
-  }
-  if (device === null) return <p aria-busy="true">{strings.loading}</p>;
+  if (device === null) return screen.fallback;
   return (
     <>
-      <p>
-        <a href="/devices">← {strings.back}</a>
-      </p>
+      {screen.back}
       <DeviceFacts device={device} />
       <SensorReadings device_id={device.id} deviceNames={new Map([[device.id, device.name]])} />
-      <StatusPanel device={device} onChange={setDevice} />
+      <StatusPanel device={device} onChange={screen.setRecord} />
       <Tokens device={device} />
     </>
   );

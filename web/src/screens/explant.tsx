@@ -1,9 +1,10 @@
 import { api, call, type Schemas } from '../api/client';
 import { useAnswer } from '../ui/answer';
-import { TimeAgo } from '../ui/parts';
+import { Fact, TimeAgo } from '../ui/parts';
 import { recordHref } from './record-words';
 import type { RecordContext } from './record-page/context';
-import { RecordPage, useRecord } from './record-page/page';
+import { RecordFacts } from './record-page/facts';
+import { RecordPage } from './record-page/page';
 import { strings } from './record-page/strings';
 
 type Explant = Schemas['Explant'];
@@ -15,16 +16,11 @@ const labelOf = (explant: Explant) => explant.label ?? explant.external_id ?? ex
 /** `/explants/{id}`: a culture's page, with its counts and the plant it was taken from. */
 export default function ExplantPage(props: { id?: string; params?: { id?: string } }) {
   const id = props.params?.id ?? props.id ?? '';
-  const { answer, reload } = useRecord(
-    () => call(api.GET('/api/v1/explants/{id}', { params: { path: { id } } })),
-    id,
-  );
   return (
     <RecordPage<Explant>
       kind="explant"
       id={id}
-      answer={answer}
-      reload={reload}
+      read={() => call(api.GET('/api/v1/explants/{id}', { params: { path: { id } } }))}
       title={labelOf}
       subtitle={(explant) =>
         // The code, when it is more than the label or batch already shown.
@@ -38,67 +34,30 @@ export default function ExplantPage(props: { id?: string; params?: { id?: string
 }
 
 function ExplantFacts(props: { explant: Explant; page: RecordContext }) {
-  const { explant, page } = props;
+  const { explant } = props;
   const f = strings.facts;
-  const stage = explant.current_stage;
-  const room = page.roomName(stage?.room_id ?? null);
   const ended = ENDED.includes(explant.status);
   const overdue = !ended && new Date(explant.transfer_due_at).getTime() < Date.now();
   return (
-    <dl class="facts record-facts">
-      <dt>{f.stage}</dt>
-      <dd>
-        {stage ? (
-          <>
-            <strong>{stage.name ?? page.stageName(stage.stage)}</strong> {f.since}{' '}
-            <TimeAgo at={stage.entered_on} />
-          </>
-        ) : (
-          f.noStage
-        )}
-      </dd>
-      <dt>{f.room}</dt>
-      <dd>{room ?? f.noRoom}</dd>
-      <dt>{f.vessels}</dt>
-      <dd>
+    <RecordFacts record={explant} page={props.page}>
+      <Fact term={f.vessels}>
         <strong>{f.vesselsNow(explant.current_count, explant.initial_count)}</strong>
-      </dd>
-      <dt>{f.plantlets}</dt>
-      <dd>{explant.plantlet_count ?? '–'}</dd>
+      </Fact>
+      <Fact term={f.plantlets}>{explant.plantlet_count ?? '–'}</Fact>
       {!ended && (
-        <>
-          <dt>{f.transferDue}</dt>
-          <dd class={overdue ? 'record-overdue' : undefined}>
-            {overdue && <span aria-hidden="true">▲ </span>}
-            <TimeAgo at={explant.transfer_due_at} />
-          </dd>
-        </>
+        <Fact term={f.transferDue} class={overdue ? 'record-overdue' : undefined}>
+          {overdue && <span aria-hidden="true">▲ </span>}
+          <TimeAgo at={explant.transfer_due_at} />
+        </Fact>
       )}
       {explant.plant_id && (
-        <>
-          <dt>{f.plant}</dt>
-          <dd>
-            <PlantLink id={explant.plant_id} />
-          </dd>
-        </>
+        <Fact term={f.plant}>
+          <PlantLink id={explant.plant_id} />
+        </Fact>
       )}
-      {explant.batch_number && (
-        <>
-          <dt>{f.batch}</dt>
-          <dd>{explant.batch_number}</dd>
-        </>
-      )}
-      {explant.notes && (
-        <>
-          <dt>{f.notes}</dt>
-          <dd>{explant.notes}</dd>
-        </>
-      )}
-      <dt>{f.created}</dt>
-      <dd>
-        <TimeAgo at={explant.created_at} />
-      </dd>
-    </dl>
+      {explant.batch_number && <Fact term={f.batch}>{explant.batch_number}</Fact>}
+      {explant.notes && <Fact term={f.notes}>{explant.notes}</Fact>}
+    </RecordFacts>
   );
 }
 

@@ -1,7 +1,7 @@
 import { api, call, type Schemas } from '../api/client';
 import type { operations } from '../api/schema';
 import { Chip, TimeAgo } from '../ui/parts';
-import { PAGE_SIZE, RecordList, type Filters } from './record-list';
+import { listQuery, RecordList, type Filters } from './record-list';
 import { recordHref, statusTone, words } from './record-words';
 
 type Explant = Schemas['Explant'];
@@ -34,19 +34,9 @@ const STATUSES: readonly Status[] = [
   'lost',
 ];
 
-function listExplants(query: Query) {
-  return call(api.GET('/api/v1/explants', { params: { query } }));
-}
-
 function fetchPage(filters: Filters, cursor: string | null) {
-  return listExplants({
-    limit: PAGE_SIZE,
-    ...(filters.q ? { q: filters.q } : {}),
-    ...(filters.stage ? { stage: filters.stage } : {}),
-    ...(filters.room_id ? { room_id: filters.room_id } : {}),
-    ...(STATUSES.includes(filters.status as Status) ? { status: filters.status as Status } : {}),
-    ...(cursor ? { cursor } : {}),
-  });
+  const query = listQuery(filters, cursor, STATUSES);
+  return call(api.GET('/api/v1/explants', { params: { query } }));
 }
 
 export default function Explants() {

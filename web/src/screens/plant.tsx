@@ -1,10 +1,11 @@
 import { api, call, type Schemas } from '../api/client';
 import { usePagedList } from '../ui/paged';
-import { Chip, TimeAgo } from '../ui/parts';
+import { Chip, Fact } from '../ui/parts';
 import { recordHref, statusTone, words } from './record-words';
 import type { RecordContext } from './record-page/context';
 import { ListPart } from './record-page/history';
-import { RecordPage, useRecord } from './record-page/page';
+import { RecordFacts } from './record-page/facts';
+import { RecordPage } from './record-page/page';
 import { strings } from './record-page/strings';
 
 type Plant = Schemas['Plant'];
@@ -13,16 +14,11 @@ type Explant = Schemas['Explant'];
 /** `/plants/{id}`: a plant's page, with the explants taken from it. */
 export default function PlantPage(props: { id?: string; params?: { id?: string } }) {
   const id = props.params?.id ?? props.id ?? '';
-  const { answer, reload } = useRecord(
-    () => call(api.GET('/api/v1/plants/{id}', { params: { path: { id } } })),
-    id,
-  );
   return (
     <RecordPage<Plant>
       kind="plant"
       id={id}
-      answer={answer}
-      reload={reload}
+      read={() => call(api.GET('/api/v1/plants/{id}', { params: { path: { id } } }))}
       title={(plant) => plant.name}
       subtitle={(plant) => (
         <>
@@ -37,10 +33,8 @@ export default function PlantPage(props: { id?: string; params?: { id?: string }
 }
 
 function PlantFacts(props: { plant: Plant; page: RecordContext }) {
-  const { plant, page } = props;
+  const { plant } = props;
   const f = strings.facts;
-  const stage = plant.current_stage;
-  const room = page.roomName(stage?.room_id ?? null);
   const optional: [string, string | null][] = [
     [f.externalId, plant.external_id],
     [f.genus, plant.genus],
@@ -50,37 +44,18 @@ function PlantFacts(props: { plant: Plant; page: RecordContext }) {
     [f.notes, plant.notes],
   ];
   return (
-    <dl class="facts record-facts">
-      <dt>{f.stage}</dt>
-      <dd>
-        {stage ? (
-          <>
-            <strong>{stage.name ?? page.stageName(stage.stage)}</strong> {f.since}{' '}
-            <TimeAgo at={stage.entered_on} />
-          </>
-        ) : (
-          f.noStage
-        )}
-      </dd>
-      <dt>{f.room}</dt>
-      <dd>{room ?? f.noRoom}</dd>
-      <dt>{f.species}</dt>
-      <dd>
+    <RecordFacts record={plant} page={props.page}>
+      <Fact term={f.species}>
         <i>{plant.species}</i>
-      </dd>
+      </Fact>
       {optional.map(([label, value]) =>
         value === null ? null : (
-          <>
-            <dt key={`${label}-t`}>{label}</dt>
-            <dd key={`${label}-d`}>{value}</dd>
-          </>
+          <Fact key={label} term={label}>
+            {value}
+          </Fact>
         ),
       )}
-      <dt>{f.created}</dt>
-      <dd>
-        <TimeAgo at={plant.created_at} />
-      </dd>
-    </dl>
+    </RecordFacts>
   );
 }
 

@@ -1,7 +1,7 @@
 import { api, call, type Schemas } from '../api/client';
 import type { operations } from '../api/schema';
 import { Chip } from '../ui/parts';
-import { PAGE_SIZE, RecordList, type Filters } from './record-list';
+import { listQuery, RecordList, type Filters } from './record-list';
 import { recordHref, statusTone, words } from './record-words';
 
 type Plant = Schemas['Plant'];
@@ -32,19 +32,9 @@ const STATUSES: readonly Status[] = [
   'archived',
 ];
 
-function listPlants(query: Query) {
-  return call(api.GET('/api/v1/plants', { params: { query } }));
-}
-
 function fetchPage(filters: Filters, cursor: string | null) {
-  return listPlants({
-    limit: PAGE_SIZE,
-    ...(filters.q ? { q: filters.q } : {}),
-    ...(filters.stage ? { stage: filters.stage } : {}),
-    ...(filters.room_id ? { room_id: filters.room_id } : {}),
-    ...(STATUSES.includes(filters.status as Status) ? { status: filters.status as Status } : {}),
-    ...(cursor ? { cursor } : {}),
-  });
+  const query = listQuery(filters, cursor, STATUSES);
+  return call(api.GET('/api/v1/plants', { params: { query } }));
 }
 
 export default function Plants() {

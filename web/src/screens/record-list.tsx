@@ -22,6 +22,25 @@ const FILTER_NAMES = ['q', 'stage', 'room_id', 'status'] as const;
 /** Rows per page: a screenful on a desk, never the whole lab. */
 export const PAGE_SIZE = 25;
 
+/**
+ * The list query for one page under these filters: the empty ones left out, and a
+ * status kept only when the list knows it (an address may carry any word).
+ */
+export function listQuery<S extends string>(
+  filters: Filters,
+  cursor: string | null,
+  statuses: readonly S[],
+) {
+  return {
+    limit: PAGE_SIZE,
+    ...(filters.q ? { q: filters.q } : {}),
+    ...(filters.stage ? { stage: filters.stage } : {}),
+    ...(filters.room_id ? { room_id: filters.room_id } : {}),
+    ...(statuses.includes(filters.status as S) ? { status: filters.status as S } : {}),
+    ...(cursor ? { cursor } : {}),
+  };
+}
+
 export interface ListStrings {
   readonly title: string;
   readonly lead: string;

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client';
-import { useAnswer } from '../ui/answer';
-import { Chip, Notice, ScreenHeader } from '../ui/parts';
+import { Chip, Fact, ScreenHeader } from '../ui/parts';
+import { useRecordScreen } from '../ui/record-screen';
 import { SensorReadings } from '../ui/sensor-readings';
 import { useTitle } from '../ui/title';
 import { isStale } from './device-status';
@@ -24,38 +24,26 @@ const strings = {
 export default function RoomPage(props: { id?: string; params?: { id?: string } }) {
   const id = props.params?.id ?? props.id ?? '';
   const now = useMemo(() => Date.now(), [id]);
-  const answer = useAnswer<Room>(
+  const screen = useRecordScreen<Room>(
     () => call(api.GET('/api/v1/rooms/{id}', { params: { path: { id } } })),
-    [id],
+    id,
+    { href: '/rooms', back: strings.back, loading: strings.loading },
   );
   const sensors = useLabSensors();
-  const room = answer?.ok ? answer.data : null;
+  const room = screen.record;
   useTitle(room?.name ?? strings.title);
   const deviceNames = useMemo(
     () => new Map(sensors.devices.map((device) => [device.id, device.name])),
     [sensors.devices],
   );
 
-  const back = (
-    <p>
-      <a href="/rooms">← {strings.back}</a>
-    </p>
-  );
-  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
-  if (!answer.ok || room === null) {
-    return (
-      <>
-        {back}
-        <Notice tone="bad">{answer.ok ? '' : answer.failure.error}</Notice>
-      </>
-    );
-  }
+  if (room === null) return screen.fallback;
   const devices = sensors.devicesIn(room.id);
   const alerts = sensors.alertsIn(room.id);
   const stale = devices.filter((device) => isStale(device, now)).length;
   return (
     <>
-      {back}
+      {screen.back}
       <ScreenHeader title={room.name}>
         <div class="chips">
           {alerts.length > 0 ? (
@@ -67,17 +55,9 @@ export default function RoomPage(props: { id?: string; params?: { id?: string } 
         </div>
       </ScreenHeader>
       <dl class="facts">
-        {room.plant_count !== null && (
-          <>
-            <dt>{strings.facts.plants}</dt>
-            <dd>{room.plant_count}</dd>
-          </>
-        )}
+        {room.plant_count !== null && <Fact term={strings.facts.plants}>{room.plant_count}</Fact>}
         {room.explant_count !== null && (
-          <>
-            <dt>{strings.facts.explants}</dt>
-            <dd>{room.explant_count}</dd>
-          </>
+          <Fact term={strings.facts.explants}>{room.explant_count}</Fact>
         )}
       </dl>
       <section class="panel" aria-labelledby="room-now">

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Answer, type Failure } from '../api/client';
 import { useLoaded } from '../ui/answer';
-import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { Chip, Fact, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import { recordHref, words } from './record-words';
 import { EvidenceList } from './sop-evidence';
@@ -55,31 +55,41 @@ async function readTrail(
   return { ok: true, events };
 }
 
+/** A run with its trail and the SOP it follows (null when the SOP cannot be read). */
+interface RunScreen {
+  run: SopRun;
+  events: Evidence[];
+  sop: Sop | null;
+}
+
+async function readRun(id: string): Promise<Answer<RunScreen>> {
+  const [runAnswer, trail] = await Promise.all([
+    call(api.GET('/api/v1/sop-runs/{id}', { params: { path: { id } } })),
+    readTrail(id),
+  ]);
+  if (!runAnswer.ok) return runAnswer;
+  if (!trail.ok) return trail;
+  const sopId = runAnswer.data.sopId;
+  const sopAnswer =
+    sopId === null
+      ? null
+      : await call(api.GET('/api/v1/sops/{id}', { params: { path: { id: sopId } } }));
+  return {
+    ok: true,
+    nextCursor: null,
+    data: { run: runAnswer.data, events: trail.events, sop: sopAnswer?.ok ? sopAnswer.data : null },
+  };
+}
+
 export default function SopRunPage(props: { params?: { id?: string } }) {
   const id = props.params?.id ?? '';
-  const [run, setRun] = useState<SopRun | null>(null);
-  const [events, setEvents] = useState<Evidence[]>([]);
-  const [sop, setSop] = useState<Sop | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  useEffect(() => {
-    void (async () => {
-      const [runAnswer, trail] = await Promise.all([
-        call(api.GET('/api/v1/sop-runs/{id}', { params: { path: { id } } })),
-        readTrail(id),
-      ]);
-      if (!runAnswer.ok) return setFailure(runAnswer.failure);
-      if (!trail.ok) return setFailure(trail.failure);
-      const sopId = runAnswer.data.sopId;
-      if (sopId !== null) {
-        const sopAnswer = await call(
-          api.GET('/api/v1/sops/{id}', { params: { path: { id: sopId } } }),
-        );
-        if (sopAnswer.ok) setSop(sopAnswer.data);
-      }
-      setEvents(trail.events);
-      setRun(runAnswer.data);
-    })();
-  }, [id]);
+  const screen = useRecordScreen(() => readRun(id), id, {
+    href: '/sop-runs',
+    back: strings.back,
+    loading: strings.loading,
+  });
+  const run = screen.record?.run ?? null;
+  const sop = screen.record?.sop ?? null;
   const kind = run?.explantId ? 'explant' : run?.plantId ? 'plant' : null;
   const recordId = run?.explantId ?? run?.plantId ?? null;
   const record = useLoaded(
@@ -91,74 +101,48 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
   );
   useTitle(sop ? `${sop.title} · ${strings.title}` : strings.title);
 
-  const back = (
-    <p>
-      <a href="/sop-runs">← {strings.back}</a>
-    </p>
-  );
-  if (failure) {
-    return (
-      <>
-        {back}
-        <Notice tone="bad">{failure.error}</Notice>
-      </>
-    );
-  }
-  if (run === null) return <p aria-busy="true">{strings.loading}</p>;
+  if (screen.record === null || run === null) return screen.fallback;
+  const { events } = screen.record;
+  const { setRecord } = screen;
   const steps: SopStep[] =
     sop?.version && sop.version.id === run.versionId ? sop.version.steps : [];
   const open = !runEnded(run.status);
   return (
     <>
-      {back}
+      {screen.back}
       <ScreenHeader title={sop?.title ?? strings.title}>
         <Chip tone={runTone(run.status)}>{words(run.status)}</Chip>
       </ScreenHeader>
       <dl class="facts">
         {kind && recordId && (
-          <>
-            <dt>{strings.for}</dt>
-            <dd>
-              <a href={recordHref[kind](recordId)}>{record ?? kind}</a>
-            </dd>
-          </>
+          <Fact term={strings.for}>
+            <a href={recordHref[kind](recordId)}>{record ?? kind}</a>
+          </Fact>
         )}
         {run.sopId && (
-          <>
-            <dt>SOP</dt>
-            <dd>
-              <a href={sopHref(run.sopId)}>
-                {sop?.title ?? 'SOP'} {strings.version(run.version)}
-              </a>
-            </dd>
-          </>
+          <Fact term="SOP">
+            <a href={sopHref(run.sopId)}>
+              {sop?.title ?? 'SOP'} {strings.version(run.version)}
+            </a>
+          </Fact>
         )}
-        <dt>{strings.started}</dt>
-        <dd>
+        <Fact term={strings.started}>
           <TimeAgo at={run.startedAt} />
-        </dd>
+        </Fact>
         {run.completedAt && (
-          <>
-            <dt>{strings.completed}</dt>
-            <dd>
-              <TimeAgo at={run.completedAt} />
-            </dd>
-          </>
+          <Fact term={strings.completed}>
+            <TimeAgo at={run.completedAt} />
+          </Fact>
         )}
-        {run.notes && (
-          <>
-            <dt>{strings.notes}</dt>
-            <dd>{run.notes}</dd>
-          </>
-        )}
+        {run.notes && <Fact term={strings.notes}>{run.notes}</Fact>}
       </dl>
       {open && steps.length > 0 && (
         <Runner
           run={run}
           steps={steps}
           events={events}
-          onEvidence={(event) => setEvents((current) => [...current, event])}
-          onClosed={setRun}
+          onEvidence={(event) => setRecord((now) => ({ ...now, events: [...now.events, event] }))}
+          onClosed={(closed) => setRecord((now) => ({ ...now, run: closed }))}
         />
       )}
       {open && steps.length === 0 && sop !== null && (

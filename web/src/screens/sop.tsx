@@ -4,8 +4,9 @@ import { api, call, type Schemas } from '../api/client';
 import { FormError } from '../forms/fields';
 import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
-import { useAnswer, useLoaded } from '../ui/answer';
+import { useLoaded } from '../ui/answer';
 import { Chip, Notice, ScreenHeader } from '../ui/parts';
+import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import { rangeWords, readRecord, recordName, runHref, type RecordKind } from './sop-words';
 
@@ -47,29 +48,17 @@ interface Picked {
 
 export default function SopPage(props: { params?: { id?: string } }) {
   const id = props.params?.id ?? '';
-  const sop = useAnswer(
+  const sop = useRecordScreen(
     () => call(api.GET('/api/v1/sops/{id}', { params: { path: { id } } })),
-    [id],
+    id,
+    { href: '/sops', back: strings.back, loading: strings.loading },
   );
-  useTitle(sop?.ok ? sop.data.title : strings.title);
-  const back = (
-    <p>
-      <a href="/sops">← {strings.back}</a>
-    </p>
-  );
-  if (sop === null) return <p aria-busy="true">{strings.loading}</p>;
-  if (!sop.ok) {
-    return (
-      <>
-        {back}
-        <Notice tone="bad">{sop.failure.error}</Notice>
-      </>
-    );
-  }
-  const { data } = sop;
+  useTitle(sop.record?.title ?? strings.title);
+  if (sop.record === null) return sop.fallback;
+  const data = sop.record;
   return (
     <>
-      {back}
+      {sop.back}
       <ScreenHeader title={data.title} lead={data.description ?? undefined}>
         {data.version ? (
           <Chip tone="ok">{strings.version(data.version.version)}</Chip>

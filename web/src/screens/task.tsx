@@ -1,5 +1,5 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, call, type Answer } from '../api/client';
 import { FormError, SelectField } from '../forms/fields';
@@ -7,7 +7,8 @@ import { useApiForm } from '../forms/form';
 import { useSignedIn } from '../session';
 import { useAnswer } from '../ui/answer';
 import { usePeopleNames } from '../ui/people';
-import { Chip, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { Chip, GridFact, ScreenHeader, TimeAgo } from '../ui/parts';
+import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import { recordHref, words } from './record-words';
 import {
@@ -55,28 +56,17 @@ const strings = {
 export default function Task() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const answer = useAnswer<TaskRecord>(
+  const screen = useRecordScreen<TaskRecord>(
     () => call(api.GET('/api/v1/tasks/{id}', { params: { path: { id } } })),
-    [id],
+    id,
+    { href: '/tasks', back: strings.back, loading: strings.loading, small: true },
   );
-  const [task, setTask] = useState<TaskRecord | null>(null);
-  useEffect(() => setTask(answer?.ok ? answer.data : null), [answer]);
-  useTitle(task?.title ?? strings.title);
-
-  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
-  if (!answer.ok || task === null) {
-    return (
-      <>
-        <ScreenHeader title={strings.title} />
-        <Notice tone="bad">{answer.ok ? strings.loading : answer.failure.error}</Notice>
-        <a href="/tasks">{strings.back}</a>
-      </>
-    );
-  }
-  return <TaskPage task={task} onChange={setTask} />;
+  useTitle(screen.record?.title ?? strings.title);
+  if (screen.record === null) return screen.fallback;
+  return <TaskPage task={screen.record} back={screen.back} onChange={screen.setRecord} />;
 }
 
-function TaskPage(props: { task: TaskRecord; onChange: (task: TaskRecord) => void }) {
+function TaskPage(props: { task: TaskRecord; back: VNode; onChange: (task: TaskRecord) => void }) {
   const { task } = props;
   const { atLeast } = useSignedIn();
   const people = usePeopleNames();
@@ -86,9 +76,7 @@ function TaskPage(props: { task: TaskRecord; onChange: (task: TaskRecord) => voi
     member === null ? strings.nobody : (people.get(member) ?? strings.someone);
   return (
     <>
-      <p class="small">
-        <a href="/tasks">← {strings.back}</a>
-      </p>
+      {props.back}
       <ScreenHeader title={task.title}>
         <div class="header-chips">
           <Chip tone={task.status === 'done' ? 'ok' : 'info'}>{statusWords(task.status)}</Chip>
@@ -103,47 +91,38 @@ function TaskPage(props: { task: TaskRecord; onChange: (task: TaskRecord) => voi
       <section class="panel" aria-labelledby="task-facts">
         <h2 id="task-facts">{strings.facts}</h2>
         <dl class="facts facts-grid">
-          <Fact term={strings.status}>{statusWords(task.status)}</Fact>
-          <Fact term={strings.due}>
+          <GridFact term={strings.status}>{statusWords(task.status)}</GridFact>
+          <GridFact term={strings.due}>
             {task.due_date === null ? strings.noDue : new Date(task.due_date).toLocaleString()}
-          </Fact>
-          <Fact term={strings.priority}>{task.priority ?? '–'}</Fact>
-          <Fact term={strings.category}>
+          </GridFact>
+          <GridFact term={strings.priority}>{task.priority ?? '–'}</GridFact>
+          <GridFact term={strings.category}>
             {task.category_label ?? (task.category ? words(task.category) : '–')}
-          </Fact>
-          <Fact term={strings.genus}>{task.genus ? <i>{task.genus}</i> : '–'}</Fact>
+          </GridFact>
+          <GridFact term={strings.genus}>{task.genus ? <i>{task.genus}</i> : '–'}</GridFact>
           {task.genus && (
-            <Fact term={strings.demand}>
+            <GridFact term={strings.demand}>
               {demand.kind === 'not-in-plan'
                 ? strings.demandNotInPlan
                 : genusDemand === null
                   ? strings.demandNone
                   : genusDemand.score}
-            </Fact>
+            </GridFact>
           )}
-          <Fact term={strings.assigned}>{nameOf(task.assigned_to)}</Fact>
-          <Fact term={strings.created}>
+          <GridFact term={strings.assigned}>{nameOf(task.assigned_to)}</GridFact>
+          <GridFact term={strings.created}>
             <TimeAgo at={task.created_at} />
-          </Fact>
+          </GridFact>
           {task.completed_at !== null && (
-            <Fact term={strings.completed}>
+            <GridFact term={strings.completed}>
               <TimeAgo at={task.completed_at} /> {strings.completedBy(nameOf(task.completed_by))}
-            </Fact>
+            </GridFact>
           )}
-          {task.notes && <Fact term={strings.notes}>{task.notes}</Fact>}
+          {task.notes && <GridFact term={strings.notes}>{task.notes}</GridFact>}
         </dl>
       </section>
       <LinkedRecord link={task.entity_link ?? null} />
     </>
-  );
-}
-
-function Fact(props: { term: string; children: ComponentChildren }) {
-  return (
-    <div>
-      <dt>{props.term}</dt>
-      <dd>{props.children}</dd>
-    </div>
   );
 }
 

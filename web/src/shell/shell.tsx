@@ -8,10 +8,12 @@ import { Icon } from './icons';
 import { Search } from './search';
 import { strings } from './strings';
 
-function current(entry: NavEntry, path: string): boolean {
-  return entry.href === '/'
-    ? path === '/'
-    : path === entry.href || path.startsWith(`${entry.href}/`);
+/** Addresses below a place that are no place's: the print sheet is reached from lists, not Scan. */
+const NO_PLACE = ['/labels/print'];
+
+function current(href: string, path: string): boolean {
+  if (NO_PLACE.includes(path)) return false;
+  return href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
 }
 
 /**
@@ -39,7 +41,7 @@ export function Shell(props: { children: ComponentChildren }) {
   }, [path]);
 
   const link = (entry: NavEntry) => (
-    <a href={entry.href} aria-current={current(entry, path) ? 'page' : undefined}>
+    <a href={entry.href} aria-current={current(entry.href, path) ? 'page' : undefined}>
       <Icon name={entry.icon} />
       <span>{entry.label}</span>
     </a>
@@ -83,9 +85,7 @@ export function Shell(props: { children: ComponentChildren }) {
             <button
               type="button"
               class="scan-button"
-              aria-current={
-                path.startsWith('/labels') && path !== '/labels/print' ? 'page' : undefined
-              }
+              aria-current={current('/labels', path) ? 'page' : undefined}
               onClick={() => route('/labels')}
             >
               <Icon name="scan" />

@@ -118,3 +118,23 @@ export function Notice(props: { children: ComponentChildren; tone?: 'info' | 'ba
     </p>
   );
 }
+
+/** One fact of a `<dl class="facts">`: its term, then what it is. */
+export function Fact(props: { term: string; class?: string; children: ComponentChildren }) {
+  return (
+    <>
+      <dt>{props.term}</dt>
+      <dd class={props.class}>{props.children}</dd>
+    </>
+  );
+}
+
+/** One fact of a `<dl class="facts facts-grid">`, kept together as one cell of the grid. */
+export function GridFact(props: { term: string; children: ComponentChildren }) {
+  return (
+    <div>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
+  );
+}

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api, call, type Answer } from '../../api/client';
 import { useSignedIn } from '../../session';
 import { useAnswer } from '../../ui/answer';
-import { Chip, Notice, ScreenHeader } from '../../ui/parts';
+import { Chip, ScreenHeader } from '../../ui/parts';
+import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
 import { statusTone, words } from '../record-words';
 import { ArchivePanel } from './archive';
@@ -30,26 +31,6 @@ export interface RecordBase {
 
 type Form = 'stage' | 'transfer' | 'contamination' | null;
 
-/** A plant or explant read by id, and read again after each change (`reload`). */
-export function useRecord<T>(read: () => Promise<Answer<T>>, id: string) {
-  const [version, setVersion] = useState(0);
-  const [held, setHeld] = useState<{ id: string; answer: Answer<T> } | null>(null);
-  useEffect(() => {
-    let current = true;
-    void read().then((answer) => {
-      if (current) setHeld({ id, answer });
-    });
-    return () => {
-      current = false;
-    };
-  }, [id, version]);
-  // While it reads again after a change, the record stays on screen.
-  return {
-    answer: held !== null && held.id === id ? held.answer : null,
-    reload: () => setVersion((v) => v + 1),
-  };
-}
-
 /**
  * The page of one plant or explant: its header (name, status, stage), its facts,
  * the bench actions a person may take on it, its stage timeline, transfers,
@@ -59,17 +40,22 @@ export function useRecord<T>(read: () => Promise<Answer<T>>, id: string) {
 export function RecordPage<T extends RecordBase>(props: {
   kind: Kind;
   id: string;
-  answer: Answer<T> | null;
-  reload: () => void;
+  read: () => Promise<Answer<T>>;
   title: (record: T) => string;
   subtitle: (record: T) => ComponentChildren;
   facts: (record: T, context: RecordContext) => ComponentChildren;
   /** Parts of this kind only (a plant's explants). */
   related?: (record: T) => ComponentChildren;
 }) {
-  const { kind, id, answer } = props;
+  const { kind, id } = props;
   const { can } = useSignedIn();
-  const record = answer?.ok ? answer.data : null;
+  // Read again after each change, the record staying on screen meanwhile.
+  const screen = useRecordScreen(props.read, id, {
+    href: `/${kind}s`,
+    back: strings.back[kind],
+    loading: strings.loading,
+  });
+  const { record, back } = screen;
   useTitle(record ? props.title(record) : strings.loading);
   const [version, setVersion] = useState(0);
   const [message, setMessage] = useState('');
@@ -121,33 +107,13 @@ export function RecordPage<T extends RecordBase>(props: {
         setMessage(text);
         setForm(null);
         setVersion((v) => v + 1);
-        props.reload();
+        screen.reload();
       },
       can,
     };
   }, [record, lists, rooms, people, version]);
 
-  const back = (
-    <p>
-      <a href={`/${kind}s`}>← {strings.back[kind]}</a>
-    </p>
-  );
-  if (answer !== null && !answer.ok) {
-    return (
-      <>
-        {back}
-        <Notice tone="bad">{answer.failure.error}</Notice>
-      </>
-    );
-  }
-  if (record === null || context === null) {
-    return (
-      <>
-        {back}
-        <p aria-busy="true">{strings.loading}</p>
-      </>
-    );
-  }
+  if (record === null || context === null) return screen.fallback;
 
   const archived = record.archived_at !== null;
   const writes = {
