@@ -175,7 +175,8 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
       new Set(buckets.map((b) => b.type)).size,
     );
     expect(await page.locator('figure.chart canvas').count()).toBeGreaterThan(0);
-    expect(await tableValues(page)).toEqual(apiValues(buckets));
+    // The answer arrives before the page draws it: wait for its values, not a flag.
+    await expect.poll(() => tableValues(page), { timeout: 10_000 }).toEqual(apiValues(buckets));
     // Raw readings of the range below, newest first: the API's first page.
     const raw = body(
       await api(
@@ -210,7 +211,8 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
     expect(query.get('device_id')).toBe(sensorB.id);
     await page.getByRole('heading', { name: 'Growth room B climate', level: 1 }).waitFor();
     await page.locator('.charts[data-drawn="true"]').waitFor();
-    expect(await tableValues(page)).toEqual(apiValues(buckets));
+    // The answer arrives before the page draws it: wait for its values, not a flag.
+    await expect.poll(() => tableValues(page), { timeout: 10_000 }).toEqual(apiValues(buckets));
     // The room it is in, by name; no status or token controls.
     await page.getByRole('link', { name: 'Growth Room B' }).waitFor();
     const writes = page.getByRole('button', { name: /pause|retire|make|revoke/i });
@@ -231,7 +233,10 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
     expect(week.query.get('device_id')).toBe(sensorA.id);
     await page.waitForURL(/\?range=7d$/);
     await page.locator('.charts[data-drawn="true"][data-bucket="1h"]').waitFor();
-    expect(await tableValues(page)).toEqual(apiValues(week.buckets));
+    // The answer arrives before the page draws it: wait for its values, not a flag.
+    await expect
+      .poll(() => tableValues(page), { timeout: 10_000 })
+      .toEqual(apiValues(week.buckets));
     // Hovering the chart: the legend shows the time and the value under the cursor.
     // Hovering the chart at the last hour with readings: the legend shows its time and mean.
     const temperatures = week.buckets.filter((b) => b.type === 'temperature');
@@ -262,7 +267,10 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
       "performance.getEntriesByName('vitro-chart').at(-1).duration",
     );
     expect(measured).toBeGreaterThan(0);
-    expect(await tableValues(page)).toEqual(apiValues(month.buckets));
+    // The answer arrives before the page draws it: wait for its values, not a flag.
+    await expect
+      .poll(() => tableValues(page), { timeout: 10_000 })
+      .toEqual(apiValues(month.buckets));
 
     // A picked range of two days: whole days, its own address, a finer bucket.
     await page.getByRole('button', { name: 'Pick dates' }).click();
@@ -276,7 +284,10 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
     expect(picked.query.get('bucket')).toBe('5m');
     await page.waitForURL(new RegExp(`from=${day(-1)}&to=${day(0)}$`));
     await page.locator('.charts[data-drawn="true"][data-bucket="5m"]').waitFor();
-    expect(await tableValues(page)).toEqual(apiValues(picked.buckets));
+    // The answer arrives before the page draws it: wait for its values, not a flag.
+    await expect
+      .poll(() => tableValues(page), { timeout: 10_000 })
+      .toEqual(apiValues(picked.buckets));
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshotBothWidths(page, 'device-chart');
     expect(problems).toEqual([]);
