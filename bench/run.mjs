@@ -90,11 +90,11 @@ async function measureCase(benchCase, servers, seeded, options, nameWidth, recei
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? ['baseline', 'vitro'] : ['vitro', 'baseline'];
     for (const name of order) {
-      receiver?.take();
+      await receiver?.take();
       const measured = await load(name, options.duration);
       rounds[name].push(measured);
       // The baseline's events (same workspace) are delivered too; only Vitro's rounds count.
-      const delivered = receiver?.take();
+      const delivered = await receiver?.take();
       if (name === 'vitro' && delivered) deliveries.push(delivered);
       console.log(
         `  ${benchCase.name.padEnd(nameWidth)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}` +

@@ -1,66 +1,42 @@
-// Webhooks in the bench: a fast loopback receiver in the runner, the endpoints and alert
+// Webhooks in the bench: a fast loopback receiver in its own process, the endpoints and alert
 // rules a run subscribes (--endpoints, --alert-rules), and what the receiver saw: how many
 // deliveries, and how long after each event was recorded it arrived.
-import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { fork } from 'node:child_process';
+import { URL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { fetch } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 
-/** A receiver answering 204 at once, timing each delivery from its event's `timestamp`. */
+/**
+ * A receiver answering 204 at once, timing each delivery from its event's `timestamp`, in a
+ * process of its own (receiver.mjs). `count()` and `take()` ask it over IPC.
+ */
 export async function startReceiver() {
-  let latencies = [];
-  let first = null;
-  let last = null;
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const now = Date.now();
-      res.writeHead(204).end();
-      try {
-        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        latencies.push(now - Date.parse(timestamp));
-      } catch {
-        latencies.push(Number.NaN);
-      }
-      first ??= now;
-      last = now;
-    });
+  const child = fork(new URL('./receiver.mjs', import.meta.url), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  const waiting = new Map();
+  let next = 1;
+  child.on('message', ({ id, answer }) => {
+    waiting.get(id)?.(answer);
+    waiting.delete(id);
+  });
+  const ask = (question) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      child.send({ id, ask: question });
+    });
+  const port = await new Promise((resolve) => waiting.set(0, resolve));
   return {
     url: `http://127.0.0.1:${port}/hooks`,
-    get count() {
-      return latencies.length;
-    },
-    /** Deliveries since the last reset: count, per second, and latency percentiles (ms). */
-    take() {
-      const sorted = latencies.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-      const at = (p) =>
-        sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-      const seconds = first === null || last === first ? null : (last - first) / 1000;
-      const stats = {
-        deliveries: latencies.length,
-        perSecond: seconds === null ? null : latencies.length / seconds,
-        p50: at(50),
-        p99: at(99),
-      };
-      latencies = [];
-      first = null;
-      last = null;
-      return stats;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    count: () => ask('count'),
+    /** Deliveries since the last take: count, per second, and latency percentiles (ms). */
+    take: () => ask('take'),
+    close: () => ask('close'),
   };
 }
 
@@ -163,7 +139,7 @@ export async function measureDrain(target, seeded, receiver, count, subscribed) 
     );
     await client.end();
   }
-  receiver.take();
+  await receiver.take();
   await write((run) => {
     for (let i = 1; i <= count; i++) {
       run(
@@ -201,6 +177,6 @@ export async function measureDrain(target, seeded, receiver, count, subscribed) 
   });
   const deadline = Date.now() + 10 * 60_000;
   const expected = count * (subscribed + 1);
-  while (receiver.count < expected && Date.now() < deadline) await sleep(50);
-  return { endpointId, ...receiver.take() };
+  while ((await receiver.count()) < expected && Date.now() < deadline) await sleep(50);
+  return { endpointId, ...(await receiver.take()) };
 }
