@@ -104,6 +104,29 @@ function normalisedRollups(rows: RollupRow[]) {
   );
 }
 
+/** Every stored rollup row, all its columns. */
+function storedRollups(db: Database['db']): Promise<RollupRow[]> {
+  return db
+    .selectFrom('sensor_rollups')
+    .select([
+      'workspace_id',
+      'device_id',
+      'span_minutes',
+      'minute',
+      'type',
+      'unit',
+      'room_key',
+      'reading_count',
+      'min_value',
+      'max_value',
+      'value_sum',
+      'last_at',
+      'last_id',
+      'last_value',
+    ])
+    .execute() as Promise<RollupRow[]>;
+}
+
 describe.each(['sqlite', 'postgres'] as const)('readings migrations on %s', (name) => {
   it.runIf(name === 'sqlite' || inject('postgresUrl') !== null)(
     'convert stored readings and give them the rollups ingest would have kept',
@@ -146,28 +169,10 @@ describe.each(['sqlite', 'postgres'] as const)('readings migrations on %s', (nam
         const zeroless = (list: ReadingRow[]) => list.map((r) => ({ ...r, value: r.value + 0 }));
         expect(sorted(zeroless(stored))).toEqual(sorted(zeroless(expected)));
 
-        const rollups = await db
-          .selectFrom('sensor_rollups')
-          .select([
-            'workspace_id',
-            'device_id',
-            'span_minutes',
-            'minute',
-            'type',
-            'unit',
-            'room_key',
-            'reading_count',
-            'min_value',
-            'max_value',
-            'value_sum',
-            'last_at',
-            'last_id',
-            'last_value',
-          ])
-          .execute();
+        const rollups = await storedRollups(db);
         const ingested = rollupRowsOf(expected);
         expect(ingested.length).toBeGreaterThan(20);
-        expect(normalisedRollups(rollups as RollupRow[])).toEqual(normalisedRollups(ingested));
+        expect(normalisedRollups(rollups)).toEqual(normalisedRollups(ingested));
 
         if (name === 'postgres') {
           const { rows: types } = await sql<{ column_name: string; data_type: string }>`
@@ -233,28 +238,8 @@ describe('the readings rollups migration on sqlite', () => {
           .execute();
       }
       await before.migrateToLatest();
-      const rollups = await db
-        .selectFrom('sensor_rollups')
-        .select([
-          'workspace_id',
-          'device_id',
-          'span_minutes',
-          'minute',
-          'type',
-          'unit',
-          'room_key',
-          'reading_count',
-          'min_value',
-          'max_value',
-          'value_sum',
-          'last_at',
-          'last_id',
-          'last_value',
-        ])
-        .execute();
-      expect(normalisedRollups(rollups as RollupRow[])).toEqual(
-        normalisedRollups(rollupRowsOf(rows)),
-      );
+      const rollups = await storedRollups(db);
+      expect(normalisedRollups(rollups)).toEqual(normalisedRollups(rollupRowsOf(rows)));
     } finally {
       await before.close();
     }
@@ -274,29 +259,13 @@ describe('the five-minute rollups migration on sqlite', () => {
       const ingested = rollupRowsOf(rows);
       const before = ingested.filter((row) => row.span_minutes !== 5);
       expect(ingested.length - before.length).toBeGreaterThan(10);
-      const columns = [
-        'workspace_id',
-        'device_id',
-        'span_minutes',
-        'minute',
-        'type',
-        'unit',
-        'room_key',
-        'reading_count',
-        'min_value',
-        'max_value',
-        'value_sum',
-        'last_at',
-        'last_id',
-        'last_value',
-      ] as const;
       // Batches of 1, 2 and 7 rows end inside every five minutes, and between them.
       for (const batch of [1, 2, 7]) {
         await database.db.deleteFrom('sensor_rollups').execute();
         await database.db.insertInto('sensor_rollups').values(before).execute();
         await backfillFiveMinutesSqlite(database.db, batch);
-        const stored = await database.db.selectFrom('sensor_rollups').select(columns).execute();
-        expect(normalisedRollups(stored as RollupRow[])).toEqual(normalisedRollups(ingested));
+        const stored = await storedRollups(database.db);
+        expect(normalisedRollups(stored)).toEqual(normalisedRollups(ingested));
       }
     } finally {
       await database.close();
