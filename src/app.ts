@@ -29,6 +29,7 @@ import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './m
 import { startSilenceTimer } from './modules/alerts/index.js';
 import {
   DeliveryWorker,
+  holdWritesForDelivery,
   targetPolicy,
   type DeliveryWorkerOptions,
 } from './modules/webhooks/index.js';
@@ -51,7 +52,7 @@ export interface AppOptions {
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
   /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
-  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'>;
+  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs' | 'pressure'>;
   /**
    * Readings upkeep (partitions, retention) every hour; default true. False: it runs
    * only when asked (`app.readingsMaintenance.runNow()`).
@@ -149,6 +150,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installCors(app, config.corsOrigins);
   installProtocolErrors(app);
   const metrics = installMetrics(app, config.metricsToken);
+  const webhookPolicy = targetPolicy(config.webhooks);
+  // Background work (webhook deliveries, the alert timer), in any number of processes; off where
+  // VITRO_WORKER=off (and in the tests, unless one turns it on).
+  const worker = config.worker
+    ? new DeliveryWorker({
+        database,
+        policy: webhookPolicy,
+        timeoutMs: config.webhooks.timeoutMs,
+        log: app.log,
+        ...options.webhooks,
+      })
+    : null;
+  if (worker !== null) holdWritesForDelivery(app, worker, metrics);
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
@@ -159,7 +173,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });
   }
   const routes = createRoutes(app, kernel);
-  const webhookPolicy = targetPolicy(config.webhooks);
   registerApiRoutes(routes, {
     webhooks: { policy: webhookPolicy },
     records: createRecordLookup(),
@@ -195,17 +208,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.decorate('readingsMaintenance', maintenance);
 
-  // Background work (webhook deliveries, the alert timer), in any number of processes; off where
-  // VITRO_WORKER=off (and in the tests, unless one turns it on).
-  const worker = config.worker
-    ? new DeliveryWorker({
-        database,
-        policy: webhookPolicy,
-        timeoutMs: config.webhooks.timeoutMs,
-        log: app.log,
-        ...options.webhooks,
-      })
-    : null;
   let silenceTimer: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
+import type { DeliveryPressure } from './pressure.js';
 import type { WebhookSender } from './sender.js';
 
 /** What both delivery paths (the feed stream and the retry queue) share in one process. */
@@ -15,6 +16,8 @@ export interface DeliveryContext {
   /** Aborts attempts in flight when the process stops. */
   readonly abort: AbortSignal;
   readonly log: FastifyBaseLogger;
+  /** Told how far behind the streams run, to hold writes back when the process is saturated. */
+  readonly pressure?: DeliveryPressure;
 }
 
 export const isoAt = (ms: number) => new Date(ms).toISOString();

@@ -2,6 +2,7 @@
 export { registerWebhookRoutes } from './webhooks.routes.js';
 export { targetPolicy, type TargetPolicy } from './target.js';
 export { DeliveryWorker, type DeliveryWorkerOptions } from './worker.js';
+export { holdWritesForDelivery } from './hold.js';
 export { webhookBody } from './attempt.js';
 export { RETRY_DELAYS_MS } from './schedule.js';
 export {

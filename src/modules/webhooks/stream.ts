@@ -54,6 +54,7 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
     );
   }, ctx.leaseMs / 3);
   renewal.unref();
+  let made: MadeAttempt[] = [];
   try {
     const events = await listEventsAfter(
       db,
@@ -67,8 +68,9 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
       );
       return 0;
     }
+    ctx.pressure?.started(endpointId, events[0]!.created_at);
     const sending = wanted(endpoint, events);
-    const made = await inOrder(
+    made = await inOrder(
       sending,
       STREAM_WINDOW,
       (event) => attempt(ctx.sender, endpoint, event, ctx.now(), ctx.abort),
@@ -119,6 +121,7 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
     throw error;
   } finally {
     clearInterval(renewal);
+    ctx.pressure?.finished(endpointId, made);
   }
 }
 

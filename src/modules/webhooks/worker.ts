@@ -6,6 +6,7 @@ import { isoAt, type DeliveryContext } from './delivery-context.js';
 import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.repository.js';
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
+import { ADJUST_EVERY_MS, DeliveryPressure } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { streamEndpoint } from './stream.js';
@@ -32,6 +33,8 @@ export interface DeliveryWorkerOptions {
   readonly now?: () => number;
   readonly random?: () => number;
   readonly pollMs?: number;
+  /** How far behind delivery runs, and how long writes wait for it (tests pass their own). */
+  readonly pressure?: DeliveryPressure;
 }
 
 /**
@@ -49,9 +52,12 @@ export class DeliveryWorker {
   readonly #passes = new Set<Promise<number>>();
   #wake: (() => void) | null = null;
   #lastPurge = 0;
+  readonly #pressure: DeliveryPressure;
+  #adjusting: NodeJS.Timeout | null = null;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#pollMs = options.pollMs ?? POLL_MS;
+    this.#pressure = options.pressure ?? new DeliveryPressure();
     this.#ctx = {
       database: options.database,
       sender: new WebhookSender({
@@ -67,6 +73,7 @@ export class DeliveryWorker {
       random: options.random ?? Math.random,
       abort: this.#stop.signal,
       log: options.log,
+      pressure: this.#pressure,
     };
   }
 
@@ -101,6 +108,21 @@ export class DeliveryWorker {
   start(): void {
     if (this.#running !== null) return;
     this.#running = this.#loop();
+    this.#adjusting = setInterval(() => this.#pressure.adjust(), ADJUST_EVERY_MS);
+    this.#adjusting.unref();
+  }
+
+  /**
+   * How long a write request should wait before it is served (ms), so that deliveries
+   * keep up when this process is saturated: 0 unless they fall behind (pressure.ts).
+   */
+  holdMs(): number {
+    return this.#pressure.holdMs();
+  }
+
+  /** How far behind delivery ran at the last look (ms). */
+  lagMs(): number {
+    return this.#pressure.lastLagMs();
   }
 
   async #loop(): Promise<void> {
@@ -139,6 +161,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.#stop.abort();
     this.#wake?.();
+    if (this.#adjusting !== null) clearInterval(this.#adjusting);
     await this.#running;
     this.#running = null;
     await Promise.allSettled([...this.#passes]);
