@@ -4,6 +4,7 @@ import {
   DeliveryPressure,
   LAG_TARGET_MS,
   MAX_HOLD_MS,
+  MIN_HOLD_MS,
 } from '../../src/modules/webhooks/pressure.js';
 import type { AttemptResult } from '../../src/modules/webhooks/sender.js';
 import { client, dataOf, newPlant, type Client } from '../support/helpers.js';
@@ -60,8 +61,9 @@ describe('delivery pressure (the hold on write requests)', () => {
   it('grows the hold while a healthy endpoint lags on a busy loop, to 250 ms at most, and lets go once it catches up', () => {
     const { p, clock, adjust } = pressure();
     p.started('a', iso(clock.now() - 2000));
-    expect(adjust(1)).toBe(2);
-    expect(adjust(1)).toBe(3);
+    // Far behind: from 5 ms, doubling.
+    expect(adjust(1)).toBe(MIN_HOLD_MS);
+    expect(adjust(1)).toBe(2 * MIN_HOLD_MS);
     expect(adjust(40)).toBe(MAX_HOLD_MS);
     p.finished('a', [made('delivered', 3)]);
     // The batch's delivery latency counts for a second after it ended, then nothing lags.
@@ -81,7 +83,14 @@ describe('delivery pressure (the hold on write requests)', () => {
     expect(p.lagMs()).toBe(60_000);
     expect(adjust(20)).toBe(0);
     loop.share = 0.95;
-    expect(adjust(1)).toBe(2);
+    expect(adjust(1)).toBe(MIN_HOLD_MS);
+  });
+
+  it('grows gently once the lag is near the target', () => {
+    const { p, clock, adjust } = pressure();
+    p.started('a', iso(clock.now() - (LAG_TARGET_MS + 100)));
+    expect(adjust(1)).toBe(MIN_HOLD_MS);
+    expect(adjust(1)).toBe(MIN_HOLD_MS * 1.25);
   });
 
   it('leaves out an endpoint whose attempts fail or take over a second, until it answers well again', () => {

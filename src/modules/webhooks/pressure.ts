@@ -5,6 +5,8 @@ import type { MadeAttempt } from './attempt.js';
 export const LAG_TARGET_MS = 300;
 /** The longest a write request is held. */
 export const MAX_HOLD_MS = 250;
+/** The first hold, and the least: below it the hold ends. */
+export const MIN_HOLD_MS = 5;
 /** How often the hold is adjusted. */
 export const ADJUST_EVERY_MS = 100;
 /** The event loop's busy share from which the process counts as saturated. */
@@ -41,7 +43,8 @@ export function loopUtilization(): () => number {
  * how old the oldest event they read was (`started`) and when they delivered it
  * (`finished`); every 100 ms `adjust` compares the lag of healthy endpoints with 300 ms
  * and, only while the event loop is busy, grows the time a write request is held
- * before it is served (up to 250 ms), and otherwise shrinks it back to nothing. Reads
+ * before it is served (from 5 ms, doubling while far behind, up to 250 ms), and
+ * otherwise shrinks it back to nothing. Reads
  * are never held. An endpoint whose attempts fail or take over a second is left out:
  * its lag is the receiver's, and holding writes would not help it; nor does a quiet
  * process (a slow receiver is not a busy server).
@@ -101,9 +104,11 @@ export class DeliveryPressure {
     }
     const busy = this.#utilization() >= BUSY_SHARE;
     if (busy && this.#lag > LAG_TARGET_MS) {
-      this.#hold = Math.min(MAX_HOLD_MS, Math.max(2, this.#hold * 1.5));
+      // Quickly while far behind, gently near the target, so that it settles.
+      const step = this.#lag > 2 * LAG_TARGET_MS ? 2 : 1.25;
+      this.#hold = Math.min(MAX_HOLD_MS, Math.max(MIN_HOLD_MS, this.#hold * step));
     } else {
-      this.#hold = this.#hold < 2 ? 0 : this.#hold * 0.7;
+      this.#hold = this.#hold < MIN_HOLD_MS ? 0 : this.#hold * 0.8;
     }
   }
 
