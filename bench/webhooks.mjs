@@ -40,6 +40,24 @@ export async function startReceiver() {
   };
 }
 
+/**
+ * Waits until Vitro has delivered its webhook backlog (the receiver saw nothing new for
+ * half a second), so that a run starts with nothing left over from the one before: the
+ * baseline's events are delivered by Vitro's worker too, and would otherwise load the
+ * next run and be timed in it. Answers the seconds waited.
+ */
+export async function settleDeliveries(receiver, limitMs = 300_000) {
+  const started = Date.now();
+  let seen = await receiver.count();
+  while (Date.now() - started < limitMs) {
+    await sleep(500);
+    const now = await receiver.count();
+    if (now === seen) break;
+    seen = now;
+  }
+  return (Date.now() - started) / 1000;
+}
+
 async function post(server, apiKey, path, body) {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
