@@ -78,9 +78,10 @@ const describeSeed = (plants, transfers, readings) =>
 /** Warm-up, then rounds alternating which server goes first (ABBA), so drift hits both alike. */
 async function measureCase(benchCase, servers, seeded, options, nameWidth, receiver) {
   const request = benchCase.request(seeded);
+  const elsewhere = Boolean(receiver) && benchCase.baselineElsewhere === true;
   const load = async (name, duration) => {
     const measured = await loadServer(servers[name], request, {
-      apiKey: seeded.apiKey,
+      apiKey: name === 'baseline' && elsewhere ? seeded.quietApiKey : seeded.apiKey,
       connections: options.connections,
       duration,
     });

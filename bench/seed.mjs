@@ -238,34 +238,53 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
       : { dialect: 'postgres', url: target.url };
   if (target.dialect === 'sqlite') removeSqliteFiles(target.path);
   const database = openDatabase(config);
-  let workspace, member, key, roomIds;
+  let workspace, member, key, roomIds, quietKey;
   try {
     await migrateToLatest(database.db);
-    ({ workspace, member, key, roomIds } = await inTransaction(database.db, async (trx) => {
-      const workspace = await createWorkspace(trx, { name: 'Bench lab', plan: 'teams' });
-      const member = await addMember(trx, {
-        workspaceId: workspace.id,
-        name: 'Bench owner',
-        role: 'owner',
-      });
-      const key = await createApiKey(trx, {
-        memberId: member.id,
-        name: 'bench',
-        scopes: [...SCOPES],
-      });
-      const roomIds = [];
-      for (const name of ROOM_NAMES) {
-        const id = uuidv7();
-        await saveRoom(trx, {
-          id,
+    ({ workspace, member, key, roomIds, quietKey } = await inTransaction(
+      database.db,
+      async (trx) => {
+        const workspace = await createWorkspace(trx, { name: 'Bench lab', plan: 'teams' });
+        const member = await addMember(trx, {
           workspaceId: workspace.id,
-          name,
-          createdAt: workspace.created_at,
+          name: 'Bench owner',
+          role: 'owner',
         });
-        roomIds.push(id);
-      }
-      return { workspace, member, key, roomIds };
-    }));
+        const key = await createApiKey(trx, {
+          memberId: member.id,
+          name: 'bench',
+          scopes: [...SCOPES],
+        });
+        const roomIds = [];
+        for (const name of ROOM_NAMES) {
+          const id = uuidv7();
+          await saveRoom(trx, {
+            id,
+            workspaceId: workspace.id,
+            name,
+            createdAt: workspace.created_at,
+          });
+          roomIds.push(id);
+        }
+        // A second lab, with no webhook endpoints: where the baseline creates its plants when
+        // the run subscribes endpoints (see `baselineElsewhere` in cases.mjs).
+        const quiet = await createWorkspace(trx, {
+          name: 'Bench lab (baseline writes)',
+          plan: 'teams',
+        });
+        const quietOwner = await addMember(trx, {
+          workspaceId: quiet.id,
+          name: 'Bench owner',
+          role: 'owner',
+        });
+        const quietKey = await createApiKey(trx, {
+          memberId: quietOwner.id,
+          name: 'bench baseline',
+          scopes: [...SCOPES],
+        });
+        return { workspace, member, key, roomIds, quietKey };
+      },
+    ));
   } finally {
     await database.close();
   }
@@ -281,6 +300,7 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
     workspaceId: workspace.id,
     memberId: member.id,
     apiKey: key.key,
+    quietApiKey: quietKey.key,
     plantId: rows[Math.floor(rows.length / 2)].id,
     roomIds,
     readings:
