@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ...options.webhooks,
       })
     : null;
-  if (worker !== null) holdWritesForDelivery(app, worker, metrics);
+  if (worker !== null && config.webhooks.holdWrites) holdWritesForDelivery(app, worker, metrics);
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);

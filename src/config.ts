@@ -33,6 +33,8 @@ export interface WebhookConfig {
   readonly allowedRanges: readonly string[];
   /** The deadline of one delivery attempt. */
   readonly timeoutMs: number;
+  /** Whether a saturated process holds write requests while its deliveries fall behind. */
+  readonly holdWrites: boolean;
 }
 
 /** Scheduled backups of the embedded shape (docs/operations.md). */
@@ -273,10 +275,15 @@ function parseWebhooks(env: Env): WebhookConfig {
   if (timeout > 30) {
     throw new ConfigError('WEBHOOK_TIMEOUT_SECONDS', `must be from 1 to 30, got "${timeout}"`);
   }
+  const hold = read(env, 'WEBHOOK_HOLD_WRITES') ?? 'on';
+  if (hold !== 'on' && hold !== 'off') {
+    throw new ConfigError('WEBHOOK_HOLD_WRITES', `must be on or off, got "${hold}"`);
+  }
   return Object.freeze({
     allowedHosts: Object.freeze(hosts),
     allowedRanges: Object.freeze(ranges),
     timeoutMs: timeout * 1000,
+    holdWrites: hold === 'on',
   });
 }
 

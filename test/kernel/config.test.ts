@@ -112,6 +112,7 @@ describe('configuration', () => {
     ['WEBHOOK_TIMEOUT_SECONDS', '0'],
     ['WEBHOOK_TIMEOUT_SECONDS', '31'],
     ['VITRO_WORKER', 'yes'],
+    ['WEBHOOK_HOLD_WRITES', 'no'],
     ['READINGS_RETENTION_DAYS', '0'],
     ['READINGS_RETENTION_DAYS', '30d'],
     ['READINGS_RETENTION_DAYS', '36501'],
@@ -122,21 +123,28 @@ describe('configuration', () => {
     expect(attempt).toThrowError(new RegExp(`^${variable}: [^\\n]+$`));
   });
 
-  it('reads the webhook settings: allowed hosts and ranges, the attempt deadline, the worker', () => {
+  it('reads the webhook settings: allowed hosts and ranges, the attempt deadline, the hold on writes, the worker', () => {
     const config = loadConfig({
       VITRO_DATA_DIR: dataDir(),
       WEBHOOK_ALLOWED_HOSTS: ' LIMS.lab.local, *.hooks.lab ,192.168.10.0/24, 10.0.0.7, fd00::/8 ',
       WEBHOOK_TIMEOUT_SECONDS: '3',
+      WEBHOOK_HOLD_WRITES: 'off',
       VITRO_WORKER: 'off',
     });
     expect(config.webhooks).toEqual({
       allowedHosts: ['lims.lab.local', '*.hooks.lab'],
       allowedRanges: ['192.168.10.0/24', '10.0.0.7/32', 'fd00::/8'],
       timeoutMs: 3000,
+      holdWrites: false,
     });
     expect(config.worker).toBe(false);
     const defaults = loadConfig({ VITRO_DATA_DIR: dataDir() });
-    expect(defaults.webhooks).toEqual({ allowedHosts: [], allowedRanges: [], timeoutMs: 10_000 });
+    expect(defaults.webhooks).toEqual({
+      allowedHosts: [],
+      allowedRanges: [],
+      timeoutMs: 10_000,
+      holdWrites: true,
+    });
     expect(defaults.worker).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MadeAttempt } from '../../src/modules/webhooks/attempt.js';
 import {
+  BUSY_SHARE,
   DeliveryPressure,
   LAG_TARGET_MS,
   MAX_HOLD_MS,
@@ -8,7 +9,7 @@ import {
 } from '../../src/modules/webhooks/pressure.js';
 import type { AttemptResult } from '../../src/modules/webhooks/sender.js';
 import { client, dataOf, newPlant, type Client } from '../support/helpers.js';
-import { createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
 import {
   deliveryWorker,
   isolatedTargets,
@@ -78,11 +79,11 @@ describe('delivery pressure (the hold on write requests)', () => {
   });
 
   it('holds nothing on an idle loop: a slow receiver is not a busy server', () => {
-    const { p, clock, loop, adjust } = pressure(0.3);
+    const { p, clock, loop, adjust } = pressure(BUSY_SHARE - 0.1);
     p.started('a', iso(clock.now() - 60_000));
     expect(p.lagMs()).toBe(60_000);
     expect(adjust(20)).toBe(0);
-    loop.share = 0.95;
+    loop.share = BUSY_SHARE;
     expect(adjust(1)).toBe(MIN_HOLD_MS);
   });
 
@@ -185,6 +186,29 @@ describe.each(isolatedTargets())('delivery pressure in the server ($name)', (tar
       expect((await heldWrites(t)).held).toBe(before);
     } finally {
       await worker.stop();
+    }
+  });
+});
+
+describe('WEBHOOK_HOLD_WRITES=off', () => {
+  it('holds no write, whatever the pressure says', async () => {
+    const stuck = new DeliveryPressure(Date.now, () => 1);
+    stuck.started('lagging', new Date(Date.now() - 60_000).toISOString());
+    for (let i = 0; i < 20; i++) stuck.adjust();
+    expect(stuck.holdMs()).toBeGreaterThan(0);
+    const t = await startTestApp(databaseTargets()[0]!, {
+      env: { VITRO_WORKER: 'on', WEBHOOK_HOLD_WRITES: 'off' },
+      webhooks: { pollMs: 3_600_000, pressure: stuck },
+    });
+    try {
+      const owner = client(t, (await createLab(t.database)).owner);
+      await newPlant(owner);
+      const res = await t.request({ method: 'GET', url: '/metrics' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('vitro_http_requests_total');
+      expect(res.body).not.toContain('vitro_webhook_writes_held_total');
+    } finally {
+      await t.close();
     }
   });
 });

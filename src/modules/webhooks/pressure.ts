@@ -9,8 +9,12 @@ export const MAX_HOLD_MS = 250;
 export const MIN_HOLD_MS = 5;
 /** How often the hold is adjusted. */
 export const ADJUST_EVERY_MS = 100;
-/** The event loop's busy share from which the process counts as saturated. */
-export const BUSY_SHARE = 0.8;
+/**
+ * The event loop's busy share from which the process counts as busy: lag with the loop
+ * less busy than this is not for want of CPU. Not higher: with writes held, the loop
+ * works less than all the time, and the hold must not let go because of that.
+ */
+export const BUSY_SHARE = 0.5;
 /** An attempt slower than this (or failing) marks its endpoint slow: its lag is its own doing. */
 export const SLOW_ATTEMPT_MS = 1000;
 /** How long a finished stream's lag still counts. */
