@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MadeAttempt } from '../../src/modules/webhooks/attempt.js';
 import {
   BUSY_SHARE,
   DeliveryPressure,
   LAG_TARGET_MS,
   MAX_HOLD_MS,
-  MIN_HOLD_MS,
 } from '../../src/modules/webhooks/pressure.js';
 import type { AttemptResult } from '../../src/modules/webhooks/sender.js';
 import { client, dataOf, newPlant, type Client } from '../support/helpers.js';
@@ -17,6 +16,7 @@ import {
   startReceiver,
   testClock,
   type Receiver,
+  type ReceiverHandler,
 } from './support.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -41,84 +41,110 @@ function pressure(share = 1) {
   const clock = testClock();
   const loop = { share };
   const p = new DeliveryPressure(clock.now, () => loop.share);
-  const adjust = (times: number) => {
-    for (let i = 0; i < times; i++) p.adjust();
-    return p.holdMs();
-  };
-  return { p, clock, loop, adjust };
+  p.sample();
+  return { p, clock, loop };
 }
 
-describe('delivery pressure (the hold on write requests)', () => {
-  it('holds nothing while deliveries keep up', () => {
-    const { p, clock, adjust } = pressure();
-    p.started('a', iso(clock.now() - 100));
-    expect(adjust(10)).toBe(0);
-    clock.advance(LAG_TARGET_MS - 150);
-    p.finished('a', [made('delivered', 3)]);
-    expect(p.lagMs()).toBe(LAG_TARGET_MS - 50);
-    expect(adjust(10)).toBe(0);
-  });
+/** Whether a promise has settled, after letting pending callbacks run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
 
-  it('grows the hold while a healthy endpoint lags on a busy loop, to 250 ms at most, and lets go once it catches up', () => {
-    const { p, clock, adjust } = pressure();
-    p.started('a', iso(clock.now() - 2000));
-    // Far behind: from 5 ms, doubling.
-    expect(adjust(1)).toBe(MIN_HOLD_MS);
-    expect(adjust(1)).toBe(2 * MIN_HOLD_MS);
-    expect(adjust(40)).toBe(MAX_HOLD_MS);
-    p.finished('a', [made('delivered', 3)]);
-    // The batch's delivery latency counts for a second after it ended, then nothing lags.
-    expect(adjust(1)).toBe(MAX_HOLD_MS);
-    clock.advance(1001);
+describe('delivery pressure (the gate on write requests)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('lets writes go at once while deliveries keep up', async () => {
+    const { p, clock } = pressure();
+    p.read('a', iso(clock.now() - 100));
+    expect(p.behind()).toBe(false);
+    expect(await p.admit()).toBe(false);
+    clock.advance(LAG_TARGET_MS - 50);
+    expect(p.lagMs()).toBe(LAG_TARGET_MS + 50);
+    expect(p.behind()).toBe(true);
+    // The stream caught up: what may wait now is what came after it read the feed.
+    p.finished('a', [made('delivered', 3)], clock.now());
     expect(p.lagMs()).toBe(0);
-    const falling = [adjust(1), adjust(1), adjust(1)];
-    expect(falling[0]).toBeLessThan(MAX_HOLD_MS);
-    expect(falling[1]).toBeLessThan(falling[0]!);
-    expect(falling[2]).toBeLessThan(falling[1]!);
-    expect(adjust(30)).toBe(0);
+    expect(await p.admit()).toBe(false);
   });
 
-  it('holds nothing on an idle loop: a slow receiver is not a busy server', () => {
-    const { p, clock, loop, adjust } = pressure(BUSY_SHARE - 0.1);
-    p.started('a', iso(clock.now() - 60_000));
+  it("makes writes wait while a healthy endpoint lags on a busy loop, until a stream's progress brings it back", async () => {
+    const { p, clock } = pressure();
+    p.read('a', iso(clock.now() - 2000));
+    const first = p.admit();
+    const second = p.admit();
+    expect(await settled(first)).toBe(false);
+    expect(p.waiting()).toBe(2);
+    // Progress that still leaves it behind: they keep waiting.
+    p.finished('a', [made('delivered', 3)], clock.now() - 1000);
+    expect(await settled(first)).toBe(false);
+    // Progress that brings it back within the target: both go.
+    p.read('a', iso(clock.now() - 100));
+    expect(await first).toBe(true);
+    expect(await second).toBe(true);
+    expect(p.waiting()).toBe(0);
+  });
+
+  it('makes a write wait 250 ms at most', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { p, clock } = pressure();
+    p.read('a', iso(clock.now() - 2000));
+    const waiting = p.admit();
+    await vi.advanceTimersByTimeAsync(MAX_HOLD_MS - 1);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await waiting).toBe(true);
+    expect(p.behind()).toBe(true);
+  });
+
+  it('holds nothing on a quiet loop: a slow receiver is not a busy server', async () => {
+    const { p, clock, loop } = pressure(BUSY_SHARE - 0.1);
+    p.read('a', iso(clock.now() - 60_000));
     expect(p.lagMs()).toBe(60_000);
-    expect(adjust(20)).toBe(0);
+    p.sample();
+    expect(p.behind()).toBe(false);
+    expect(await p.admit()).toBe(false);
     loop.share = BUSY_SHARE;
-    expect(adjust(1)).toBe(MIN_HOLD_MS);
-  });
-
-  it('grows gently once the lag is near the target', () => {
-    const { p, clock, adjust } = pressure();
-    p.started('a', iso(clock.now() - (LAG_TARGET_MS + 100)));
-    expect(adjust(1)).toBe(MIN_HOLD_MS);
-    expect(adjust(1)).toBe(MIN_HOLD_MS * 1.25);
+    p.sample();
+    expect(p.behind()).toBe(true);
   });
 
   it('leaves out an endpoint whose attempts fail or take over a second, until it answers well again', () => {
-    const { p, clock, adjust } = pressure();
-    p.started('failing', iso(clock.now() - 5000));
-    p.finished('failing', [made('delivered', 3), made('failed', 20)]);
-    p.started('failing', iso(clock.now() - 5000));
-    p.started('slow', iso(clock.now() - 5000));
-    p.finished('slow', [made('delivered', 1500)]);
-    p.started('slow', iso(clock.now() - 5000));
+    const { p, clock } = pressure();
+    p.read('failing', iso(clock.now() - 5000));
+    p.finished('failing', [made('delivered', 3), made('failed', 20)], clock.now() - 5000);
+    p.read('slow', iso(clock.now() - 5000));
+    p.finished('slow', [made('delivered', 1500)], clock.now() - 5000);
     expect(p.lagMs()).toBe(0);
-    expect(adjust(5)).toBe(0);
+    expect(p.behind()).toBe(false);
     // A healthy endpoint beside them still counts.
-    p.started('healthy', iso(clock.now() - 700));
+    p.read('healthy', iso(clock.now() - 700));
     expect(p.lagMs()).toBe(700);
     // The slow one answers quickly again: its lag counts again.
-    p.finished('slow', [made('delivered', 4)]);
-    p.started('slow', iso(clock.now() - 5000));
+    p.finished('slow', [made('delivered', 4)], clock.now() - 5000);
     expect(p.lagMs()).toBe(5000);
     // A stream that sent nothing (it failed before sending) changes nothing.
-    p.finished('failing', []);
-    p.started('failing', iso(clock.now() - 9000));
+    p.finished('failing', [], clock.now() - 9000);
     expect(p.lagMs()).toBe(5000);
+  });
+
+  it('forgets an endpoint no stream has told about for two seconds, and one that caught up', () => {
+    const { p, clock } = pressure();
+    p.read('deleted', iso(clock.now() - 5000));
+    p.read('caught-up', iso(clock.now() - 4000));
+    expect(p.lagMs()).toBe(5000);
+    p.read('caught-up', null);
+    clock.advance(2000);
+    expect(p.lagMs()).toBe(7000);
+    clock.advance(1);
+    expect(p.lagMs()).toBe(0);
   });
 });
 
-async function heldWrites(t: TestApp): Promise<{ held: number; holdSeconds: number }> {
+/** The gate's figures on /metrics. */
+async function gate(t: TestApp): Promise<{ held: number; waiting: number; lagSeconds: number }> {
   const res = await t.request({ method: 'GET', url: '/metrics' });
   expect(res.statusCode).toBe(200);
   const value = (name: string) => {
@@ -128,20 +154,22 @@ async function heldWrites(t: TestApp): Promise<{ held: number; holdSeconds: numb
   };
   return {
     held: value('vitro_webhook_writes_held_total'),
-    holdSeconds: value('vitro_webhook_write_hold_seconds'),
+    waiting: value('vitro_webhook_writes_waiting'),
+    lagSeconds: value('vitro_webhook_delivery_lag_seconds'),
   };
 }
 
 describe.each(isolatedTargets())('delivery pressure in the server ($name)', (target) => {
-  // The clock of the pressure and the test's worker: set by hand to when the events are delivered.
+  // The clock of the pressure and the test's worker, set by hand: when the events are delivered.
   const clock = { at: Date.now(), now: () => clock.at };
+  // The event loop counts as busy all the time.
   const shared = new DeliveryPressure(clock.now, () => 1);
   let t: TestApp;
   let receiver: Receiver;
   let owner: Client;
   beforeAll(async () => {
-    // The server's worker adjusts the hold on its timer; this test delivers with a worker
-    // of its own, driven by hand, that tells the same pressure how far behind it runs.
+    // The server's worker samples the loop on its timer; these tests deliver with a worker
+    // of their own, driven by hand, that tells the same pressure how far behind it runs.
     t = await startTestApp(target, {
       env: { ...LOOPBACK_ALLOWED, VITRO_WORKER: 'on' },
       webhooks: { pollMs: 3_600_000, pressure: shared },
@@ -154,48 +182,70 @@ describe.each(isolatedTargets())('delivery pressure in the server ($name)', (tar
     await receiver.close();
   });
 
-  it('holds writes, never reads, while a healthy endpoint lags, and stops when it fails instead', async () => {
+  it('is told how long the oldest event waits while it is delivered, and not about a failing endpoint', async () => {
     const worker = deliveryWorker(t, { pressure: shared, now: clock.now });
+    const seen: number[] = [];
+    const recording: ReceiverHandler = (_req, res) => {
+      seen.push(shared.lagMs());
+      res.writeHead(200).end('ok');
+    };
     try {
       dataOf(await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }), 201);
       await newPlant(owner);
       await newPlant(owner);
-      expect(await heldWrites(t)).toEqual({ held: 0, holdSeconds: 0 });
-      // The events waited two seconds for their delivery.
+      receiver.answer(recording);
+      // The events are delivered two seconds after they were recorded.
       clock.at = Date.now() + 2000;
       expect(await worker.tick()).toBe(2);
-      expect(receiver.requests).toHaveLength(2);
-      expect(shared.lagMs()).toBeGreaterThanOrEqual(2000);
-      await expect
-        .poll(async () => (await heldWrites(t)).holdSeconds, { timeout: 5000 })
-        .toBeGreaterThan(0);
+      expect(seen).toHaveLength(2);
+      expect(Math.min(...seen)).toBeGreaterThanOrEqual(2000);
+      // Caught up: only events recorded after the stream read the feed may wait.
+      expect(shared.lagMs()).toBe(0);
 
-      await newPlant(owner);
-      expect((await heldWrites(t)).held).toBe(1);
-      dataOf(await owner.get('/api/v1/plants'), 200);
-      expect((await heldWrites(t)).held).toBe(1);
-
-      // Now the receiver fails: its lag is its own, and the hold falls away.
       receiver.answer((_req, res) => res.writeHead(500).end('down'));
+      await newPlant(owner);
       clock.at = Date.now() + 2000;
       expect(await worker.tick()).toBe(1);
-      expect(shared.lagMs()).toBe(0);
-      await expect.poll(async () => (await heldWrites(t)).holdSeconds, { timeout: 5000 }).toBe(0);
-      const before = (await heldWrites(t)).held;
+      // The next event waits as long, but the endpoint failed last time: it does not count.
+      seen.length = 0;
+      receiver.answer(recording);
       await newPlant(owner);
-      expect((await heldWrites(t)).held).toBe(before);
+      clock.at = Date.now() + 2000;
+      expect(await worker.tick()).toBe(1);
+      expect(seen).toEqual([0]);
     } finally {
       await worker.stop();
     }
+  });
+
+  it('makes writes wait, never reads, while the server is busy and a healthy endpoint lags', async () => {
+    const before = await gate(t);
+    expect(before.waiting).toBe(0);
+    await newPlant(owner);
+    expect((await gate(t)).held).toBe(before.held);
+
+    shared.read('lagging', iso(clock.now() - 5000));
+    // The server's worker samples the loop every 100 ms.
+    await expect.poll(() => shared.behind(), { timeout: 5000 }).toBe(true);
+    expect((await gate(t)).lagSeconds).toBeGreaterThanOrEqual(5);
+    await newPlant(owner);
+    expect((await gate(t)).held).toBe(before.held + 1);
+    dataOf(await owner.get('/api/v1/plants'), 200);
+    expect((await gate(t)).held).toBe(before.held + 1);
+
+    // It caught up: writes go at once again.
+    shared.read('lagging', null);
+    await newPlant(owner);
+    expect((await gate(t)).held).toBe(before.held + 1);
   });
 });
 
 describe('WEBHOOK_HOLD_WRITES=off', () => {
   it('holds no write, whatever the pressure says', async () => {
     const stuck = new DeliveryPressure(Date.now, () => 1);
-    stuck.started('lagging', new Date(Date.now() - 60_000).toISOString());
-    for (let i = 0; i < 20; i++) stuck.adjust();
-    expect(stuck.holdMs()).toBeGreaterThan(0);
+    stuck.read('lagging', new Date(Date.now() - 60_000).toISOString());
+    stuck.sample();
+    expect(stuck.behind()).toBe(true);
     const t = await startTestApp(databaseTargets()[0]!, {
       env: { VITRO_WORKER: 'on', WEBHOOK_HOLD_WRITES: 'off' },
       webhooks: { pollMs: 3_600_000, pressure: stuck },

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DeliveryWorker } from './worker.js';
@@ -7,10 +6,10 @@ import type { DeliveryWorker } from './worker.js';
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Holds each write request (any method but GET, HEAD and OPTIONS) for as long as the
- * worker's delivery pressure asks before it is served: nothing, unless this process is
- * saturated and its webhook deliveries fall behind (pressure.ts). /metrics shows the
- * hold and the lag it answers.
+ * Makes each write request (any method but GET, HEAD and OPTIONS) wait, before it is
+ * served, while this process is saturated and its webhook deliveries fall behind
+ * (pressure.ts); at once otherwise. /metrics shows the writes held and waiting, and
+ * the lag.
  */
 export function holdWritesForDelivery(
   app: FastifyInstance,
@@ -24,25 +23,22 @@ export function holdWritesForDelivery(
   });
   app.addHook('onRequest', async (request) => {
     if (READS.has(request.method)) return;
-    const ms = worker.holdMs();
-    if (ms <= 0) return;
-    held.inc();
-    await sleep(ms);
+    if (await worker.admit()) held.inc();
   });
   new Gauge({
-    name: 'vitro_webhook_write_hold_seconds',
-    help: 'How long this process holds each write request so that webhook deliveries keep up',
+    name: 'vitro_webhook_writes_waiting',
+    help: 'Write requests waiting now so that webhook deliveries keep up',
     registers: [registry],
     collect() {
-      this.set(worker.holdMs() / 1000);
+      this.set(worker.pressure().waiting);
     },
   });
   new Gauge({
     name: 'vitro_webhook_delivery_lag_seconds',
-    help: 'How old the oldest event this process was delivering to a healthy endpoint was, at the last look',
+    help: 'How old the oldest event a healthy endpoint may still wait for is, in this process',
     registers: [registry],
     collect() {
-      this.set(worker.lagMs() / 1000);
+      this.set(worker.pressure().lagMs / 1000);
     },
   });
 }

@@ -55,20 +55,23 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
   }, ctx.leaseMs / 3);
   renewal.unref();
   let made: MadeAttempt[] = [];
+  /** What may still wait once this batch is sent (pressure.ts); null: unknown. */
+  let next: number | null = null;
   try {
+    const readAt = ctx.now();
     const events = await listEventsAfter(
       db,
       endpoint.workspace_id,
       endpoint.feed_seq,
       STREAM_BATCH,
     );
+    ctx.pressure?.read(endpointId, events[0]?.created_at ?? null);
     if (events.length === 0) {
       await inTransaction(db, (trx) =>
         finishStream(trx, endpointId, ctx.owner, { lease_owner: null, lease_until: null }),
       );
       return 0;
     }
-    ctx.pressure?.started(endpointId, events[0]!.created_at);
     const sending = wanted(endpoint, events);
     made = await inOrder(
       sending,
@@ -78,6 +81,13 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
     );
     const stoppedEarly = made.length < sending.length;
     const cursor = stoppedEarly ? made[made.length - 1]!.event.seq : events[events.length - 1]!.seq;
+    const unsent = events.find((event) => event.seq > cursor);
+    next =
+      unsent !== undefined
+        ? Date.parse(unsent.created_at)
+        : events.length === STREAM_BATCH
+          ? Date.parse(events[events.length - 1]!.created_at)
+          : readAt;
     const resting = made.find((one) => one.result.retryAfterMs !== null);
     const now = isoAt(ctx.now());
     await inTransaction(db, async (trx) => {
@@ -121,7 +131,7 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
     throw error;
   } finally {
     clearInterval(renewal);
-    ctx.pressure?.finished(endpointId, made);
+    ctx.pressure?.finished(endpointId, made, next);
   }
 }
 

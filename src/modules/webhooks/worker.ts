@@ -6,7 +6,7 @@ import { isoAt, type DeliveryContext } from './delivery-context.js';
 import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.repository.js';
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
-import { ADJUST_EVERY_MS, DeliveryPressure } from './pressure.js';
+import { DeliveryPressure, SAMPLE_EVERY_MS } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { streamEndpoint } from './stream.js';
@@ -53,7 +53,7 @@ export class DeliveryWorker {
   #wake: (() => void) | null = null;
   #lastPurge = 0;
   readonly #pressure: DeliveryPressure;
-  #adjusting: NodeJS.Timeout | null = null;
+  #sampling: NodeJS.Timeout | null = null;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#pollMs = options.pollMs ?? POLL_MS;
@@ -108,21 +108,21 @@ export class DeliveryWorker {
   start(): void {
     if (this.#running !== null) return;
     this.#running = this.#loop();
-    this.#adjusting = setInterval(() => this.#pressure.adjust(), ADJUST_EVERY_MS);
-    this.#adjusting.unref();
+    this.#sampling = setInterval(() => this.#pressure.sample(), SAMPLE_EVERY_MS);
+    this.#sampling.unref();
   }
 
   /**
-   * How long a write request should wait before it is served (ms), so that deliveries
-   * keep up when this process is saturated: 0 unless they fall behind (pressure.ts).
+   * Lets a write request go: at once, unless this process is saturated and its
+   * deliveries fall behind (pressure.ts). Answers whether it waited.
    */
-  holdMs(): number {
-    return this.#pressure.holdMs();
+  admit(): Promise<boolean> {
+    return this.#pressure.admit();
   }
 
-  /** How far behind delivery ran at the last look (ms). */
-  lagMs(): number {
-    return this.#pressure.lastLagMs();
+  /** Write requests waiting now, and how far behind delivery runs (ms). */
+  pressure(): { waiting: number; lagMs: number } {
+    return { waiting: this.#pressure.waiting(), lagMs: this.#pressure.lagMs() };
   }
 
   async #loop(): Promise<void> {
@@ -161,7 +161,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.#stop.abort();
     this.#wake?.();
-    if (this.#adjusting !== null) clearInterval(this.#adjusting);
+    if (this.#sampling !== null) clearInterval(this.#sampling);
     await this.#running;
     this.#running = null;
     await Promise.allSettled([...this.#passes]);
