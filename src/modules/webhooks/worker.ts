@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import type { Resolver } from '../../files/outbound-address.js';
@@ -58,6 +59,8 @@ export class DeliveryWorker {
   constructor(options: DeliveryWorkerOptions) {
     this.#pollMs = options.pollMs ?? POLL_MS;
     this.#pressure = options.pressure ?? new DeliveryPressure();
+    // Every attempt in flight listens for the stop (sender.ts): up to a hundred or so at once.
+    setMaxListeners(0, this.#stop.signal);
     this.#ctx = {
       database: options.database,
       sender: new WebhookSender({
