@@ -133,8 +133,14 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       sqlite.pragma('wal_autocheckpoint = 0');
       checkpointer = startCheckpointer(resolve(config.path), {
         onCopied: () => {
-          // Between transactions only; the worker asks again in 100 ms.
-          if (sqlite.open && !sqlite.inTransaction) sqlite.pragma('wal_checkpoint(PASSIVE)');
+          // Between transactions only; the worker asks again in 100 ms, so a failure
+          // (another process holding the checkpoint) is left to the next time.
+          if (!sqlite.open || sqlite.inTransaction) return;
+          try {
+            sqlite.pragma('wal_checkpoint(PASSIVE)');
+          } catch {
+            // See above.
+          }
         },
         onFailure: (error) => {
           // Checkpoints go back to the writer: the log never grows unchecked.
