@@ -68,7 +68,7 @@ export function describeRetention(dialect, r) {
       ? 'another process held the upkeep lease: nothing removed'
       : dialect === 'postgres'
         ? `${retention.dropped.length} partitions dropped, ${retention.deleted.toLocaleString('en-US')} rows deleted`
-        : `${retention.deleted.toLocaleString('en-US')} rows deleted in ${retention.batches.toLocaleString('en-US')} batches, the longest ${ms(retention.longestBatchMs)}, ${retention.batchesOver50Ms} over 50 ms`;
+        : `${retention.deleted.toLocaleString('en-US')} rows deleted in ${retention.batches.toLocaleString('en-US')} batches, the longest ${ms(retention.longestBatchMs)} (commits at most ${ms(retention.longestCommitMs)}), ${retention.batchesOver50Ms} over 50 ms`;
   return (
     `[${dialect}] retention (${r.retentionDays} days) removed the ${r.seededReadings.toLocaleString('en-US')} ` +
     `seeded readings in ${r.removalSeconds.toFixed(1)} s (${how}); ingest at half capacity ` +

@@ -5,12 +5,15 @@ import { Worker } from 'node:worker_threads';
 const CHECKPOINT_INTERVAL_MS = 100;
 
 /**
- * The server's own connection then checkpoints only when the log passes this many
- * pages (16 MB at 4 KB pages): a safety net that finds the pages already copied,
- * and what lets the log start again from its beginning (SQLite restarts it when a
- * writer begins on a fully copied log, which a concurrent copier rarely leaves).
+ * A log this long (pages; 16 MB at 4 KB pages) that the worker has copied whole is
+ * started again from its beginning. SQLite restarts it when a writer begins on a
+ * fully copied log, which a concurrent copier rarely leaves while writes go on
+ * (the log grew to 4.5 GB while 1 M readings were deleted), so the worker tells the
+ * server's connection, which, between transactions, copies the pages written since
+ * (see `onCopied`). That costs the server's thread about 15 ms (the database file's
+ * sync), outside any transaction; 4,000 pages keep it to one every 16 MB written.
  */
-export const BACKGROUND_AUTOCHECKPOINT_PAGES = 4000;
+export const RESTART_PAGES = 4000;
 
 /** SQLite's own threshold, for a connection that checkpoints inline. */
 export const INLINE_AUTOCHECKPOINT_PAGES = 1000;
@@ -26,7 +29,10 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 const checkpoint = db.prepare('pragma wal_checkpoint(PASSIVE)');
-const timer = setInterval(() => checkpoint.run(), workerData.intervalMs);
+const timer = setInterval(() => {
+  const { log, checkpointed } = checkpoint.get();
+  if (log >= workerData.restartPages && checkpointed === log) parentPort.postMessage('copied');
+}, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
   db.close();
@@ -39,31 +45,41 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+export interface CheckpointerOptions {
+  /** The worker failed (it cannot open the file, it threw): checkpoint inline again. */
+  onFailure: (error: unknown) => void;
+  /**
+   * The worker copied a log of RESTART_PAGES or more whole: a checkpoint on the
+   * writer's connection now copies only what was written since, and the next
+   * transaction that writes starts the log again.
+   */
+  onCopied?: () => void;
+  intervalMs?: number;
+}
+
 /**
  * Moves SQLite's WAL checkpoints off the server's thread. By default the
  * connection that commits a transaction pushing the log past 1,000 pages copies
- * the log back into the database file and syncs it, inside that request: on the
- * readings ingest that was a quarter of the event loop's time. Here a worker
- * thread with its own connection does the copying every 100 ms, in parallel with
- * the writer. When the worker fails (it cannot open the file, it throws), `onFailure`
- * is told, so the caller can let its own connection checkpoint inline again.
+ * the log back into the database file and syncs it, inside that commit: on the
+ * readings ingest that was a quarter of the event loop's time, and a retention
+ * batch that took 10 ms to delete took up to 68 ms to commit. Here a worker thread
+ * with its own connection does the copying every 100 ms, in parallel with the
+ * writer, whose connection never checkpoints inside a commit.
  */
-export function startCheckpointer(
-  path: string,
-  onFailure: (error: unknown) => void,
-  intervalMs: number = CHECKPOINT_INTERVAL_MS,
-): Checkpointer {
+export function startCheckpointer(path: string, options: CheckpointerOptions): Checkpointer {
+  const intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { driver, path, intervalMs },
+    workerData: { driver, path, intervalMs, restartPages: RESTART_PAGES },
   });
+  worker.on('message', () => options.onCopied?.());
   let stopping = false;
   let failed = false;
   const fail = (error: unknown) => {
     if (stopping || failed) return;
     failed = true;
-    onFailure(error);
+    options.onFailure(error);
   };
   worker.on('error', fail);
   const exited = new Promise<void>((resolve) => {

@@ -5,7 +5,6 @@ import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kyse
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import {
-  BACKGROUND_AUTOCHECKPOINT_PAGES,
   INLINE_AUTOCHECKPOINT_PAGES,
   startCheckpointer,
   type Checkpointer,
@@ -129,14 +128,28 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     );
     let checkpointer: Checkpointer | null = null;
     if (options.backgroundCheckpoints === true && config.path !== ':memory:') {
-      sqlite.pragma(`wal_autocheckpoint = ${BACKGROUND_AUTOCHECKPOINT_PAGES}`);
-      checkpointer = startCheckpointer(resolve(config.path), (error) => {
-        // Checkpoints go back to the writer: the log never grows unchecked.
-        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${INLINE_AUTOCHECKPOINT_PAGES}`);
-        process.emitWarning(
-          `SQLite background checkpoints stopped (${error instanceof Error ? error.message : String(error)}); ` +
-            'the server checkpoints inline again',
-        );
+      // Never inside a commit: the time after COMMIT released the write lock is still
+      // the request's (and a retention batch's), better-sqlite3 being synchronous.
+      sqlite.pragma('wal_autocheckpoint = 0');
+      checkpointer = startCheckpointer(resolve(config.path), {
+        onCopied: () => {
+          // Between transactions only; the worker asks again in 100 ms, so a failure
+          // (another process holding the checkpoint) is left to the next time.
+          if (!sqlite.open || sqlite.inTransaction) return;
+          try {
+            sqlite.pragma('wal_checkpoint(PASSIVE)');
+          } catch {
+            // See above.
+          }
+        },
+        onFailure: (error) => {
+          // Checkpoints go back to the writer: the log never grows unchecked.
+          if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${INLINE_AUTOCHECKPOINT_PAGES}`);
+          process.emitWarning(
+            `SQLite background checkpoints stopped (${error instanceof Error ? error.message : String(error)}); ` +
+              'the server checkpoints inline again',
+          );
+        },
       });
     }
     const handle = sqliteHandle(sqlite);

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import { sqliteHandleOf, type Db } from './database.js';
+import type { SqliteHandle } from './sqlite.js';
 
 const MARK = '\u0000vitro-param:';
 
@@ -37,6 +38,12 @@ export interface PreparedQuery<P, R> {
   first(db: Db, params: P): Promise<R | undefined>;
   /** Rows changed by a write. */
   run(db: Db, params: P): Promise<number>;
+  /**
+   * All rows of a read, each the array of its columns' values in the order selected
+   * (the columns must have distinct names). On SQLite's fast path no object is made
+   * per row (see SqliteHandle.prepareTuples); elsewhere the rows' values, in order.
+   */
+  tuples(db: Db, params: P): Promise<unknown[][]>;
 }
 
 /**
@@ -60,17 +67,15 @@ export function preparedQuery<P extends object, R>(
     }
     return template;
   };
+  const parametersOf = (template: Template, params: P): unknown[] => {
+    const values = params as Record<string, unknown>;
+    return template.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
+  };
   const execute = async (db: Db, params: P): Promise<{ rows: R[]; changes: number }> => {
     const template = templateFor(db);
-    const values = params as Record<string, unknown>;
-    const parameters = template.slots.map((slot) =>
-      'name' in slot ? values[slot.name] : slot.value,
-    );
-    // SQLite fast path: better-sqlite3 runs synchronously, so a statement can run at
-    // once when the caller is the open transaction, or when none is open (it then
-    // reads committed data). Otherwise Kysely queues it behind that transaction.
-    const sqlite = sqliteHandleOf(db);
-    if (sqlite !== undefined && (db.isTransaction || !sqlite.inTransaction)) {
+    const parameters = parametersOf(template, params);
+    const sqlite = fastPathOf(db);
+    if (sqlite !== undefined) {
       const statement = sqlite.prepare(template.sql);
       if (statement.reader) return { rows: statement.all(parameters) as R[], changes: 0 };
       return { rows: [], changes: statement.run(parameters).changes };
@@ -82,7 +87,27 @@ export function preparedQuery<P extends object, R>(
     all: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],
     run: async (db, params) => (await execute(db, params)).changes,
+    tuples: async (db, params) => {
+      const sqlite = fastPathOf(db);
+      if (sqlite === undefined) {
+        return (await execute(db, params)).rows.map((row): unknown[] =>
+          Object.values(row as object),
+        );
+      }
+      const template = templateFor(db);
+      return sqlite.prepareTuples(template.sql).all(parametersOf(template, params));
+    },
   };
+}
+
+/**
+ * SQLite fast path: better-sqlite3 runs synchronously, so a statement can run at
+ * once when the caller is the open transaction, or when none is open (it then
+ * reads committed data). Otherwise (undefined) Kysely queues it behind that transaction.
+ */
+function fastPathOf(db: Db): SqliteHandle | undefined {
+  const sqlite = sqliteHandleOf(db);
+  return sqlite !== undefined && (db.isTransaction || !sqlite.inTransaction) ? sqlite : undefined;
 }
 
 /** `{column: placeholder}` for the columns of an insert built with `preparedQuery`. */

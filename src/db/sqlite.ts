@@ -19,9 +19,21 @@ export interface SqliteStatement {
   iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
 }
 
+/** A reading statement in raw mode: each row comes back as the array of its columns' values. */
+export interface SqliteTupleStatement {
+  all(parameters: readonly unknown[]): unknown[][];
+}
+
 /** The one SQLite connection behind a Kysely instance and its transactions. */
 export interface SqliteHandle {
   prepare(text: string): SqliteStatement;
+  /**
+   * A reading statement whose rows are arrays (better-sqlite3's raw mode): no object
+   * with named properties is made per row, which on a read of hundreds of rows is
+   * most of what it costs. Kept apart from `prepare`'s, which Kysely expects to
+   * answer objects; never busy (`all` runs to its end at once).
+   */
+  prepareTuples(text: string): SqliteTupleStatement;
   close(): void;
   /** Whether a transaction is open on the connection (someone's, maybe ours). */
   readonly inTransaction: boolean;
@@ -43,6 +55,7 @@ export interface SqliteHandle {
  */
 export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
   const statements = new Map<string, SqliteStatement>();
+  const tupleStatements = new Map<string, SqliteTupleStatement>();
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let generation = 0;
   let seenDataVersion = -1;
@@ -96,6 +109,19 @@ export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
           statements.delete(statements.keys().next().value!);
         }
         statements.set(text, statement);
+      }
+      return statement;
+    },
+    prepareTuples: (text) => {
+      let statement = tupleStatements.get(text);
+      if (statement === undefined) {
+        const prepared = sqlite.prepare(text);
+        if (!prepared.readonly) throw new Error('prepareTuples is for statements that only read');
+        statement = prepared.raw(true) as SqliteTupleStatement;
+        if (tupleStatements.size >= STATEMENT_CACHE_SIZE) {
+          tupleStatements.delete(tupleStatements.keys().next().value!);
+        }
+        tupleStatements.set(text, statement);
       }
       return statement;
     },

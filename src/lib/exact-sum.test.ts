@@ -121,4 +121,25 @@ describe('exact sums of reading values', () => {
     huge.add(Number.MAX_VALUE);
     expect(meanOf(huge.decimal, 2)).toBe(Number.MAX_VALUE);
   });
+
+  it('takes the mean in doubles only where that is the same single rounding', () => {
+    // Sums and counts on both sides of 2^53 (where meanOf leaves doubles for BigInt),
+    // at every scale a sum of readings can have: the answer is roundedQuotient's.
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const edges = [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 60n + 3n];
+    for (let i = 0; i < 20_000; i++) {
+      const scale = next() % 17;
+      const count = i % 5 === 0 ? 2 ** 40 + (next() % 1000) : 1 + (next() % 100_000);
+      const units =
+        i % 3 === 0
+          ? edges[next() % edges.length]! - BigInt(next() % 3)
+          : BigInt(next()) * BigInt(next() % 4096);
+      for (const signed of [units, -units]) {
+        const sum = { units: signed, scale };
+        const exact = roundedQuotient(signed, BigInt(count) * 10n ** BigInt(scale));
+        expect(meanOf(sum, count)).toBe(exact);
+      }
+    }
+  });
 });

@@ -159,7 +159,15 @@ export function roundedQuotient(numerator: bigint, denominator: bigint): number 
   return negative ? -magnitude : magnitude;
 }
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** The mean of values whose exact sum is `sum`, rounded once to the nearest double. */
 export function meanOf(sum: Decimal, count: number): number {
+  // Both terms exact doubles: IEEE division rounds the exact quotient once, to
+  // nearest, ties to even, which is roundedQuotient's answer without BigInt work.
+  const denominator = count * (POWERS[sum.scale] ?? Infinity);
+  if (Number.isSafeInteger(denominator) && sum.units <= SAFE && sum.units >= -SAFE) {
+    return Number(sum.units) / denominator;
+  }
   return roundedQuotient(sum.units, BigInt(count) * tenTo(sum.scale));
 }

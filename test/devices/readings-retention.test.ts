@@ -159,6 +159,9 @@ describeOnDatabases('readings retention', (target) => {
     const [report] = await Promise.all([removal, ...during]);
     expect(report.deleted).toBe(600);
     if (target.name === 'sqlite') expect(report.batches).toBeGreaterThan(5);
+    // Each batch timed whole and its commit apart: the commit is part of the batch.
+    expect(report.longestCommitMs).toBeGreaterThan(0);
+    expect(report.longestCommitMs).toBeLessThanOrEqual(report.longestBatchMs);
     expect(await listed()).toHaveLength(250);
 
     // A reading taken before where raw readings now start, sent late: stored and summarised,

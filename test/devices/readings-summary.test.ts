@@ -1,4 +1,10 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
+import {
+  visitRawReadings,
+  visitRollupFigures,
+} from '../../src/modules/readings/rollups.repository.js';
 import {
   addRoom,
   client,
@@ -113,6 +119,55 @@ describeOnDatabases('GET /sensor-readings/summary', (target) => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('reads the same figures queued behind an open transaction as at once', async () => {
+    // On SQLite a read that finds another transaction open on the one connection
+    // waits in Kysely's queue and gets objects back, not the raw arrays of the fast path.
+    const { first } = await seed();
+    const filter = { deviceId: first.id };
+    const read = () => {
+      const seen: unknown[] = [];
+      const visits = [
+        ...([1, 5] as const).map((span) =>
+          visitRollupFigures(
+            t.database.db,
+            lab.workspaceId,
+            filter,
+            { span, from: 29_919_120, to: 29_919_300, bucketMinutes: 15 },
+            (...visit) => seen.push(['rollup', span, ...visit]),
+          ),
+        ),
+        visitRawReadings(
+          t.database.db,
+          lab.workspaceId,
+          filter,
+          '2026-11-20T04:07:13.250Z',
+          '2026-11-20T06:42:05.001Z',
+          (...visit) => seen.push(['raw', ...visit]),
+        ),
+      ];
+      // Sorted: PostgreSQL's groups come in no set order.
+      return Promise.all(visits).then(() =>
+        seen
+          .map((v) =>
+            JSON.stringify(v, (_key, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x)),
+          )
+          .sort(),
+      );
+    };
+    const atOnce = await read();
+    let queued: Promise<string[]> | undefined;
+    await inTransaction(t.database.db, async (trx) => {
+      await sql`select 1`.execute(trx);
+      // Decided now, while the transaction is open: SQLite answers it after the commit.
+      queued = read();
+      await sql`select 1`.execute(trx);
+    });
+    expect(queued).toBeDefined();
+    expect(await queued).toEqual(atOnce);
+    expect(atOnce.filter((v) => v.startsWith('["rollup"')).length).toBeGreaterThan(10);
+    expect(atOnce.filter((v) => v.startsWith('["raw"')).length).toBeGreaterThan(100);
   });
 
   it('answers one series per type and unit, oldest first, for a chart to draw', async () => {

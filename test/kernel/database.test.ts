@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { startCheckpointer } from '../../src/db/checkpointer.js';
+import { RESTART_PAGES, startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
@@ -113,12 +113,12 @@ describe('SQLite background checkpoints (the server)', () => {
     const path = fileOf('server.db');
     const database = open(path, true);
     try {
-      // The server's own connection would only checkpoint past 4,000 pages.
-      expect(await pragma(database, 'wal_autocheckpoint')).toBe(4000);
+      // The server's own connection never checkpoints inside a commit.
+      expect(await pragma(database, 'wal_autocheckpoint')).toBe(0);
       const rows = await fill(database, 2000);
-      // Nothing but the worker copies pages below that mark: the file grows to hold them.
+      // The worker copies the pages: the file grows to hold them.
       expect(await waitFor(() => statSync(path).size >= 2000 * pageSize, 3000)).toBe(true);
-      expect(await pragma(database, 'wal_autocheckpoint')).toBe(4000);
+      expect(await pragma(database, 'wal_autocheckpoint')).toBe(0);
       const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(database.db);
       expect(count.rows[0]!.n).toBe(rows);
     } finally {
@@ -129,6 +129,32 @@ describe('SQLite background checkpoints (the server)', () => {
       expect(await pragma(again, 'integrity_check')).toBe('ok');
     } finally {
       await again.close();
+    }
+  });
+
+  it('starts the log again while writes go on, so it does not grow without bound', async () => {
+    const path = fileOf('busy.db');
+    const database = open(path, true);
+    try {
+      await sql`create table filler (id integer primary key, body blob not null)`.execute(
+        database.db,
+      );
+      // 50,000 pages in 500 transactions, a request's pause between them: a log
+      // never started again would hold them all (about 205 MB).
+      const transactions = 500;
+      for (let t = 0; t < transactions; t++) {
+        await database.db.transaction().execute(async (trx) => {
+          await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 100)
+            insert into filler (body) select randomblob(4000) from n`.execute(trx);
+        });
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(database.db);
+      expect(count.rows[0]!.n).toBe(transactions * 100);
+      // Started again once past RESTART_PAGES, give or take what the copier lags behind.
+      expect(statSync(`${path}-wal`).size).toBeLessThan(4 * RESTART_PAGES * pageSize);
+    } finally {
+      await database.close();
     }
   });
 
@@ -159,7 +185,10 @@ describe('SQLite background checkpoints (the server)', () => {
 
   it('tells its owner when the worker cannot work, so checkpoints go back inline', async () => {
     const failure = await new Promise<unknown>((resolve) => {
-      startCheckpointer(join(tmpdir(), `vitro-missing-${Date.now()}`, 'none.db'), resolve, 10);
+      startCheckpointer(join(tmpdir(), `vitro-missing-${Date.now()}`, 'none.db'), {
+        onFailure: resolve,
+        intervalMs: 10,
+      });
     });
     expect(String(failure)).toMatch(/does not exist|unable to open|exited/i);
   });

@@ -2,7 +2,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { SensorRollupTable } from '../../db/schema.js';
-import { NO_ROOM, type RollupRow, type Span } from './rollups.js';
+import { parseDecimal } from '../../lib/exact-sum.js';
+import { figuresOf, modulo, NO_ROOM, type Figures, type RollupRow, type Span } from './rollups.js';
 
 const COLUMNS = [
   'workspace_id',
@@ -112,21 +113,6 @@ export interface RollupFilter {
   readonly type?: string;
 }
 
-/** Rollup figures of one (type, unit, bucket): a stored row, or a group of them. */
-export interface BucketFigures {
-  type: string;
-  unit: string;
-  /** The bucket's start, in minutes since 1970-01-01T00:00Z. */
-  bucket: number;
-  reading_count: number;
-  min_value: number;
-  max_value: number;
-  value_sum: string;
-  last_at: number;
-  last_id: string;
-  last_value: number;
-}
-
 interface RangeParams {
   workspaceId: string;
   deviceId: string;
@@ -214,24 +200,58 @@ const params = (workspaceId: string, filter: RollupFilter): RangeParams => ({
   type: filter.type ?? '',
 });
 
+/** Receives the figures of one (type, unit, bucket): a stored rollup, or a group of them. */
+export type FiguresVisitor = (type: string, unit: string, bucket: number, figures: Figures) => void;
+
+/** A row of `rollupRows` as SQLite hands it back in raw mode, in select order. */
+type RollupTuple = [
+  type: string,
+  unit: string,
+  minute: number,
+  reading_count: number,
+  min_value: number,
+  max_value: number,
+  value_sum: string,
+  last_at: number,
+  last_id: string,
+  last_value: number,
+];
+
 /**
- * The rollups of `span` starting in [from, to) (minutes), by (type, unit, bucket of
- * `bucketMinutes`). PostgreSQL groups them (the sum of `numeric`s is exact; the
- * last reading is the first in (last_at, last_id) descending order), SQLite hands
- * the rows back one per stored key and the caller merges them: its rows cost
- * nothing to move, and it has no exact sum of decimal text.
+ * Visits the rollups of `span` starting in [from, to) (minutes), by (type, unit,
+ * bucket of `bucketMinutes`). PostgreSQL groups them (the sum of `numeric`s is
+ * exact; the last reading is the first in (last_at, last_id) descending order),
+ * SQLite hands the rows back one per stored key, as arrays (no object per row),
+ * and the caller merges them: its rows cost nothing to move, and it has no exact
+ * sum of decimal text.
  */
-export async function rollupFigures(
+export async function visitRollupFigures(
   db: Db,
   workspaceId: string,
   filter: RollupFilter,
   range: { span: Span; from: number; to: number; bucketMinutes: number },
-): Promise<BucketFigures[]> {
+  visit: FiguresVisitor,
+): Promise<void> {
   const b = range.bucketMinutes;
   const p = { ...params(workspaceId, filter), span: range.span, from: range.from, to: range.to, b };
-  if (sqliteHandleOf(db) === undefined) return rollupGroups(filter).all(db, p);
-  const rows = await rollupRows(filter).all(db, p);
-  return rows.map(({ minute, ...row }) => ({ ...row, bucket: minute - (((minute % b) + b) % b) }));
+  if (sqliteHandleOf(db) === undefined) {
+    for (const row of await rollupGroups(filter).all(db, p)) {
+      visit(row.type, row.unit, row.bucket, figuresOf(row));
+    }
+    return;
+  }
+  const rows = (await rollupRows(filter).tuples(db, p)) as RollupTuple[];
+  for (const row of rows) {
+    visit(row[0], row[1], row[2] - modulo(row[2], b), {
+      count: row[3],
+      min: row[4],
+      max: row[5],
+      sum: parseDecimal(row[6]),
+      lastAt: row[7],
+      lastId: row[8],
+      lastValue: row[9],
+    });
+  }
 }
 
 type RawParams = RangeParams & { from: string; to: string };
@@ -249,15 +269,27 @@ const rawReadings = byShape((filter) =>
   }),
 );
 
-/** The raw readings taken in [from, to) (ISO times): the part of a minute a summary's bound cuts. */
-export function rawReadingsIn(
+/** A row of `rawReadings` as an array, in select order. */
+type RawTuple = [type: string, unit: string, value: number, recorded_at: string, id: string];
+
+/**
+ * Visits the raw readings taken in [from, to) (ISO times): the part of a minute a
+ * summary's bound cuts.
+ */
+export async function visitRawReadings(
   db: Db,
   workspaceId: string,
   filter: RollupFilter,
   from: string,
   to: string,
-): Promise<{ type: string; unit: string; value: number; recorded_at: string; id: string }[]> {
-  return rawReadings(filter).all(db, { ...params(workspaceId, filter), from, to });
+  visit: (type: string, unit: string, value: number, recordedAt: string, id: string) => void,
+): Promise<void> {
+  const rows = (await rawReadings(filter).tuples(db, {
+    ...params(workspaceId, filter),
+    from,
+    to,
+  })) as RawTuple[];
+  for (const row of rows) visit(row[0], row[1], row[2], row[3], row[4]);
 }
 
 export { NO_ROOM };

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { decimalOfValue, meanOf } from '../../lib/exact-sum.js';
+import { isoTime } from '../../lib/iso-time.js';
 import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { boundOf } from './readings.service.js';
@@ -14,13 +15,8 @@ import {
   type SummaryQuery,
 } from './readings.schemas.js';
 import { findRawSince } from './retention.repository.js';
-import {
-  rawReadingsIn,
-  rollupFigures,
-  type BucketFigures,
-  type RollupFilter,
-} from './rollups.repository.js';
-import { figuresOf, mergeFigures, MINUTE_MS, type Figures } from './rollups.js';
+import { visitRawReadings, visitRollupFigures, type RollupFilter } from './rollups.repository.js';
+import { mergeFigures, MINUTE_MS, type Figures } from './rollups.js';
 import { bucketOf, planSummary } from './summary.js';
 
 type SummaryBucketRecord = Static<typeof SummaryBucket>;
@@ -92,32 +88,29 @@ export async function summarizeReadings(
     if (found === undefined) series.set(key, { type, unit, bucket, figures });
     else mergeFigures(found.figures, figures);
   };
-  const addRollups = (rows: BucketFigures[]) => {
-    for (const row of rows) add(row.type, row.unit, row.bucket, figuresOf(row));
-  };
   for (const range of plan.rollups) {
-    addRollups(await rollupFigures(db, workspaceId, filter, { ...range, bucketMinutes }));
+    await visitRollupFigures(db, workspaceId, filter, { ...range, bucketMinutes }, add);
   }
   for (const range of plan.raw) {
-    const rows = await rawReadingsIn(
+    await visitRawReadings(
       db,
       workspaceId,
       filter,
       new Date(range.from).toISOString(),
       new Date(range.to).toISOString(),
+      (type, unit, value, recordedAt, id) => {
+        const at = Date.parse(recordedAt);
+        add(type, unit, bucketOf(at, bucketMinutes), {
+          count: 1,
+          min: value,
+          max: value,
+          sum: decimalOfValue(value),
+          lastAt: at,
+          lastId: id,
+          lastValue: value,
+        });
+      },
     );
-    for (const row of rows) {
-      const at = Date.parse(row.recorded_at);
-      add(row.type, row.unit, bucketOf(at, bucketMinutes), {
-        count: 1,
-        min: row.value,
-        max: row.value,
-        sum: decimalOfValue(row.value),
-        lastAt: at,
-        lastId: row.id,
-        lastValue: row.value,
-      });
-    }
   }
 
   const ordered = [...series.values()].sort(
@@ -137,7 +130,7 @@ export async function summarizeReadings(
 
 function presentBucket(s: Series): SummaryBucketRecord {
   return {
-    start: new Date(s.bucket * MINUTE_MS).toISOString(),
+    start: isoTime(s.bucket * MINUTE_MS),
     type: s.type,
     unit: s.unit,
     count: s.figures.count,
@@ -145,7 +138,7 @@ function presentBucket(s: Series): SummaryBucketRecord {
     max: s.figures.max,
     avg: meanOf(s.figures.sum, s.figures.count),
     last: s.figures.lastValue,
-    last_at: new Date(s.figures.lastAt).toISOString(),
+    last_at: isoTime(s.figures.lastAt),
   };
 }
 
