@@ -244,17 +244,22 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
     ({ workspace, member, key, roomIds, quietKey } = await inTransaction(
       database.db,
       async (trx) => {
-        const workspace = await createWorkspace(trx, { name: 'Bench lab', plan: 'teams' });
-        const member = await addMember(trx, {
-          workspaceId: workspace.id,
-          name: 'Bench owner',
-          role: 'owner',
-        });
-        const key = await createApiKey(trx, {
-          memberId: member.id,
-          name: 'bench',
-          scopes: [...SCOPES],
-        });
+        /** A lab with its owner and a key holding every scope. */
+        const lab = async (name, keyName) => {
+          const workspace = await createWorkspace(trx, { name, plan: 'teams' });
+          const member = await addMember(trx, {
+            workspaceId: workspace.id,
+            name: 'Bench owner',
+            role: 'owner',
+          });
+          const key = await createApiKey(trx, {
+            memberId: member.id,
+            name: keyName,
+            scopes: [...SCOPES],
+          });
+          return { workspace, member, key };
+        };
+        const { workspace, member, key } = await lab('Bench lab', 'bench');
         const roomIds = [];
         for (const name of ROOM_NAMES) {
           const id = uuidv7();
@@ -268,20 +273,7 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
         }
         // A second lab, with no webhook endpoints: where the baseline creates its plants when
         // the run subscribes endpoints (see `baselineElsewhere` in cases.mjs).
-        const quiet = await createWorkspace(trx, {
-          name: 'Bench lab (baseline writes)',
-          plan: 'teams',
-        });
-        const quietOwner = await addMember(trx, {
-          workspaceId: quiet.id,
-          name: 'Bench owner',
-          role: 'owner',
-        });
-        const quietKey = await createApiKey(trx, {
-          memberId: quietOwner.id,
-          name: 'bench baseline',
-          scopes: [...SCOPES],
-        });
+        const { key: quietKey } = await lab('Bench lab (baseline writes)', 'bench baseline');
         return { workspace, member, key, roomIds, quietKey };
       },
     ));
