@@ -55,6 +55,9 @@ describeOnDatabases('Device tokens', (target) => {
     send(t, { headers }, 'POST', `/api/v1/devices/${deviceId}/heartbeat`);
   const storedRow = (id: string) =>
     t.database.db.selectFrom('device_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  /** A token's last use is written after the response that used it: wait until it lands. */
+  const usedOnce = (id: string) =>
+    expect.poll(async () => (await storedRow(id))?.last_used_at ?? null).not.toBeNull();
 
   describe('POST /devices/{deviceId}/tokens', () => {
     it('shows the token once and keeps only its SHA-256', async () => {
@@ -165,6 +168,7 @@ describeOnDatabases('Device tokens', (target) => {
       const first = await newToken(owner, device.id, { name: 'one' });
       const second = await newToken(owner, device.id, { name: 'two' });
       expect((await heartbeat(first.headers)).statusCode).toBe(200);
+      await usedOnce(first.id);
       dataOf(await del(t, lab.owner, `${tokensUrl()}/${second.id}`), 200);
       const listed = await tokensOf(owner);
       expect(listed.map((tok) => tok.id)).toEqual([second.id, first.id]);
@@ -198,6 +202,7 @@ describeOnDatabases('Device tokens', (target) => {
     it('revokes at once and repeatably, keeping the first revokedAt', async () => {
       const minted = await newToken(owner, device.id);
       expect((await heartbeat(minted.headers)).statusCode).toBe(200);
+      await usedOnce(minted.id);
       const revoked = dataOf(await del(t, lab.owner, `${tokensUrl()}/${minted.id}`), 200);
       expect(keysOf(revoked)).toEqual(TOKEN_KEYS);
       expect(revoked).toMatchObject({ id: minted.id, status: 'revoked', deviceId: device.id });

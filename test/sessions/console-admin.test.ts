@@ -250,6 +250,10 @@ describeOnDatabases('members, keys and devices from the console', (target) => {
     const keyHeaders = { authorization: `Bearer ${created.key}` };
     dataOf(await t.request({ method: 'GET', url: '/api/v1/plants', headers: keyHeaders }), 200);
 
+    // The use is written just after the response that made it: wait until it lands.
+    const listedKey = async () =>
+      (await all(admin, '/api/v1/api-keys')).find((k) => k.id === created.id);
+    await expect.poll(async () => (await listedKey())?.last_used_at ?? null).not.toBeNull();
     const keys = await all(admin, '/api/v1/api-keys');
     const listed = keys.find((k) => k.id === created.id);
     const withoutSecret = { ...created };
