@@ -216,6 +216,38 @@ describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
     expect(delivery.last_duration_ms).toBeGreaterThanOrEqual(250);
   });
 
+  it('keeps the first 1,024 bytes of an answer, and gives up on one whose body stalls', async () => {
+    const long = await newEndpoint(owner, receiver.url.replace('/hooks', '/long'));
+    const stalls = await newEndpoint(owner, receiver.url.replace('/hooks', '/stalls'));
+    receiver.answer((req, res) => {
+      if (req.url === '/long') {
+        // In pieces, the cut falling inside the second one; the rest never read.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('a'.repeat(700));
+        setTimeout(() => {
+          res.write('b'.repeat(700));
+          res.end('c'.repeat(5000));
+        }, 20);
+      } else {
+        res.writeHead(200);
+        res.write('started…');
+      }
+    });
+    await newPlant(owner);
+    const worker = deliveryWorker(t, { timeoutMs: 400 });
+    try {
+      expect(await drain(worker)).toBe(2);
+    } finally {
+      await worker.stop();
+    }
+    const [kept] = await deliveries(owner, long.id);
+    expect(kept).toMatchObject({ status: 'delivered', last_status_code: 200 });
+    expect(kept.last_response).toBe('a'.repeat(700) + 'b'.repeat(324));
+    expect(await deliveries(owner, stalls.id)).toMatchObject([
+      { status: 'pending', last_status_code: null, last_error: 'no answer within 0.4 s' },
+    ]);
+  });
+
   it('disables an endpoint whose every attempt failed for 3 days, saying why', async () => {
     const endpoint = await newEndpoint(owner, receiver.url);
     receiver.answer((_req, res) => res.writeHead(500).end());

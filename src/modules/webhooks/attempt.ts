@@ -8,15 +8,28 @@ import type { AttemptResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
 
 /**
+ * Recent bodies by event id: each endpoint's stream reads the same events at about the
+ * same time, and an event never changes once recorded, so it is written out once.
+ */
+const bodies = new Map<string, string>();
+const BODIES_KEPT = 2000;
+
+/**
  * The body of an event's webhook: `type` (`entity_type.event_type`), `timestamp` (when
  * it was recorded) and `data`, the event exactly as GET /events lists it.
  */
 export function webhookBody(event: EventRow): string {
-  return JSON.stringify({
-    type: eventTypeOf(event),
-    timestamp: event.created_at,
-    data: presentEvent(event),
-  });
+  let body = bodies.get(event.id);
+  if (body === undefined) {
+    body = JSON.stringify({
+      type: eventTypeOf(event),
+      timestamp: event.created_at,
+      data: presentEvent(event),
+    });
+    if (bodies.size >= BODIES_KEPT) bodies.delete(bodies.keys().next().value!);
+    bodies.set(event.id, body);
+  }
+  return body;
 }
 
 /** One attempt and when it was made. */

@@ -1,3 +1,4 @@
+import { bulkInsert } from '../../db/bulk-insert.js';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
 import type { WebhookAttemptTable, WebhookDeliveryTable } from '../../db/schema.js';
@@ -6,62 +7,53 @@ import type { Page, PageRequest } from '../../db/pages.js';
 export type DeliveryRow = WebhookDeliveryTable;
 export type AttemptRow = WebhookAttemptTable;
 
-const COLUMNS = [
-  'id',
-  'workspace_id',
-  'endpoint_id',
-  'event_id',
-  'event_seq',
-  'event_type',
-  'status',
-  'attempts',
-  'schedule_step',
-  'next_attempt_at',
-  'lease_owner',
-  'last_attempt_at',
-  'last_status_code',
-  'last_duration_ms',
-  'last_response',
-  'last_error',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof DeliveryRow)[];
+const storeDeliveries = bulkInsert(
+  'webhook_deliveries',
+  {
+    id: 'text',
+    workspace_id: 'text',
+    endpoint_id: 'text',
+    event_id: 'text',
+    event_seq: 'bigint',
+    event_type: 'text',
+    status: 'text',
+    attempts: 'integer',
+    schedule_step: 'integer',
+    next_attempt_at: 'text',
+    lease_owner: 'text',
+    last_attempt_at: 'text',
+    last_status_code: 'integer',
+    last_duration_ms: 'integer',
+    last_response: 'text',
+    last_error: 'text',
+    created_at: 'text',
+    updated_at: 'text',
+  },
+  { ignoreConflictOn: ['endpoint_id', 'event_id'] },
+);
 
-const ATTEMPT_COLUMNS = [
-  'id',
-  'workspace_id',
-  'delivery_id',
-  'attempted_at',
-  'status_code',
-  'duration_ms',
-  'response',
-  'error',
-  'next_attempt_at',
-] as const satisfies readonly (keyof AttemptRow)[];
+const storeAttempts = bulkInsert('webhook_attempts', {
+  id: 'text',
+  workspace_id: 'text',
+  delivery_id: 'text',
+  attempted_at: 'text',
+  status_code: 'integer',
+  duration_ms: 'integer',
+  response: 'text',
+  error: 'text',
+  next_attempt_at: 'text',
+});
 
-/** Rows per insert statement: well under SQLite's limit of bound parameters. */
-const INSERT_CHUNK = 50;
-
-async function insertChunked<R extends object>(
-  rows: readonly R[],
-  insert: (chunk: R[]) => Promise<unknown>,
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await insert(rows.slice(i, i + INSERT_CHUNK));
-}
+const COLUMNS = storeDeliveries.columns;
+const ATTEMPT_COLUMNS = storeAttempts.columns;
 
 /** Stores deliveries; one already stored for its endpoint and event is left as it is. */
 export async function insertDeliveries(trx: Trx, rows: readonly DeliveryRow[]): Promise<void> {
-  await insertChunked(rows, (chunk) =>
-    trx
-      .insertInto('webhook_deliveries')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
-      .execute(),
-  );
+  await storeDeliveries.run(trx, rows);
 }
 
 export async function insertAttempts(trx: Trx, rows: readonly AttemptRow[]): Promise<void> {
-  await insertChunked(rows, (chunk) => trx.insertInto('webhook_attempts').values(chunk).execute());
+  await storeAttempts.run(trx, rows);
 }
 
 /**

@@ -43,20 +43,36 @@ interface PinnedConnection {
   readonly expiresAt: number;
 }
 
-/** Reads at most `limit` bytes of a body as text, then drops the rest unread. */
-async function excerpt(body: Readable, limit: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  body.on('error', () => undefined);
-  for await (const chunk of body) {
-    const bytes = chunk as Buffer;
-    chunks.push(bytes);
-    size += bytes.length;
-    if (size >= limit) break;
-  }
-  body.destroy();
-  if (size === 0) return null;
-  return Buffer.concat(chunks, size).subarray(0, limit).toString('utf8');
+/**
+ * Reads at most `limit` bytes of a body as text, then drops the rest unread. Listens
+ * for its chunks rather than iterating them: most answers are one small chunk, and an
+ * async iterator costs several promises for it.
+ */
+function excerpt(body: Readable, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error) => {
+      body.off('data', take);
+      body.off('end', settle);
+      body.off('error', settle);
+      body.on('error', () => undefined);
+      body.destroy();
+      if (error !== undefined) reject(error);
+      else
+        resolve(
+          size === 0 ? null : Buffer.concat(chunks, size).subarray(0, limit).toString('utf8'),
+        );
+    };
+    const take = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) settle();
+    };
+    body.on('data', take);
+    body.once('end', settle);
+    body.once('error', settle);
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -7,10 +7,25 @@ export function newSigningSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
+/** Keys of the secrets in use, decoded once: an endpoint signs thousands of messages a minute. */
+const keys = new Map<string, KeyObject>();
+const KEYS_KEPT = 1000;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    key = createSecretKey(Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key. */
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
-  const digest = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest();
+  const digest = createHmac('sha256', keyOf(secret))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest();
   return `v1,${digest.toString('base64')}`;
 }
 
