@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOPPED } from '../../src/modules/webhooks/sender.js';
+import { GATHER_MS } from '../../src/modules/webhooks/worker.js';
 import { client, dataOf, listAll, newPlant } from '../support/helpers.js';
 import { createLab, startTestApp, type TestApp } from '../support/harness.js';
 import {
@@ -98,6 +99,35 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
       );
       expect(done).toMatchObject({ status: 'delivered', attempts: 2 });
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('wait 100 ms after a pass that sent less than a batch, for more events to gather', async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const receiver = await startReceiver();
+    const worker = deliveryWorker(t, { pollMs: 60_000 });
+    // The worker's loop makes each pass with tick(): note when.
+    const passesAt: number[] = [];
+    const tick = worker.tick.bind(worker);
+    worker.tick = () => {
+      passesAt.push(performance.now());
+      return tick();
+    };
+    try {
+      dataOf(await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }), 201);
+      await newPlant(owner);
+      worker.start();
+      await expect.poll(() => passesAt.length, { timeout: 5000 }).toBe(2);
+      expect(receiver.requests).toHaveLength(1);
+      // The first pass sent one event; the next looked again only after gathering.
+      expect(passesAt[1]! - passesAt[0]!).toBeGreaterThanOrEqual(GATHER_MS - 5);
+      // That one found nothing: the worker now sleeps its poll interval.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(passesAt).toHaveLength(2);
+    } finally {
+      await worker.stop();
       await receiver.close();
     }
   });

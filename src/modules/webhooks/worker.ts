@@ -10,11 +10,18 @@ import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
 import { DeliveryPressure, SAMPLE_EVERY_MS } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
-import { streamEndpoint } from './stream.js';
+import { STREAM_BATCH, streamEndpoint } from './stream.js';
 import type { TargetPolicy } from './target.js';
 
 /** How often an idle worker looks for new events and due retries. */
 const POLL_MS = 250;
+/**
+ * After a pass that sent less than a batch, the next waits this long for more events
+ * to gather: each pass costs a few queries and a transaction per endpoint whatever it
+ * sends, so while writes keep coming, back-to-back passes of a few events each would
+ * cost more than the events do.
+ */
+export const GATHER_MS = 100;
 /** How often the delivery log is pruned. */
 const PURGE_EVERY_MS = 10 * 60_000;
 const PURGE_BATCH = 1000;
@@ -143,6 +150,7 @@ export class DeliveryWorker {
         log.warn({ err: error }, 'webhook delivery pass failed; trying again');
       }
       if (made === 0) await this.#sleep(this.#pollMs);
+      else if (made < STREAM_BATCH) await this.#sleep(Math.min(GATHER_MS, this.#pollMs));
     }
   }
 
