@@ -1,4 +1,5 @@
 import { newId } from '../../kernel/ids.js';
+import { memo } from '../../lib/memo.js';
 import { eventTypeOf, presentEvent, type EventRow } from '../events/index.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 import { signingSecrets } from './endpoints.service.js';
@@ -8,29 +9,21 @@ import type { AttemptResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
 
 /**
- * Recent bodies by event id: each endpoint's stream reads the same events at about the
+ * The body of an event's webhook: `type` (`entity_type.event_type`), `timestamp` (when
+ * it was recorded) and `data`, the event exactly as GET /events lists it. Recent ones
+ * are kept by event id: each endpoint's stream reads the same events at about the
  * same time, and an event never changes once recorded, so it is written out once.
  */
-const bodies = new Map<string, string>();
-const BODIES_KEPT = 2000;
-
-/**
- * The body of an event's webhook: `type` (`entity_type.event_type`), `timestamp` (when
- * it was recorded) and `data`, the event exactly as GET /events lists it.
- */
-export function webhookBody(event: EventRow): string {
-  let body = bodies.get(event.id);
-  if (body === undefined) {
-    body = JSON.stringify({
+export const webhookBody: (event: EventRow) => string = memo(
+  2000,
+  (event: EventRow) =>
+    JSON.stringify({
       type: eventTypeOf(event),
       timestamp: event.created_at,
       data: presentEvent(event),
-    });
-    if (bodies.size >= BODIES_KEPT) bodies.delete(bodies.keys().next().value!);
-    bodies.set(event.id, body);
-  }
-  return body;
-}
+    }),
+  (event) => event.id,
+);
 
 /** One attempt and when it was made. */
 export interface MadeAttempt {

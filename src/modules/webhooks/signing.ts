@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { memo } from '../../lib/memo.js';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -8,18 +9,9 @@ export function newSigningSecret(): string {
 }
 
 /** Keys of the secrets in use, decoded once: an endpoint signs thousands of messages a minute. */
-const keys = new Map<string, KeyObject>();
-const KEYS_KEPT = 1000;
-
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
-    key = createSecretKey(Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const keyOf = memo(1000, (secret: string): KeyObject =>
+  createSecretKey(Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64')),
+);
 
 /** `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key. */
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
