@@ -28,7 +28,10 @@ import { createAuthenticator } from './modules/auth/index.js';
 import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
 import {
+  DeliveryThread,
   DeliveryWorker,
+  deliveryThreadAvailable,
+  type Deliverer,
   holdWritesForDelivery,
   targetPolicy,
   type DeliveryWorkerOptions,
@@ -152,16 +155,34 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const metrics = installMetrics(app, config.metricsToken);
   const webhookPolicy = targetPolicy(config.webhooks);
   // Background work (webhook deliveries, the alert timer), in any number of processes; off where
-  // VITRO_WORKER=off (and in the tests, unless one turns it on).
-  const worker = config.worker
-    ? new DeliveryWorker({
-        database,
-        policy: webhookPolicy,
-        timeoutMs: config.webhooks.timeoutMs,
-        log: app.log,
-        ...options.webhooks,
-      })
-    : null;
+  // VITRO_WORKER=off (and in the tests, unless one turns it on). The built server delivers on a
+  // thread of its own, with its own connection; in-process where there is no module a thread can
+  // load (the TypeScript source), no database it can open (in memory), or where a test hands the
+  // worker objects a thread cannot share (its CA, resolver or pressure).
+  const ownThread =
+    deliveryThreadAvailable() &&
+    !(config.database.dialect === 'sqlite' && config.database.path === ':memory:') &&
+    options.webhooks?.ca === undefined &&
+    options.webhooks?.resolver === undefined &&
+    options.webhooks?.pressure === undefined;
+  const worker: Deliverer | null = !config.worker
+    ? null
+    : ownThread
+      ? new DeliveryThread(
+          {
+            database: config.database,
+            webhooks: config.webhooks,
+            ...(options.webhooks?.pollMs !== undefined ? { pollMs: options.webhooks.pollMs } : {}),
+          },
+          app.log,
+        )
+      : new DeliveryWorker({
+          database,
+          policy: webhookPolicy,
+          timeoutMs: config.webhooks.timeoutMs,
+          log: app.log,
+          ...options.webhooks,
+        });
   if (worker !== null && config.webhooks.holdWrites) holdWritesForDelivery(app, worker, metrics);
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 

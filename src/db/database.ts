@@ -91,6 +91,13 @@ export interface OpenOptions {
    * long-running server; short commands keep SQLite's inline checkpoints.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * SQLite file: this connection never copies the write-ahead log back itself, because
+   * another connection of the process does (the server's, above): the webhook delivery
+   * thread's. Checkpointing inline, its commits copied the log and synced the file
+   * every time, the log being past SQLite's 1,000 pages whenever the server is busy.
+   */
+  checkpointsElsewhere?: boolean;
 }
 
 /**
@@ -127,6 +134,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       addDecimalTexts(String(a), String(b)),
     );
     let checkpointer: Checkpointer | null = null;
+    if (options.checkpointsElsewhere === true) sqlite.pragma('wal_autocheckpoint = 0');
     if (options.backgroundCheckpoints === true && config.path !== ':memory:') {
       // Never inside a commit: the time after COMMIT released the write lock is still
       // the request's (and a retention batch's), better-sqlite3 being synchronous.

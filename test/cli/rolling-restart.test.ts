@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { fixture } from '../files/fixtures.js';
 import { TEST_SECRET } from '../support/harness.js';
 import { freePort } from '../support/local-services.js';
 import { parseResponses } from '../support/raw-http.js';
+import { buildIfStale } from '../support/node-script.js';
 import { REPO_ROOT, runInProcess, tempDir } from './support.js';
 
 const BUCKET = 'vitro-rolling';
@@ -75,11 +76,7 @@ describe.runIf(postgresUrl !== null && redisUrl !== null)(
 
     beforeAll(async () => {
       // The tests run what `npm start` runs: dist/, compiled when a source changed.
-      const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], {
-        cwd: REPO_ROOT,
-        stdio: 'inherit',
-      });
-      if (build.status !== 0) throw new Error('could not build dist/');
+      buildIfStale();
       s3 = new S3rver({
         address: '127.0.0.1',
         port: 0,

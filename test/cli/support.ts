@@ -84,7 +84,16 @@ export async function runInProcess(
 }
 
 export function spawnVitro(env: Record<string, string>, ...argv: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
+  return spawnCli(['--import', 'tsx', 'src/cli/main.ts'], env, argv);
+}
+
+/** The built CLI (`node dist/cli/main.js`), as a deployment runs it; see `buildIfStale`. */
+export function spawnBuiltVitro(env: Record<string, string>, ...argv: string[]): ChildProcess {
+  return spawnCli(['dist/cli/main.js'], env, argv);
+}
+
+function spawnCli(entry: string[], env: Record<string, string>, argv: string[]): ChildProcess {
+  return spawn(process.execPath, [...entry, ...argv], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

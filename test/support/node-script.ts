@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root folder. */
@@ -24,4 +24,17 @@ export function runNodeScript(script: string): Promise<{ code: number | null; st
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout }));
   });
+}
+
+/**
+ * Compiles src/ into dist/ when a source changed (what `npm start` does), for tests that
+ * run the built server: what a deployment runs, and the only code whose webhook
+ * deliveries run on a thread of their own (a worker thread cannot load TypeScript).
+ */
+export function buildIfStale(): void {
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('could not build dist/');
 }

@@ -3,13 +3,14 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { cliTargets, runInProcess, spawnVitro, type CliTarget } from '../cli/support.js';
+import { cliTargets, runInProcess, spawnBuiltVitro, type CliTarget } from '../cli/support.js';
+import { buildIfStale } from '../support/node-script.js';
 import { isolatedPostgres, startReceiver, verified, type Receiver } from './support.js';
 
 /**
- * Real server processes, as deployed: `vitro serve` with its delivery worker on, a
- * process killed with SIGKILL in the middle of deliveries, and three processes on one
- * PostgreSQL database sharing the work.
+ * Real server processes, as deployed: the built `vitro serve` (dist/, compiled when a source
+ * changed), its deliveries on a thread of their own, a process killed with SIGKILL in the
+ * middle of deliveries, and three processes on one PostgreSQL database sharing the work.
  */
 
 async function listeningUrl(server: ChildProcess): Promise<string> {
@@ -82,6 +83,7 @@ const ids = (receiver: Receiver) => receiver.requests.map((r) => String(r.header
 describe.each(cliTargets())('webhook deliveries across processes ($name)', (target) => {
   let own: Awaited<ReturnType<typeof isolatedPostgres>> = null;
   beforeAll(async () => {
+    buildIfStale();
     if (target.name === 'postgres') own = await isolatedPostgres();
   });
   afterAll(() => own?.drop());
@@ -92,7 +94,7 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
       if (answering) res.writeHead(200).end();
     });
     const { env, key, endpoint } = await labOn(target, receiver, own?.url ?? null);
-    const first = spawnVitro(env, 'serve');
+    const first = spawnBuiltVitro(env, 'serve');
     let second: ChildProcess | null = null;
     try {
       const base = await listeningUrl(first);
@@ -103,7 +105,7 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
       await once(first, 'exit');
       const cut = new Set(ids(receiver));
       answering = true;
-      second = spawnVitro(env, 'serve');
+      second = spawnBuiltVitro(env, 'serve');
       const secondBase = await listeningUrl(second);
       const events = (await (
         await fetch(`${secondBase}/api/v1/events?entity=plant&limit=200`, {
@@ -151,9 +153,9 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
       const receiver = await startReceiver();
       const { env, key, endpoint } = await labOn(target, receiver, own?.url ?? null);
       const servers = [
-        spawnVitro(env, 'serve'),
-        spawnVitro(env, 'serve'),
-        spawnVitro(env, 'serve'),
+        spawnBuiltVitro(env, 'serve'),
+        spawnBuiltVitro(env, 'serve'),
+        spawnBuiltVitro(env, 'serve'),
       ];
       try {
         const bases = await Promise.all(servers.map(listeningUrl));

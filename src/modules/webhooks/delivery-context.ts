@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
-import type { DeliveryPressure } from './pressure.js';
+import type { PressureReport } from './pressure.js';
 import type { WebhookSender } from './sender.js';
 
 /** What both delivery paths (the feed stream and the retry queue) share in one process. */
@@ -15,9 +14,14 @@ export interface DeliveryContext {
   readonly random: () => number;
   /** Aborts attempts in flight when the process stops. */
   readonly abort: AbortSignal;
-  readonly log: FastifyBaseLogger;
+  readonly log: DeliveryLog;
   /** Told how far behind the streams run, to hold writes back when the process is saturated. */
-  readonly pressure?: DeliveryPressure;
+  readonly pressure?: PressureReport;
+}
+
+/** What delivery logs: warnings of passes that failed (a thread forwards them to its parent). */
+export interface DeliveryLog {
+  warn(fields: object, message: string): void;
 }
 
 export const isoAt = (ms: number) => new Date(ms).toISOString();

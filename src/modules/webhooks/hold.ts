@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { DeliveryWorker } from './worker.js';
+import type { Deliverer } from './worker.js';
 
 /** Methods that are never held: reads. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,7 +13,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function holdWritesForDelivery(
   app: FastifyInstance,
-  worker: DeliveryWorker,
+  worker: Deliverer,
   registry: Registry,
 ): void {
   const held = new Counter({

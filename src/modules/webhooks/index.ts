@@ -1,7 +1,8 @@
 /** Webhooks: endpoints, their delivery log, and the worker that delivers the change feed. */
 export { registerWebhookRoutes } from './webhooks.routes.js';
 export { targetPolicy, type TargetPolicy } from './target.js';
-export { DeliveryWorker, type DeliveryWorkerOptions } from './worker.js';
+export { DeliveryWorker, type Deliverer, type DeliveryWorkerOptions } from './worker.js';
+export { DeliveryThread, deliveryThreadAvailable } from './delivery-thread.js';
 export { holdWritesForDelivery } from './hold.js';
 export { webhookBody } from './attempt.js';
 export { RETRY_DELAYS_MS } from './schedule.js';

@@ -20,6 +20,25 @@ const STALE_MS = 2000;
 /** How long an endpoint stays marked slow without a stream. */
 const SLOW_FORGOTTEN_MS = 3_600_000;
 
+/** What the streams tell (stream.ts): a DeliveryPressure, or a delivery thread's messenger. */
+export interface PressureReport {
+  read(endpointId: string, oldest: string | null): void;
+  finished(endpointId: string, made: readonly MadeAttempt[], next: number | null): void;
+}
+
+/** What a stream's attempts came to, as the pressure counts them. */
+export interface StreamOutcome {
+  readonly sent: number;
+  /** Some attempt failed or took over a second. */
+  readonly slow: boolean;
+}
+
+export function slowAttempts(made: readonly MadeAttempt[]): boolean {
+  return made.some(
+    (one) => one.result.outcome !== 'delivered' || one.result.durationMs > SLOW_ATTEMPT_MS,
+  );
+}
+
 interface Backlog {
   /** The oldest event of the endpoint that may still wait was recorded no earlier than this. */
   since: number;
@@ -50,7 +69,7 @@ export function loopUtilization(): () => number {
  * writes would not help it; nor does a quiet process (a slow receiver is not a busy
  * server).
  */
-export class DeliveryPressure {
+export class DeliveryPressure implements PressureReport {
   readonly #backlogs = new Map<string, Backlog>();
   /** Slow endpoints, with when a stream last found them so. */
   readonly #slow = new Map<string, number>();
@@ -78,12 +97,14 @@ export class DeliveryPressure {
    * batch was full (more follow), else the time it read the feed (anything after is new).
    */
   finished(endpointId: string, made: readonly MadeAttempt[], next: number | null): void {
+    this.ended(endpointId, { sent: made.length, slow: slowAttempts(made) }, next);
+  }
+
+  /** `finished`, told by a delivery thread (delivery-thread.ts): what its attempts came to. */
+  ended(endpointId: string, made: StreamOutcome, next: number | null): void {
     const now = this.#now();
-    const slow = made.some(
-      (one) => one.result.outcome !== 'delivered' || one.result.durationMs > SLOW_ATTEMPT_MS,
-    );
-    if (slow) this.#slow.set(endpointId, now);
-    else if (made.length > 0) this.#slow.delete(endpointId);
+    if (made.slow) this.#slow.set(endpointId, now);
+    else if (made.sent > 0) this.#slow.delete(endpointId);
     if (next !== null) this.#backlogs.set(endpointId, { since: next, told: now });
     this.#wake();
   }

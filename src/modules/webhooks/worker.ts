@@ -1,13 +1,12 @@
 import { setMaxListeners } from 'node:events';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import type { Resolver } from '../../files/outbound-address.js';
 import { newId } from '../../kernel/ids.js';
-import { isoAt, type DeliveryContext } from './delivery-context.js';
+import { isoAt, type DeliveryContext, type DeliveryLog } from './delivery-context.js';
 import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.repository.js';
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
-import { DeliveryPressure, SAMPLE_EVERY_MS } from './pressure.js';
+import { DeliveryPressure, SAMPLE_EVERY_MS, type PressureReport } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { STREAM_BATCH, streamEndpoint } from './stream.js';
@@ -33,7 +32,7 @@ export interface DeliveryWorkerOptions {
   readonly policy: TargetPolicy;
   /** The deadline of one attempt; leases last three times as long. */
   readonly timeoutMs: number;
-  readonly log: FastifyBaseLogger;
+  readonly log: DeliveryLog;
   readonly resolver?: Resolver;
   /** An extra trusted CA certificate (tests). */
   readonly ca?: string | Buffer;
@@ -43,6 +42,21 @@ export interface DeliveryWorkerOptions {
   readonly pollMs?: number;
   /** How far behind delivery runs, and how long writes wait for it (tests pass their own). */
   readonly pressure?: DeliveryPressure;
+  /**
+   * Where the streams' progress goes instead of this worker's own pressure: a delivery
+   * thread's messages to the thread that serves requests (delivery-thread.ts).
+   */
+  readonly report?: PressureReport;
+}
+
+/** What the server runs: a DeliveryWorker here, or one on a thread of its own (delivery-thread.ts). */
+export interface Deliverer {
+  start(): void;
+  /** Lets a write request go, at once unless deliveries fall behind (pressure.ts); answers whether it waited. */
+  admit(): Promise<boolean>;
+  /** Write requests waiting now, and how far behind delivery runs (ms). */
+  pressure(): { waiting: number; lagMs: number };
+  stop(): Promise<void>;
 }
 
 /**
@@ -51,7 +65,7 @@ export interface DeliveryWorkerOptions {
  * the delivery log. Any number of processes may run one on the same database. It
  * never blocks a request: it only awaits the database and the network.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements Deliverer {
   readonly #ctx: DeliveryContext;
   readonly #stop = new AbortController();
   readonly #pollMs: number;
@@ -62,10 +76,12 @@ export class DeliveryWorker {
   #lastPurge = 0;
   readonly #pressure: DeliveryPressure;
   #sampling: NodeJS.Timeout | null = null;
+  readonly #samples: boolean;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#pollMs = options.pollMs ?? POLL_MS;
     this.#pressure = options.pressure ?? new DeliveryPressure();
+    this.#samples = options.report === undefined;
     // Every attempt in flight listens for the stop (sender.ts): up to a hundred or so at once.
     setMaxListeners(0, this.#stop.signal);
     this.#ctx = {
@@ -83,7 +99,7 @@ export class DeliveryWorker {
       random: options.random ?? Math.random,
       abort: this.#stop.signal,
       log: options.log,
-      pressure: this.#pressure,
+      pressure: options.report ?? this.#pressure,
     };
   }
 
@@ -118,6 +134,7 @@ export class DeliveryWorker {
   start(): void {
     if (this.#running !== null) return;
     this.#running = this.#loop();
+    if (!this.#samples) return;
     this.#sampling = setInterval(() => this.#pressure.sample(), SAMPLE_EVERY_MS);
     this.#sampling.unref();
   }

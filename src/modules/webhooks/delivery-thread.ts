@@ -1,0 +1,141 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DatabaseConfig, WebhookConfig } from '../../config.js';
+import type { DeliveryLog } from './delivery-context.js';
+import { DeliveryPressure, SAMPLE_EVERY_MS, type StreamOutcome } from './pressure.js';
+import type { Deliverer } from './worker.js';
+
+/** What the thread is started with: plain data (a thread shares no objects). */
+export interface ThreadData {
+  readonly database: DatabaseConfig;
+  readonly webhooks: WebhookConfig;
+  readonly pollMs?: number;
+}
+
+/** What the thread tells the thread that serves requests. */
+export type ThreadMessage =
+  | { readonly kind: 'read'; readonly endpointId: string; readonly oldest: string | null }
+  | {
+      readonly kind: 'ended';
+      readonly endpointId: string;
+      readonly made: StreamOutcome;
+      readonly next: number | null;
+    }
+  | { readonly kind: 'warn'; readonly fields: Record<string, unknown>; readonly message: string };
+
+/** Where the thread's warnings go, and its failures: the server's log. */
+export interface ThreadLog extends DeliveryLog {
+  error(fields: object, message: string): void;
+}
+
+/** A failed thread is started again after this long. */
+const RESTART_MS = 1000;
+
+/**
+ * The thread's module: only the built server (dist/) has one a thread can load. The
+ * TypeScript source (the tests, `npm run dev`) runs under tsx, whose loader Node 20
+ * does not apply in worker threads; there the worker runs in-process (see app.ts).
+ */
+const THREAD_ENTRY = new URL('./thread.js', import.meta.url);
+
+/** Whether this code can run its deliveries on a thread: it is the built server's. */
+export function deliveryThreadAvailable(): boolean {
+  return !fileURLToPath(import.meta.url).endsWith('.ts');
+}
+
+/**
+ * Runs this process's webhook deliveries (worker.ts) on a thread of their own, with
+ * its own database connection, so that sending, signing and logging them takes a
+ * second core rather than the time of the thread that serves requests. On SQLite,
+ * where one process does all the work, that thread was saturated by a steady write
+ * load with three endpoints subscribed, and writes had to wait for deliveries.
+ *
+ * The thread tells each stream's progress; this side keeps the pressure (pressure.ts)
+ * from it and the event loop it samples is the one serving requests, so writes wait
+ * as before while this thread is saturated and deliveries fall behind. A thread that
+ * fails is logged and started again a second later; its leases lapse as a killed
+ * process's do.
+ */
+export class DeliveryThread implements Deliverer {
+  readonly #data: ThreadData;
+  readonly #log: ThreadLog;
+  readonly #pressure = new DeliveryPressure();
+  #worker: Worker | null = null;
+  #exited: Promise<void> = Promise.resolve();
+  #stopping = false;
+  #restart: NodeJS.Timeout | null = null;
+  #sampling: NodeJS.Timeout | null = null;
+
+  constructor(data: ThreadData, log: ThreadLog) {
+    this.#data = data;
+    this.#log = log;
+  }
+
+  start(): void {
+    if (this.#sampling !== null) return;
+    this.#sampling = setInterval(() => this.#pressure.sample(), SAMPLE_EVERY_MS);
+    this.#sampling.unref();
+    this.#spawn();
+  }
+
+  #spawn(): void {
+    const worker = new Worker(THREAD_ENTRY, { workerData: this.#data });
+    this.#worker = worker;
+    worker.on('message', (message: ThreadMessage) => this.#heard(message));
+    let failure: unknown = null;
+    worker.on('error', (error) => {
+      failure = error;
+    });
+    this.#exited = new Promise((resolve) => {
+      worker.once('exit', (code) => {
+        resolve();
+        if (this.#worker === worker) this.#worker = null;
+        if (this.#stopping) return;
+        this.#log.error(
+          { err: failure ?? new Error(`exit code ${code}`) },
+          'the webhook delivery thread stopped; starting it again in a second',
+        );
+        this.#restart = setTimeout(() => {
+          this.#restart = null;
+          if (!this.#stopping) this.#spawn();
+        }, RESTART_MS);
+        this.#restart.unref();
+      });
+    });
+  }
+
+  #heard(message: ThreadMessage): void {
+    switch (message.kind) {
+      case 'read':
+        this.#pressure.read(message.endpointId, message.oldest);
+        return;
+      case 'ended':
+        this.#pressure.ended(message.endpointId, message.made, message.next);
+        return;
+      case 'warn':
+        this.#log.warn(message.fields, message.message);
+        return;
+    }
+  }
+
+  admit(): Promise<boolean> {
+    return this.#pressure.admit();
+  }
+
+  pressure(): { waiting: number; lagMs: number } {
+    return { waiting: this.#pressure.waiting(), lagMs: this.#pressure.lagMs() };
+  }
+
+  /**
+   * Stops: the thread cuts its attempts in flight short, commits its passes, releases
+   * its leases and closes its connection, as an in-process worker's `stop` does.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#restart !== null) clearTimeout(this.#restart);
+    if (this.#sampling !== null) clearInterval(this.#sampling);
+    this.#sampling = null;
+    this.#worker?.postMessage('stop');
+    await this.#exited;
+  }
+}
