@@ -102,6 +102,8 @@ export const CASES = [
     // With webhook endpoints subscribed, the baseline creates its plants in a second lab
     // with none: Vitro's worker would deliver the baseline's events while it is measured.
     baselineElsewhere: true,
+    // Its events' deliveries are also timed from the answers of plants created besides the load.
+    probesDeliveries: true,
     request: () => ({
       method: 'POST',
       path: '/api/v1/plants',

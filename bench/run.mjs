@@ -22,6 +22,7 @@ import {
   settleDeliveries,
   startReceiver,
   subscribeEndpoints,
+  probeWhile,
 } from './webhooks.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -102,15 +103,26 @@ async function measureCase(benchCase, servers, seeded, options, nameWidth, recei
       // each with every one of its events, the ones delivered after the load ended too.
       if (receiver) await settleDeliveries(receiver);
       await receiver?.take();
-      const measured = await load(name, options.duration);
+      const loading = load(name, options.duration);
+      // Plants created besides the load, their deliveries timed from their answers.
+      const probing =
+        receiver && name === 'vitro' && benchCase.probesDeliveries === true
+          ? probeWhile(servers.vitro, seeded.apiKey, request, loading)
+          : Promise.resolve([]);
+      const measured = await loading;
+      const probes = await probing;
       rounds[name].push(measured);
       const settled = receiver ? await settleDeliveries(receiver) : 0;
-      const delivered = await receiver?.take();
+      const delivered = await receiver?.take(probes);
       if (name === 'vitro' && delivered) deliveries.push(delivered);
       console.log(
         `  ${benchCase.name.padEnd(nameWidth)} round ${round + 1}/${options.rounds}  ${name.padEnd(8)} ${describeRun(measured)}` +
           (delivered && delivered.deliveries > 0
-            ? `  webhooks ${delivered.deliveries} delivered, event→delivery p50 ${delivered.p50} ms p99 ${delivered.p99} ms (the last ${settled.toFixed(1)} s after the load)`
+            ? `  webhooks ${delivered.deliveries} delivered, event→delivery p50 ${delivered.p50} ms p99 ${delivered.p99} ms` +
+              (delivered.probes.deliveries > 0
+                ? `, answer→delivery p50 ${delivered.probes.p50} ms p99 ${delivered.probes.p99} ms (${delivered.probes.deliveries} of probes)`
+                : '') +
+              ` (the last ${settled.toFixed(1)} s after the load)`
             : ''),
       );
     }

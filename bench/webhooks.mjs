@@ -24,18 +24,22 @@ export async function startReceiver() {
     waiting.get(id)?.(answer);
     waiting.delete(id);
   });
-  const ask = (question) =>
+  const ask = (question, extra = {}) =>
     new Promise((resolve) => {
       const id = next++;
       waiting.set(id, resolve);
-      child.send({ id, ask: question });
+      child.send({ id, ask: question, ...extra });
     });
   const port = await new Promise((resolve) => waiting.set(0, resolve));
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     count: () => ask('count'),
-    /** Deliveries since the last take: count, per second, and latency percentiles (ms). */
-    take: () => ask('take'),
+    /**
+     * Deliveries since the last take: count, per second, and latency percentiles (ms) from
+     * their events' times; and those of `probes` (`{ id, at }`: records created, and when
+     * their creation was answered) from that answer.
+     */
+    take: (probes = []) => ask('take', { probes }),
     close: () => ask('close'),
   };
 }
@@ -197,4 +201,29 @@ export async function measureDrain(target, seeded, receiver, count, subscribed) 
   const expected = count * (subscribed + 1);
   while ((await receiver.count()) < expected && Date.now() < deadline) await sleep(50);
   return { endpointId, ...(await receiver.take()) };
+}
+
+/**
+ * While `running` lasts, creates a plant every `everyMs` besides the load (same request) and
+ * notes when each was answered: its deliveries are timed from that answer (receiver.mjs),
+ * a clock of the runner's own. An event's recorded time cannot serve alone: it strictly
+ * increases within a workspace, by a millisecond at least, so above 1,000 events a second
+ * it runs ahead of the clock, and a delivery timed from it looks faster than it was.
+ */
+export async function probeWhile(server, apiKey, request, running, everyMs = 100) {
+  const probes = [];
+  let done = false;
+  void running.finally(() => (done = true));
+  while (!done) {
+    const res = await fetch(`${server.url}${request.path}`, {
+      method: request.method,
+      headers: { authorization: `Bearer ${apiKey}`, ...request.headers },
+      body: request.body,
+    });
+    const at = Date.now();
+    const answer = await res.json();
+    if (res.status === 201) probes.push({ id: answer.data.id, at });
+    await sleep(everyMs);
+  }
+  return probes;
 }
