@@ -31,6 +31,7 @@ import {
   DeliveryThread,
   DeliveryWorker,
   deliveryThreadAvailable,
+  DeliveryPressure,
   type Deliverer,
   holdWritesForDelivery,
   targetPolicy,
@@ -55,7 +56,10 @@ export interface AppOptions {
   /** Registers extra routes (tests exercise the kernel with them). */
   extraRoutes?: (routes: Routes) => void;
   /** Settings of webhook deliveries beyond the configuration (tests trust their own CA). */
-  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs' | 'pressure'>;
+  webhooks?: Pick<DeliveryWorkerOptions, 'ca' | 'resolver' | 'pollMs'> & {
+    /** The write gate's measure (tests pass their own, with a fixed clock and load). */
+    pressure?: DeliveryPressure;
+  };
   /**
    * Readings upkeep (partitions, retention) every hour; default true. False: it runs
    * only when asked (`app.readingsMaintenance.runNow()`).
@@ -158,13 +162,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // VITRO_WORKER=off (and in the tests, unless one turns it on). The built server delivers on a
   // thread of its own, with its own connection; in-process where there is no module a thread can
   // load (the TypeScript source), no database it can open (in memory), or where a test hands the
-  // worker objects a thread cannot share (its CA, resolver or pressure).
+  // worker objects a thread cannot share (its CA or resolver).
   const ownThread =
     deliveryThreadAvailable() &&
     !(config.database.dialect === 'sqlite' && config.database.path === ':memory:') &&
     options.webhooks?.ca === undefined &&
-    options.webhooks?.resolver === undefined &&
-    options.webhooks?.pressure === undefined;
+    options.webhooks?.resolver === undefined;
+  // How far behind deliveries run, told by the worker or its thread: the write gate's measure.
+  const pressure = options.webhooks?.pressure ?? new DeliveryPressure();
   const worker: Deliverer | null = !config.worker
     ? null
     : ownThread
@@ -175,6 +180,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             ...(options.webhooks?.pollMs !== undefined ? { pollMs: options.webhooks.pollMs } : {}),
           },
           app.log,
+          pressure,
         )
       : new DeliveryWorker({
           database,
@@ -182,8 +188,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeoutMs: config.webhooks.timeoutMs,
           log: app.log,
           ...options.webhooks,
+          pressure,
         });
-  if (worker !== null && config.webhooks.holdWrites) holdWritesForDelivery(app, worker, metrics);
+  if (worker !== null && config.webhooks.holdWrites) holdWritesForDelivery(app, pressure, metrics);
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type * as ThreadModule from '../../src/modules/webhooks/delivery-thread.js';
 import type { ThreadData } from '../../src/modules/webhooks/delivery-thread.js';
+import { DeliveryPressure } from '../../src/modules/webhooks/pressure.js';
 import { STOPPED } from '../../src/modules/webhooks/sender.js';
 import { client, dataOf, eventsOf, listAll, newPlant, type Client } from '../support/helpers.js';
 import { createLab, startTestApp, testConfig, type TestApp } from '../support/harness.js';
@@ -113,12 +114,13 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
     await own?.drop();
   });
 
-  it('delivers, and tells this thread how far behind it runs while an answer is awaited', async (context) => {
+  it('delivers, and tells the write gate how far behind it runs while an answer is awaited', async (context) => {
     if (own === null) return context.skip();
     const held: ServerResponse[] = [];
     const receiver = await startReceiver((_req, res) => held.push(res));
     const log = recordingLog();
-    const thread = new DeliveryThread(threadData(own.config), log);
+    const pressure = new DeliveryPressure();
+    const thread = new DeliveryThread(threadData(own.config), log, pressure);
     try {
       const endpoint = dataOf(
         await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }),
@@ -129,14 +131,14 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
       thread.start();
       await expect.poll(() => receiver.requests.length, WAIT).toBe(1);
       // The thread read the event, and its answer is awaited: the lag is the event's age.
-      await expect.poll(() => thread.pressure().lagMs, WAIT).toBeGreaterThanOrEqual(200);
+      await expect.poll(() => pressure.lagMs(), WAIT).toBeGreaterThanOrEqual(200);
       held[0]!.writeHead(200).end('thanks');
       const deliveries = `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`;
       await expect
         .poll(async () => (await listAll(owner, deliveries))[0]?.status, WAIT)
         .toBe('delivered');
       // Its next pass found nothing new: nothing waits.
-      await expect.poll(() => thread.pressure().lagMs, WAIT).toBe(0);
+      await expect.poll(() => pressure.lagMs(), WAIT).toBe(0);
       const [request] = receiver.requests;
       expect(request!.headers['webhook-id']).toBe(event.id);
       expect(verified(request!, endpoint.secret as string)).toMatchObject({
@@ -152,7 +154,11 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
   it('stops: the attempt in flight is cut and logged for a retry, its leases let go', async (context) => {
     if (own === null) return context.skip();
     const receiver = await startReceiver(() => undefined);
-    const thread = new DeliveryThread(threadData(own.config), recordingLog());
+    const thread = new DeliveryThread(
+      threadData(own.config),
+      recordingLog(),
+      new DeliveryPressure(),
+    );
     try {
       const endpoint = dataOf(
         await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }),
@@ -186,7 +192,7 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
     const bare = await target.make();
     if (bare === null) return context.skip();
     const log = recordingLog();
-    const thread = new DeliveryThread(threadData(bare.config), log);
+    const thread = new DeliveryThread(threadData(bare.config), log, new DeliveryPressure());
     try {
       thread.start();
       await expect.poll(() => log.lines.length, WAIT).toBeGreaterThan(0);
@@ -210,6 +216,7 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
         webhooks: { ...WEBHOOKS, allowedRanges: ['no address'] },
       }),
       log,
+      new DeliveryPressure(),
     );
     const started = Date.now();
     try {

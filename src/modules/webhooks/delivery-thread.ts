@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig, WebhookConfig } from '../../config.js';
 import type { DeliveryLog } from './delivery-context.js';
-import { DeliveryPressure, SAMPLE_EVERY_MS, type StreamOutcome } from './pressure.js';
+import type { DeliveryPressure, StreamOutcome } from './pressure.js';
 import type { Deliverer } from './worker.js';
 
 /** What the thread is started with: plain data (a thread shares no objects). */
@@ -50,31 +50,36 @@ export function deliveryThreadAvailable(): boolean {
  * where one process does all the work, that thread was saturated by a steady write
  * load with three endpoints subscribed, and writes had to wait for deliveries.
  *
- * The thread tells each stream's progress; this side keeps the pressure (pressure.ts)
- * from it and the event loop it samples is the one serving requests, so writes wait
- * as before while this thread is saturated and deliveries fall behind. A thread that
+ * The thread tells each stream's progress to the server's write gate (pressure.ts,
+ * hold.ts), which samples the event loop that serves requests, so writes wait as
+ * before while that thread is saturated and deliveries fall behind. A thread that
  * fails is logged and started again a second later; its leases lapse as a killed
  * process's do.
  */
 export class DeliveryThread implements Deliverer {
   readonly #data: ThreadData;
   readonly #log: ThreadLog;
-  readonly #pressure = new DeliveryPressure();
+  readonly #pressure: Pick<DeliveryPressure, 'read' | 'ended'>;
   #worker: Worker | null = null;
   #exited: Promise<void> = Promise.resolve();
   #stopping = false;
   #restart: NodeJS.Timeout | null = null;
-  #sampling: NodeJS.Timeout | null = null;
+  #started = false;
 
-  constructor(data: ThreadData, log: ThreadLog) {
+  /** `pressure` is told the streams' progress: the server's write gate (hold.ts). */
+  constructor(
+    data: ThreadData,
+    log: ThreadLog,
+    pressure: Pick<DeliveryPressure, 'read' | 'ended'>,
+  ) {
     this.#data = data;
     this.#log = log;
+    this.#pressure = pressure;
   }
 
   start(): void {
-    if (this.#sampling !== null) return;
-    this.#sampling = setInterval(() => this.#pressure.sample(), SAMPLE_EVERY_MS);
-    this.#sampling.unref();
+    if (this.#started) return;
+    this.#started = true;
     this.#spawn();
   }
 
@@ -118,14 +123,6 @@ export class DeliveryThread implements Deliverer {
     }
   }
 
-  admit(): Promise<boolean> {
-    return this.#pressure.admit();
-  }
-
-  pressure(): { waiting: number; lagMs: number } {
-    return { waiting: this.#pressure.waiting(), lagMs: this.#pressure.lagMs() };
-  }
-
   /**
    * Stops: the thread cuts its attempts in flight short, commits its passes, releases
    * its leases and closes its connection, as an in-process worker's `stop` does.
@@ -133,8 +130,6 @@ export class DeliveryThread implements Deliverer {
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#restart !== null) clearTimeout(this.#restart);
-    if (this.#sampling !== null) clearInterval(this.#sampling);
-    this.#sampling = null;
     this.#worker?.postMessage('stop');
     await this.#exited;
   }

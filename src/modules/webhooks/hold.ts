@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Deliverer } from './worker.js';
+import type { DeliveryPressure } from './pressure.js';
 
 /** Methods that are never held: reads. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -8,12 +8,13 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Makes each write request (any method but GET, HEAD and OPTIONS) wait, before it is
  * served, while this process is saturated and its webhook deliveries fall behind
- * (pressure.ts); at once otherwise. /metrics shows the writes held and waiting, and
- * the lag.
+ * (pressure.ts, told by the delivery worker or thread); at once otherwise. The gate
+ * samples this event loop while the app runs. /metrics shows the writes held and
+ * waiting, and the lag.
  */
 export function holdWritesForDelivery(
   app: FastifyInstance,
-  worker: Deliverer,
+  pressure: DeliveryPressure,
   registry: Registry,
 ): void {
   const held = new Counter({
@@ -21,16 +22,18 @@ export function holdWritesForDelivery(
     help: 'Write requests this process held so that webhook deliveries keep up',
     registers: [registry],
   });
+  app.addHook('onReady', async () => pressure.startSampling());
+  app.addHook('onClose', async () => pressure.stopSampling());
   app.addHook('onRequest', async (request) => {
     if (READS.has(request.method)) return;
-    if (await worker.admit()) held.inc();
+    if (await pressure.admit()) held.inc();
   });
   new Gauge({
     name: 'vitro_webhook_writes_waiting',
     help: 'Write requests waiting now so that webhook deliveries keep up',
     registers: [registry],
     collect() {
-      this.set(worker.pressure().waiting);
+      this.set(pressure.waiting());
     },
   });
   new Gauge({
@@ -38,7 +41,7 @@ export function holdWritesForDelivery(
     help: 'How old the oldest event a healthy endpoint may still wait for is, in this process',
     registers: [registry],
     collect() {
-      this.set(worker.pressure().lagMs / 1000);
+      this.set(pressure.lagMs() / 1000);
     },
   });
 }

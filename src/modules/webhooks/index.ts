@@ -4,6 +4,7 @@ export { targetPolicy, type TargetPolicy } from './target.js';
 export { DeliveryWorker, type Deliverer, type DeliveryWorkerOptions } from './worker.js';
 export { DeliveryThread, deliveryThreadAvailable } from './delivery-thread.js';
 export { holdWritesForDelivery } from './hold.js';
+export { DeliveryPressure } from './pressure.js';
 export { webhookBody } from './attempt.js';
 export { RETRY_DELAYS_MS } from './schedule.js';
 export {

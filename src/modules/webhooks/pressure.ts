@@ -20,7 +20,7 @@ const STALE_MS = 2000;
 /** How long an endpoint stays marked slow without a stream. */
 const SLOW_FORGOTTEN_MS = 3_600_000;
 
-/** What the streams tell (stream.ts): a DeliveryPressure, or a delivery thread's messenger. */
+/** What the streams tell (stream.ts): the server's DeliveryPressure, or a delivery thread's messenger to it. */
 export interface PressureReport {
   read(endpointId: string, oldest: string | null): void;
   finished(endpointId: string, made: readonly MadeAttempt[], next: number | null): void;
@@ -76,6 +76,7 @@ export class DeliveryPressure implements PressureReport {
   readonly #now: () => number;
   readonly #utilization: () => number;
   #busy = false;
+  #sampling: NodeJS.Timeout | null = null;
   #waiting = 0;
   #progress: (() => void)[] = [];
 
@@ -124,7 +125,19 @@ export class DeliveryPressure implements PressureReport {
     return lag;
   }
 
-  /** Samples the event loop (every 100 ms, from the worker). */
+  /** Samples the event loop every 100 ms until `stopSampling` (the server's write gate, hold.ts). */
+  startSampling(): void {
+    if (this.#sampling !== null) return;
+    this.#sampling = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
+    this.#sampling.unref();
+  }
+
+  stopSampling(): void {
+    if (this.#sampling !== null) clearInterval(this.#sampling);
+    this.#sampling = null;
+  }
+
+  /** Samples the event loop (every 100 ms once `startSampling`). */
   sample(): void {
     this.#busy = this.#utilization() >= BUSY_SHARE;
     const now = this.#now();

@@ -40,7 +40,7 @@ const worker = new DeliveryWorker({
       tell({ kind: 'warn', fields: plain(fields), message }),
   },
   ...(data.pollMs !== undefined ? { pollMs: data.pollMs } : {}),
-  report: {
+  pressure: {
     read: (endpointId, oldest) => tell({ kind: 'read', endpointId, oldest }),
     finished: (endpointId, made, next) =>
       tell({

@@ -6,7 +6,7 @@ import { isoAt, type DeliveryContext, type DeliveryLog } from './delivery-contex
 import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.repository.js';
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
-import { DeliveryPressure, SAMPLE_EVERY_MS, type PressureReport } from './pressure.js';
+import type { PressureReport } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { STREAM_BATCH, streamEndpoint } from './stream.js';
@@ -40,22 +40,16 @@ export interface DeliveryWorkerOptions {
   readonly now?: () => number;
   readonly random?: () => number;
   readonly pollMs?: number;
-  /** How far behind delivery runs, and how long writes wait for it (tests pass their own). */
-  readonly pressure?: DeliveryPressure;
   /**
-   * Where the streams' progress goes instead of this worker's own pressure: a delivery
-   * thread's messages to the thread that serves requests (delivery-thread.ts).
+   * Told how far behind the streams run: the server's write gate (pressure.ts, hold.ts),
+   * or a delivery thread's messages to it (delivery-thread.ts).
    */
-  readonly report?: PressureReport;
+  readonly pressure?: PressureReport;
 }
 
 /** What the server runs: a DeliveryWorker here, or one on a thread of its own (delivery-thread.ts). */
 export interface Deliverer {
   start(): void;
-  /** Lets a write request go, at once unless deliveries fall behind (pressure.ts); answers whether it waited. */
-  admit(): Promise<boolean>;
-  /** Write requests waiting now, and how far behind delivery runs (ms). */
-  pressure(): { waiting: number; lagMs: number };
   stop(): Promise<void>;
 }
 
@@ -74,14 +68,9 @@ export class DeliveryWorker implements Deliverer {
   readonly #passes = new Set<Promise<number>>();
   #wake: (() => void) | null = null;
   #lastPurge = 0;
-  readonly #pressure: DeliveryPressure;
-  #sampling: NodeJS.Timeout | null = null;
-  readonly #samples: boolean;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#pollMs = options.pollMs ?? POLL_MS;
-    this.#pressure = options.pressure ?? new DeliveryPressure();
-    this.#samples = options.report === undefined;
     // Every attempt in flight listens for the stop (sender.ts): up to a hundred or so at once.
     setMaxListeners(0, this.#stop.signal);
     this.#ctx = {
@@ -99,7 +88,7 @@ export class DeliveryWorker implements Deliverer {
       random: options.random ?? Math.random,
       abort: this.#stop.signal,
       log: options.log,
-      pressure: options.report ?? this.#pressure,
+      ...(options.pressure ? { pressure: options.pressure } : {}),
     };
   }
 
@@ -134,22 +123,6 @@ export class DeliveryWorker implements Deliverer {
   start(): void {
     if (this.#running !== null) return;
     this.#running = this.#loop();
-    if (!this.#samples) return;
-    this.#sampling = setInterval(() => this.#pressure.sample(), SAMPLE_EVERY_MS);
-    this.#sampling.unref();
-  }
-
-  /**
-   * Lets a write request go: at once, unless this process is saturated and its
-   * deliveries fall behind (pressure.ts). Answers whether it waited.
-   */
-  admit(): Promise<boolean> {
-    return this.#pressure.admit();
-  }
-
-  /** Write requests waiting now, and how far behind delivery runs (ms). */
-  pressure(): { waiting: number; lagMs: number } {
-    return { waiting: this.#pressure.waiting(), lagMs: this.#pressure.lagMs() };
   }
 
   async #loop(): Promise<void> {
@@ -189,7 +162,6 @@ export class DeliveryWorker implements Deliverer {
   async stop(): Promise<void> {
     this.#stop.abort();
     this.#wake?.();
-    if (this.#sampling !== null) clearInterval(this.#sampling);
     await this.#running;
     this.#running = null;
     await Promise.allSettled([...this.#passes]);
