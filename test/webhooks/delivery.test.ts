@@ -314,9 +314,33 @@ describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
     const endpoint = await newEndpoint(owner, receiver.url);
     await newPlant(owner);
     const worker = deliveryWorker(t);
+    let firstLog: Json[] = [];
     try {
       await drain(worker);
       const [delivery] = await deliveries(owner, endpoint.id);
+      firstLog = [
+        {
+          attempted_at: delivery.last_attempt_at,
+          status_code: 200,
+          duration_ms: delivery.last_duration_ms,
+          response: delivery.last_response,
+          error: null,
+          next_attempt_at: null,
+        },
+      ];
+      const logged = dataOf(
+        await owner.get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}`),
+        200,
+      );
+      expect(logged.attempt_log).toEqual(firstLog);
+      // Shown from the delivery's own columns: the stream writes no attempt row for it.
+      const rows = () =>
+        t.database.db
+          .selectFrom('webhook_attempts')
+          .select('status_code')
+          .where('delivery_id', '=', delivery.id as string)
+          .execute();
+      expect(await rows()).toEqual([]);
       const again = dataOf(
         await owner.post(
           `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/redeliver`,
@@ -325,6 +349,10 @@ describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
         200,
       );
       expect(again).toMatchObject({ id: delivery.id, status: 'pending', attempts: 1 });
+      // Its columns are about to change: the first attempt is kept as a row now.
+      expect(again.attempt_log).toEqual(firstLog);
+      expect(await rows()).toEqual([{ status_code: 200 }]);
+      receiver.answer((_req, res) => res.writeHead(202).end('queued'));
       expect(await drain(worker)).toBe(1);
     } finally {
       await worker.stop();
@@ -339,8 +367,24 @@ describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
       await owner.get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}`),
       200,
     );
-    expect(detail).toMatchObject({ status: 'delivered', attempts: 2 });
-    expect(detail.attempt_log).toHaveLength(2);
+    expect(detail).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 202 });
+    expect(detail.attempt_log.map((a: Json) => [a.status_code, a.response])).toEqual([
+      [202, 'queued'],
+      [200, firstLog[0]!.response],
+    ]);
+    // Sent again twice: the first attempt is not logged twice.
+    dataOf(
+      await owner.post(
+        `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/redeliver`,
+        {},
+      ),
+      200,
+    );
+    const twice = dataOf(
+      await owner.get(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}`),
+      200,
+    );
+    expect(twice.attempt_log.map((a: Json) => a.status_code)).toEqual([202, 200]);
   });
 
   it('sends only the event types an endpoint asked for, and sensor alerts', async () => {

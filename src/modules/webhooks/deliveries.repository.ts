@@ -187,8 +187,55 @@ export function findDeliveryById(db: Db, id: string): Promise<DeliveryRow | unde
     .executeTakeFirst();
 }
 
-/** A delivery's latest attempts, newest first. */
-export function attemptsOf(
+/**
+ * A delivery's latest attempts, newest first. A delivery delivered at its first attempt
+ * has no attempt row: its own `last_*` columns are that attempt (see `firstAttemptOf`),
+ * so the stream, which logs thousands a second, writes one row per delivery, not two.
+ */
+export async function attemptsOf(
+  db: Db,
+  delivery: DeliveryRow,
+  limit: number,
+): Promise<AttemptRow[]> {
+  const rows = await storedAttemptsOf(db, delivery.workspace_id, delivery.id, limit);
+  const first = rows.length === 0 ? firstAttemptOf(delivery) : undefined;
+  return first === undefined ? rows : [first];
+}
+
+/**
+ * The attempt a delivery holds in its own columns: the first, when it delivered
+ * (attempted once, and nothing logged for it). Its id is the delivery's: an attempt's id
+ * is never shown, and the row written for it later (`keepFirstAttempt`) has the same.
+ */
+function firstAttemptOf(delivery: DeliveryRow): AttemptRow | undefined {
+  if (delivery.attempts !== 1 || delivery.status !== 'delivered') return undefined;
+  if (delivery.last_attempt_at === null || delivery.last_duration_ms === null) return undefined;
+  return {
+    id: delivery.id,
+    workspace_id: delivery.workspace_id,
+    delivery_id: delivery.id,
+    attempted_at: delivery.last_attempt_at,
+    status_code: delivery.last_status_code,
+    duration_ms: delivery.last_duration_ms,
+    response: delivery.last_response,
+    error: delivery.last_error,
+    next_attempt_at: null,
+  };
+}
+
+/**
+ * Before a delivery's columns change for another attempt (a redelivery), the first
+ * attempt they hold is written to the log as a row of its own. A delivery logged
+ * before this rule (its first attempt already a row) is left as it is.
+ */
+export async function keepFirstAttempt(trx: Trx, delivery: DeliveryRow): Promise<void> {
+  const first = firstAttemptOf(delivery);
+  if (first === undefined) return;
+  if ((await storedAttemptsOf(trx, delivery.workspace_id, delivery.id, 1)).length > 0) return;
+  await storeAttempts.run(trx, [first]);
+}
+
+function storedAttemptsOf(
   db: Db,
   workspaceId: string,
   deliveryId: string,

@@ -6,6 +6,7 @@ import {
   attemptsOf,
   findDelivery,
   findDeliveryById,
+  keepFirstAttempt,
   listDeliveryPage,
   scheduleAgain,
   type AttemptRow,
@@ -92,7 +93,7 @@ export async function getDelivery(
 ): Promise<Static<typeof WebhookDeliveryDetail>> {
   const row = await findDelivery(db, workspaceId, endpointId, id);
   if (row === undefined) throw errors.notFound('Webhook delivery');
-  const attempts = await attemptsOf(db, workspaceId, row.id, ATTEMPTS_SHOWN);
+  const attempts = await attemptsOf(db, row, ATTEMPTS_SHOWN);
   return { ...presentDelivery(row), attempt_log: attempts.map(presentAttempt) };
 }
 
@@ -118,6 +119,7 @@ export async function redeliver(
       'The webhook endpoint is disabled; enable it before sending a delivery again',
     );
   }
+  await keepFirstAttempt(trx, row);
   await scheduleAgain(trx, workspaceId, id, now);
   return getDelivery(trx, workspaceId, endpointId, id);
 }

@@ -4,7 +4,12 @@ import { newId } from '../../kernel/ids.js';
 import { eventTypeOf, listEventsAfter, type EventRow } from '../events/index.js';
 import { attempt, attemptRow, lastAttemptColumns, outcomeOf, type MadeAttempt } from './attempt.js';
 import { inOrder, isoAt, type DeliveryContext } from './delivery-context.js';
-import { insertAttempts, insertDeliveries, type DeliveryRow } from './deliveries.repository.js';
+import {
+  insertAttempts,
+  insertDeliveries,
+  type AttemptRow,
+  type DeliveryRow,
+} from './deliveries.repository.js';
 import { finishStream, renewStream, takeStream, type EndpointRow } from './endpoints.repository.js';
 import { applyHealth } from './health.js';
 
@@ -103,7 +108,8 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
       // Another process has the stream now and sends these events itself.
       if (!held) throw new LostLease();
       const deliveries: DeliveryRow[] = [];
-      const attempts = made.map((one) => {
+      const attempts: AttemptRow[] = [];
+      for (const one of made) {
         const outcome = outcomeOf(one, 0, ctx.random());
         const delivery: DeliveryRow = {
           id: newId(),
@@ -119,8 +125,11 @@ export async function streamEndpoint(ctx: DeliveryContext, endpointId: string): 
           ...lastAttemptColumns(one),
         };
         deliveries.push(delivery);
-        return attemptRow(one, delivery, outcome.next_attempt_at);
-      });
+        // Delivered at once, the delivery's own columns are its one attempt (attemptsOf).
+        if (outcome.status !== 'delivered') {
+          attempts.push(attemptRow(one, delivery, outcome.next_attempt_at));
+        }
+      }
       await insertDeliveries(trx, deliveries);
       await insertAttempts(trx, attempts);
       await applyHealth(trx, endpoint, made, now);
