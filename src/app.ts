@@ -176,6 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ? new DeliveryThread(
           {
             database: config.database,
+            ...(database.writeTurn !== undefined ? { writeTurn: database.writeTurn } : {}),
             webhooks: config.webhooks,
             ...(options.webhooks?.pollMs !== undefined ? { pollMs: options.webhooks.pollMs } : {}),
           },

@@ -13,6 +13,7 @@ import type { DB } from './schema.js';
 import { addDecimalTexts } from '../lib/exact-sum.js';
 import { timestamptzToIso } from './pg-timestamps.js';
 import { ImmediateSqliteDialect, sqliteHandle, type SqliteHandle } from './sqlite.js';
+import { WriteTurn } from './write-turn.js';
 
 /** A query handle: the database itself or a transaction bound to it. */
 export type Db = Kysely<DB>;
@@ -26,6 +27,11 @@ export interface Database {
    * that cannot be known cheaply (PostgreSQL, many processes).
    */
   changeGeneration(): number | null;
+  /**
+   * The server's SQLite file: the write turn (write-turn.ts) that a connection of a
+   * background thread opens with (`OpenOptions.writeTurn`) to take turns with this one.
+   */
+  readonly writeTurn?: SharedArrayBuffer;
   close(): Promise<void>;
 }
 
@@ -98,6 +104,11 @@ export interface OpenOptions {
    * every time, the log being past SQLite's 1,000 pages whenever the server is busy.
    */
   checkpointsElsewhere?: boolean;
+  /**
+   * SQLite file: a background thread's connection, whose write transactions take
+   * turns with the server's (`Database.writeTurn` of the server's connection).
+   */
+  writeTurn?: SharedArrayBuffer;
 }
 
 /**
@@ -160,13 +171,24 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         },
       });
     }
+    // The server's connection and a background thread's take turns at writing: a wait
+    // in SQLite's busy handler would stop the thread that serves requests.
+    const turn =
+      options.writeTurn !== undefined
+        ? new WriteTurn('background', options.writeTurn)
+        : checkpointer !== null
+          ? new WriteTurn('server')
+          : undefined;
     const handle = sqliteHandle(sqlite);
-    const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: handle }) });
+    const db = new Kysely<DB>({
+      dialect: new ImmediateSqliteDialect({ database: handle }, turn),
+    });
     sqliteHandles.set(db.getExecutor().adapter, handle);
     return {
       db,
       dialect: 'sqlite',
       changeGeneration: () => handle.changeGeneration(),
+      ...(turn !== undefined && options.writeTurn === undefined ? { writeTurn: turn.buffer } : {}),
       close: async () => {
         await checkpointer?.stop();
         await db.destroy();

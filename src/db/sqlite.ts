@@ -7,6 +7,7 @@ import {
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
+import type { WriteTurn } from './write-turn.js';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -137,19 +138,49 @@ export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #turn: WriteTurn | undefined;
 
-  constructor(config: SqliteDialectConfig) {
+  /** `turn`: the write turn this connection shares with another of the process (write-turn.ts). */
+  constructor(config: SqliteDialectConfig, turn?: WriteTurn) {
     super(config);
     this.#config = config;
+    this.#turn = turn;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#turn);
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #turn: WriteTurn | undefined;
+
+  constructor(config: SqliteDialectConfig, turn: WriteTurn | undefined) {
+    super(config);
+    this.#turn = turn;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    await this.#turn?.take();
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    } catch (error) {
+      this.#turn?.give();
+      throw error;
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    // A commit that fails is rolled back next (Kysely), which gives the turn then.
+    await super.commitTransaction(connection);
+    this.#turn?.give();
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.#turn?.give();
+    }
   }
 }

@@ -7,6 +7,8 @@ import { inject } from 'vitest';
 import type { DatabaseConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { PATIENCE_MS } from '../../src/db/write-turn.js';
 import type * as ThreadModule from '../../src/modules/webhooks/delivery-thread.js';
 import type { ThreadData } from '../../src/modules/webhooks/delivery-thread.js';
 import { DeliveryPressure } from '../../src/modules/webhooks/pressure.js';
@@ -206,6 +208,55 @@ describe.each(targets())('webhook deliveries on a thread of their own ($name)', 
       fields: { err: { message: expect.stringMatching(/webhook_(deliveries|endpoints)/) } },
     });
   });
+
+  // Only SQLite's connections of one process take turns (write-turn.ts).
+  if (target.name === 'sqlite')
+    it("takes turns at writing with the server's SQLite connection", async (context) => {
+      if (own === null) return context.skip();
+      // The server's own connection, as `vitro serve` opens it: it makes the write turn.
+      const server = openDatabase(own.config, { backgroundCheckpoints: true });
+      const held: ServerResponse[] = [];
+      const receiver = await startReceiver((_req, res) => held.push(res));
+      const log = recordingLog();
+      const thread = new DeliveryThread(
+        threadData(own.config, { writeTurn: server.writeTurn! }),
+        log,
+        new DeliveryPressure(),
+      );
+      try {
+        const endpoint = dataOf(
+          await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }),
+          201,
+        );
+        const deliveries = `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`;
+        await newPlant(owner);
+        thread.start();
+        await expect.poll(() => receiver.requests.length, WAIT).toBe(1);
+        // The server writes, holding its turn, while the thread's attempt is answered.
+        let release = () => {};
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const writing = inTransaction(server.db, () => released);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        held[0]!.writeHead(200).end('thanks');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Sent, and not logged yet: the thread waits for its turn.
+        expect(await listAll(owner, deliveries)).toEqual([]);
+        release();
+        await writing;
+        await expect
+          .poll(async () => (await listAll(owner, deliveries))[0]?.status, WAIT)
+          .toBe('delivered');
+        // The thread gave its turn back: the server's next write does not wait for it.
+        const started = Date.now();
+        await inTransaction(server.db, async () => undefined);
+        expect(Date.now() - started).toBeLessThan(PATIENCE_MS / 2);
+        expect(log.lines).toEqual([]);
+      } finally {
+        await thread.stop();
+        await receiver.close();
+        await server.close();
+      }
+    });
 
   it('starts a thread that failed again a second later, saying so', async (context) => {
     if (own === null) return context.skip();

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig, WebhookConfig } from '../../config.js';
+import { WriteTurn } from '../../db/write-turn.js';
 import type { DeliveryLog } from './delivery-context.js';
 import type { DeliveryPressure, StreamOutcome } from './pressure.js';
 import type { Deliverer } from './worker.js';
@@ -8,6 +9,8 @@ import type { Deliverer } from './worker.js';
 /** What the thread is started with: plain data (a thread shares no objects). */
 export interface ThreadData {
   readonly database: DatabaseConfig;
+  /** The server's SQLite write turn, taken by the thread's write transactions too. */
+  readonly writeTurn?: SharedArrayBuffer;
   readonly webhooks: WebhookConfig;
   readonly pollMs?: number;
 }
@@ -93,6 +96,8 @@ export class DeliveryThread implements Deliverer {
     });
     this.#exited = new Promise((resolve) => {
       worker.once('exit', (code) => {
+        // It may have ended holding its turn at writing, or waiting for it.
+        if (this.#data.writeTurn !== undefined) WriteTurn.abandon(this.#data.writeTurn);
         resolve();
         if (this.#worker === worker) this.#worker = null;
         if (this.#stopping) return;

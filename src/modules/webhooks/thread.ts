@@ -30,7 +30,11 @@ function plain(fields: object): Record<string, unknown> {
 const POOL_SIZE = 4;
 
 // The server's connection (or its checkpointer) copies SQLite's log back, not this one.
-const database = openDatabase(data.database, { poolSize: POOL_SIZE, checkpointsElsewhere: true });
+const database = openDatabase(data.database, {
+  poolSize: POOL_SIZE,
+  checkpointsElsewhere: true,
+  ...(data.writeTurn !== undefined ? { writeTurn: data.writeTurn } : {}),
+});
 const worker = new DeliveryWorker({
   database,
   policy: targetPolicy(data.webhooks),
