@@ -31,8 +31,20 @@ export interface ThreadLog extends DeliveryLog {
   error(fields: object, message: string): void;
 }
 
-/** A failed thread is started again after this long. */
+/** A failed thread is started again after this long, twice as long after each failure in a row… */
 const RESTART_MS = 1000;
+/** …up to this long… */
+const RESTART_MAX_MS = 60_000;
+/** …and once a thread has run this long, a failure counts as the first again. */
+const RESTART_FORGIVEN_MS = 60_000;
+
+/** "a second", "8 seconds", "a minute": how the log says a restart's delay. */
+function inWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds === 1) return 'a second';
+  if (seconds === 60) return 'a minute';
+  return `${seconds} seconds`;
+}
 
 /**
  * The thread's module: only the built server (dist/) has one a thread can load. The
@@ -56,8 +68,8 @@ export function deliveryThreadAvailable(): boolean {
  * The thread tells each stream's progress to the server's write gate (pressure.ts,
  * hold.ts), which samples the event loop that serves requests, so writes wait as
  * before while that thread is saturated and deliveries fall behind. A thread that
- * fails is logged and started again a second later; its leases lapse as a killed
- * process's do.
+ * fails is logged and started again a second later, then after 2, 4, 8… seconds while
+ * it keeps failing (a minute at most); its leases lapse as a killed process's do.
  */
 export class DeliveryThread implements Deliverer {
   readonly #data: ThreadData;
@@ -68,6 +80,8 @@ export class DeliveryThread implements Deliverer {
   #stopping = false;
   #restart: NodeJS.Timeout | null = null;
   #started = false;
+  /** Failures in a row: each restart waits twice as long as the one before. */
+  #failures = 0;
 
   /** `pressure` is told the streams' progress: the server's write gate (hold.ts). */
   constructor(
@@ -87,6 +101,7 @@ export class DeliveryThread implements Deliverer {
   }
 
   #spawn(): void {
+    const spawned = Date.now();
     const worker = new Worker(THREAD_ENTRY, { workerData: this.#data });
     this.#worker = worker;
     worker.on('message', (message: ThreadMessage) => this.#heard(message));
@@ -101,14 +116,17 @@ export class DeliveryThread implements Deliverer {
         resolve();
         if (this.#worker === worker) this.#worker = null;
         if (this.#stopping) return;
+        if (Date.now() - spawned >= RESTART_FORGIVEN_MS) this.#failures = 0;
+        const delay = Math.min(RESTART_MS * 2 ** this.#failures, RESTART_MAX_MS);
+        this.#failures += 1;
         this.#log.error(
           { err: failure ?? new Error(`exit code ${code}`) },
-          'the webhook delivery thread stopped; starting it again in a second',
+          `the webhook delivery thread stopped; starting it again in ${inWords(delay)}`,
         );
         this.#restart = setTimeout(() => {
           this.#restart = null;
           if (!this.#stopping) this.#spawn();
-        }, RESTART_MS);
+        }, delay);
         this.#restart.unref();
       });
     });
