@@ -173,12 +173,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     }
     // The server's connection and a background thread's take turns at writing: a wait
     // in SQLite's busy handler would stop the thread that serves requests.
+    const serverTurn =
+      options.writeTurn === undefined && checkpointer !== null ? new WriteTurn('server') : null;
     const turn =
       options.writeTurn !== undefined
         ? new WriteTurn('background', options.writeTurn)
-        : checkpointer !== null
-          ? new WriteTurn('server')
-          : undefined;
+        : (serverTurn ?? undefined);
     const handle = sqliteHandle(sqlite);
     const db = new Kysely<DB>({
       dialect: new ImmediateSqliteDialect({ database: handle }, turn),
@@ -188,7 +188,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       db,
       dialect: 'sqlite',
       changeGeneration: () => handle.changeGeneration(),
-      ...(turn !== undefined && options.writeTurn === undefined ? { writeTurn: turn.buffer } : {}),
+      ...(serverTurn !== null ? { writeTurn: serverTurn.buffer } : {}),
       close: async () => {
         await checkpointer?.stop();
         await db.destroy();

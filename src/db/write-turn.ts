@@ -54,11 +54,13 @@ export class WriteTurn {
     const state = this.#state;
     const background = this.#me === BACKGROUND;
     if (background) Atomics.store(state, WANTED, 1);
-    const started = performance.now();
+    let started: number | null = null;
     let courteous = true;
     for (;;) {
       const yielding = !background && courteous && Atomics.load(state, WANTED) === 1;
       if (!yielding && Atomics.compareExchange(state, LOCK, FREE, this.#me) === FREE) break;
+      // Timed only once it must wait: the server takes a free turn a thousand times a second.
+      started ??= performance.now();
       const waited = performance.now() - started;
       if (waited >= PATIENCE_MS) {
         if (background) Atomics.store(state, WANTED, 0);
@@ -79,9 +81,11 @@ export class WriteTurn {
       }
     }
     this.#held = true;
-    if (background) Atomics.store(state, WANTED, 0);
-    // The server may be waiting for the background side to take its turn.
-    Atomics.notify(state, LOCK);
+    if (background) {
+      Atomics.store(state, WANTED, 0);
+      // The server may be leaving it the turn (courtesy): it waits on that now.
+      Atomics.notify(state, LOCK);
+    }
   }
 
   /** Gives the turn back (nothing if this side does not hold it). */
