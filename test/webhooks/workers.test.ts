@@ -103,32 +103,64 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
     }
   });
 
-  it('wait 100 ms after a pass that sent less than a batch, for more events to gather', async () => {
+  it('gather for 100 ms after a batch that sent less than a full one, then go on without a poll', async () => {
     const lab = await createLab(t.database);
     const owner = client(t, lab.owner);
-    const receiver = await startReceiver();
+    const arrivals: number[] = [];
+    const receiver = await startReceiver((_req, res) => {
+      arrivals.push(performance.now());
+      // The second event is recorded while the first is being delivered.
+      if (arrivals.length === 1) void newPlant(owner).then(() => res.writeHead(200).end());
+      else res.writeHead(200).end();
+    });
+    // A poll a minute apart: whatever is sent within the test is the stream going on by itself.
     const worker = deliveryWorker(t, { pollMs: 60_000 });
-    // The worker's loop makes each pass with tick(): note when.
-    const passesAt: number[] = [];
-    const tick = worker.tick.bind(worker);
-    worker.tick = () => {
-      passesAt.push(performance.now());
-      return tick();
-    };
     try {
       dataOf(await owner.post('/api/v1/webhook-endpoints', { url: receiver.url }), 201);
       await newPlant(owner);
       worker.start();
-      await expect.poll(() => passesAt.length, { timeout: 5000 }).toBe(2);
-      expect(receiver.requests).toHaveLength(1);
-      // The first pass sent one event; the next looked again only after gathering.
-      expect(passesAt[1]! - passesAt[0]!).toBeGreaterThanOrEqual(GATHER_MS - 5);
-      // That one found nothing: the worker now sleeps its poll interval.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(passesAt).toHaveLength(2);
+      await expect.poll(() => arrivals.length, { timeout: 5000 }).toBe(2);
+      // The first batch sent one event; the stream looked again only after gathering.
+      expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(GATHER_MS - 5);
+      // The next batch found nothing and the stream ended: a new event waits for the poll.
+      await new Promise((resolve) => setTimeout(resolve, GATHER_MS * 2));
+      await newPlant(owner);
+      await new Promise((resolve) => setTimeout(resolve, GATHER_MS * 3));
+      expect(arrivals).toHaveLength(2);
     } finally {
       await worker.stop();
       await receiver.close();
+    }
+  });
+
+  it("keep sending to every other endpoint while one endpoint's receiver does not answer", async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const fast = await startReceiver();
+    const silent = await startReceiver(() => undefined);
+    const worker = deliveryWorker(t, { timeoutMs: 6000 });
+    try {
+      const hanging = dataOf(
+        await owner.post('/api/v1/webhook-endpoints', { url: silent.url }),
+        201,
+      );
+      dataOf(await owner.post('/api/v1/webhook-endpoints', { url: fast.url }), 201);
+      await newPlant(owner);
+      worker.start();
+      await expect.poll(() => fast.requests.length, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => silent.requests.length, { timeout: 5000 }).toBe(1);
+      // While the silent receiver holds its first attempt, more events come.
+      for (let i = 0; i < 3; i++) await newPlant(owner);
+      await expect.poll(() => fast.requests.length, { timeout: 5000 }).toBe(4);
+      // They reached the other endpoint before the silent one's attempt ran out.
+      expect(silent.requests).toHaveLength(1);
+      expect(
+        await listAll(owner, `/api/v1/webhook-endpoints/${hanging.id as string}/deliveries`),
+      ).toEqual([]);
+    } finally {
+      await worker.stop();
+      await fast.close();
+      await silent.close();
     }
   });
 });

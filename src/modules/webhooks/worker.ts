@@ -7,7 +7,7 @@ import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
 import type { PressureReport } from './pressure.js';
-import { sendDueRetries } from './retries.js';
+import { RETRY_BATCH, sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { STREAM_BATCH, streamEndpoint } from './stream.js';
 import type { TargetPolicy } from './target.js';
@@ -15,9 +15,9 @@ import type { TargetPolicy } from './target.js';
 /** How often an idle worker looks for new events and due retries. */
 const POLL_MS = 250;
 /**
- * After a pass that sent less than a batch, the next waits this long for more events
- * to gather: each pass costs a few queries and a transaction per endpoint whatever it
- * sends, so while writes keep coming, back-to-back passes of a few events each would
+ * After a batch of a stream that sent less than a full batch, the next waits this long
+ * for more events to gather: each batch costs a few queries and a transaction whatever
+ * it sends, so while writes keep coming, back-to-back batches of a few events each would
  * cost more than the events do.
  */
 export const GATHER_MS = 100;
@@ -55,16 +55,26 @@ export interface Deliverer {
 
 /**
  * Delivers webhooks from this process: streams each endpoint's feed (stream.ts) and
- * sends due retries (retries.ts), polling while there is nothing to do, and prunes
- * the delivery log. Any number of processes may run one on the same database. It
- * never blocks a request: it only awaits the database and the network.
+ * sends due retries (retries.ts), and prunes the delivery log. Any number of processes
+ * may run one on the same database. It never blocks a request: it only awaits the
+ * database and the network.
+ *
+ * Each endpoint is streamed on its own: an endpoint whose receiver hangs holds up its
+ * own events only, never another endpoint's. A stream goes on while it finds events
+ * (at once after a full batch, after GATHER_MS after a partial one) and ends when it
+ * finds none; the worker polls for endpoints with new events and starts their streams,
+ * and sends due retries beside them.
  */
 export class DeliveryWorker implements Deliverer {
   readonly #ctx: DeliveryContext;
   readonly #stop = new AbortController();
   readonly #pollMs: number;
   #running: Promise<void> | null = null;
-  /** Passes in progress: stopping waits for them to commit what they sent. */
+  /** Endpoints this process streams now (or gathers events for), by id. */
+  readonly #streams = new Map<string, Promise<void>>();
+  /** The retries being sent, if any. */
+  #retrying: Promise<void> | null = null;
+  /** Passes made by hand (tick) in progress: stopping waits for them to commit what they sent. */
   readonly #passes = new Set<Promise<number>>();
   #wake: (() => void) | null = null;
   #lastPurge = 0;
@@ -92,7 +102,10 @@ export class DeliveryWorker implements Deliverer {
     };
   }
 
-  /** One pass: every endpoint with new events, and the due retries. Answers the attempts made. */
+  /**
+   * One pass by hand (tests): every endpoint with new events streamed once, and the due
+   * retries. Answers the attempts made. The running worker does not make passes.
+   */
   tick(): Promise<number> {
     const pass = this.#pass();
     this.#passes.add(pass);
@@ -128,20 +141,82 @@ export class DeliveryWorker implements Deliverer {
   async #loop(): Promise<void> {
     const { log } = this.#ctx;
     while (!this.#stop.signal.aborted) {
-      let made = 0;
       try {
         if (Date.now() - this.#lastPurge >= PURGE_EVERY_MS) {
           this.#lastPurge = Date.now();
           await this.purge();
         }
-        made = await this.tick();
+        if (this.#retrying === null) this.#retrying = this.#retries();
+        await this.#startStreams();
       } catch (error) {
         if (this.#stop.signal.aborted) break;
         log.warn({ err: error }, 'webhook delivery pass failed; trying again');
       }
-      if (made === 0) await this.#sleep(this.#pollMs);
-      else if (made < STREAM_BATCH) await this.#sleep(Math.min(GATHER_MS, this.#pollMs));
+      await this.#sleep(this.#pollMs);
     }
+  }
+
+  /** Starts a stream for each endpoint with new events that nobody streams, as many as allowed. */
+  async #startStreams(): Promise<void> {
+    const room = STREAMS_AT_ONCE - this.#streams.size;
+    if (room <= 0) return;
+    const ctx = this.#ctx;
+    // Streams of this process that are gathering have let go of their lease: skip them.
+    const behind = await endpointsBehind(
+      ctx.database.db,
+      isoAt(ctx.now()),
+      STREAMS_AT_ONCE + this.#streams.size,
+    );
+    for (const { id } of behind.filter(({ id }) => !this.#streams.has(id)).slice(0, room)) {
+      if (this.#stop.signal.aborted) return;
+      const stream = this.#stream(id);
+      this.#streams.set(id, stream);
+      void stream.finally(() => this.#streams.delete(id));
+    }
+  }
+
+  /** Streams one endpoint until it finds no new event (or another process has it). */
+  async #stream(endpointId: string): Promise<void> {
+    const ctx = this.#ctx;
+    try {
+      let made = await streamEndpoint(ctx, endpointId);
+      while (made > 0 && !this.#stop.signal.aborted) {
+        if (made < STREAM_BATCH) await this.#pause(GATHER_MS);
+        if (this.#stop.signal.aborted) return;
+        made = await streamEndpoint(ctx, endpointId);
+      }
+    } catch (error) {
+      if (!this.#stop.signal.aborted) {
+        ctx.log.warn({ err: error }, 'webhook delivery pass failed; trying again');
+      }
+    }
+  }
+
+  /** Sends the due retries until none is left, then lets the poll look again. */
+  async #retries(): Promise<void> {
+    try {
+      while (!this.#stop.signal.aborted && (await sendDueRetries(this.#ctx)) === RETRY_BATCH);
+    } catch (error) {
+      if (!this.#stop.signal.aborted) {
+        this.#ctx.log.warn({ err: error }, 'webhook delivery pass failed; trying again');
+      }
+    } finally {
+      this.#retrying = null;
+    }
+  }
+
+  /** Waits `ms`, or less when the worker stops. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.#stop.signal;
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
   }
 
   #sleep(ms: number): Promise<void> {
@@ -164,7 +239,7 @@ export class DeliveryWorker implements Deliverer {
     this.#wake?.();
     await this.#running;
     this.#running = null;
-    await Promise.allSettled([...this.#passes]);
+    await Promise.allSettled([...this.#streams.values(), this.#retrying, ...this.#passes]);
     const { database, owner, now } = this.#ctx;
     await Promise.all([
       releaseStreams(database.db, owner),
