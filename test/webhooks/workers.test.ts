@@ -8,7 +8,9 @@ import {
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
+  ok,
   startReceiver,
+  type ReceiverHandler,
 } from './support.js';
 
 /** Several workers on one database (as several processes are): each event once, nothing lost. */
@@ -161,6 +163,42 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
       await worker.stop();
       await fast.close();
       await silent.close();
+    }
+  });
+  it("send every other endpoint's retries while one endpoint's receiver does not answer its own", async () => {
+    const lab = await createLab(t.database);
+    const owner = client(t, lab.owner);
+    const failing: ReceiverHandler = (_req, res) => res.writeHead(500).end();
+    const down = await startReceiver(failing);
+    const back = await startReceiver(failing);
+    const first = deliveryWorker(t);
+    // Ten seconds on: every first attempt's retry (due after 5 s) is due.
+    const later = deliveryWorker(t, { timeoutMs: 8000, now: () => Date.now() + 10_000 });
+    try {
+      const hanging = dataOf(await owner.post('/api/v1/webhook-endpoints', { url: down.url }), 201);
+      const healthy = dataOf(await owner.post('/api/v1/webhook-endpoints', { url: back.url }), 201);
+      for (let i = 0; i < 20; i++) await newPlant(owner);
+      await drain(first);
+      const log = (endpoint: Record<string, unknown>) =>
+        listAll(owner, `/api/v1/webhook-endpoints/${endpoint.id as string}/deliveries`);
+      expect((await log(hanging)).map((d) => d.status)).toEqual(Array(20).fill('pending'));
+      expect((await log(healthy)).map((d) => d.status)).toEqual(Array(20).fill('pending'));
+      // One receiver is now down without refusing (its retries hang); the other is back.
+      down.answer(() => undefined);
+      back.answer(ok);
+      later.start();
+      await expect
+        .poll(async () => (await log(healthy)).filter((d) => d.status === 'delivered').length, {
+          timeout: 6000,
+          interval: 100,
+        })
+        .toBe(20);
+      // All of them before the hanging retries ran out of time: none of those is logged yet.
+      expect((await log(hanging)).map((d) => d.attempts)).toEqual(Array(20).fill(1));
+    } finally {
+      await Promise.all([first.stop(), later.stop()]);
+      await down.close();
+      await back.close();
     }
   });
 });

@@ -17,6 +17,7 @@ import * as sessions from './20261127000000_sessions.js';
 import * as compactReadings from './20261126210000_compact_readings.js';
 import * as readingRollups from './20261126210100_reading_rollups.js';
 import * as fiveMinuteRollups from './20261127061000_five_minute_rollups.js';
+import * as webhookEndpointRetries from './20261127200000_webhook_endpoint_retries.js';
 import * as sopRunExplants from './20261127030400_sop_run_explants.js';
 
 /**
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '20261126210100_reading_rollups': readingRollups,
   '20261127030400_sop_run_explants': sopRunExplants,
   '20261127061000_five_minute_rollups': fiveMinuteRollups,
+  '20261127200000_webhook_endpoint_retries': webhookEndpointRetries,
 };

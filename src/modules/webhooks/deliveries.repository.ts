@@ -57,13 +57,42 @@ export async function insertAttempts(trx: Trx, rows: readonly AttemptRow[]): Pro
 }
 
 /**
- * Takes up to `limit` due retries for `owner`: their `next_attempt_at` becomes the
- * end of the lease, so a process that dies while sending leaves them due again once
- * it has run out. On PostgreSQL rows another process is taking are skipped
+ * The endpoints with retries due (or deliveries sent again by hand), up to `limit`:
+ * each endpoint's queue is read on its own (index `webhook_deliveries_endpoint_due`).
+ */
+export async function endpointsWithDueRetries(
+  db: Db,
+  now: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints as e')
+    .select('e.id')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .select('d.id')
+          .whereRef('d.endpoint_id', '=', 'e.id')
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now),
+      ),
+    )
+    .orderBy('e.id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Takes up to `limit` due retries of one endpoint for `owner`: their `next_attempt_at`
+ * becomes the end of the lease, so a process that dies while sending leaves them due
+ * again once it has run out. On PostgreSQL rows another process is taking are skipped
  * (`FOR UPDATE SKIP LOCKED`): two processes never take the same attempt.
  */
 export async function claimDueDeliveries(
   db: Db,
+  endpointId: string,
   owner: string,
   now: string,
   leaseUntil: string,
@@ -73,6 +102,7 @@ export async function claimDueDeliveries(
     query
       .selectFrom('webhook_deliveries')
       .select('id')
+      .where('endpoint_id', '=', endpointId)
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .orderBy('next_attempt_at')
@@ -85,6 +115,7 @@ export async function claimDueDeliveries(
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: leaseUntil, lease_owner: owner })
     .where('id', 'in', taking)
+    .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .returning(COLUMNS)

@@ -11,9 +11,10 @@ import {
 import { endpointsByIds, type EndpointRow } from './endpoints.repository.js';
 import { applyHealth } from './health.js';
 
-/** Retries taken per pass, and sent at once. */
+/** Retries of one endpoint taken at once. */
 export const RETRY_BATCH = 50;
-const RETRY_LANES = 16;
+/** Retries in flight to one endpoint at once. */
+const RETRY_LANES = 8;
 
 async function eventsOf(
   ctx: DeliveryContext,
@@ -39,16 +40,17 @@ interface Done {
 }
 
 /**
- * Sends the retries that are due (and redeliveries asked for by hand). Each is taken
- * with a lease (see claimDueDeliveries): a process that dies while sending leaves it
- * due again when the lease runs out, to be sent again with the same `webhook-id`.
- * Answers the attempts made.
+ * Sends one endpoint's retries that are due (and redeliveries asked for by hand), a
+ * batch of them. Each is taken with a lease (see claimDueDeliveries): a process that
+ * dies while sending leaves it due again when the lease runs out, to be sent again
+ * with the same `webhook-id`. Answers the attempts made.
  */
-export async function sendDueRetries(ctx: DeliveryContext): Promise<number> {
+export async function sendDueRetries(ctx: DeliveryContext, endpointId: string): Promise<number> {
   const { db } = ctx.database;
   const claimed = ctx.now();
   const due = await claimDueDeliveries(
     db,
+    endpointId,
     ctx.owner,
     isoAt(claimed),
     isoAt(claimed + ctx.leaseMs),

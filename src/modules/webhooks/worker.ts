@@ -3,11 +3,16 @@ import type { Database } from '../../db/database.js';
 import type { Resolver } from '../../files/outbound-address.js';
 import { newId } from '../../kernel/ids.js';
 import { isoAt, type DeliveryContext, type DeliveryLog } from './delivery-context.js';
-import { purgeAttempts, purgeDeliveries, releaseDeliveries } from './deliveries.repository.js';
+import {
+  endpointsWithDueRetries,
+  purgeAttempts,
+  purgeDeliveries,
+  releaseDeliveries,
+} from './deliveries.repository.js';
 import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
 import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
 import type { PressureReport } from './pressure.js';
-import { RETRY_BATCH, sendDueRetries } from './retries.js';
+import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { STREAM_BATCH, streamEndpoint } from './stream.js';
 import type { TargetPolicy } from './target.js';
@@ -24,7 +29,7 @@ export const GATHER_MS = 100;
 /** How often the delivery log is pruned. */
 const PURGE_EVERY_MS = 10 * 60_000;
 const PURGE_BATCH = 1000;
-/** Endpoints streamed at once by one process. */
+/** Endpoints streamed at once by one process; and endpoints whose retries it sends at once. */
 const STREAMS_AT_ONCE = 16;
 
 export interface DeliveryWorkerOptions {
@@ -59,11 +64,11 @@ export interface Deliverer {
  * may run one on the same database. It never blocks a request: it only awaits the
  * database and the network.
  *
- * Each endpoint is streamed on its own: an endpoint whose receiver hangs holds up its
- * own events only, never another endpoint's. A stream goes on while it finds events
- * (at once after a full batch, after GATHER_MS after a partial one) and ends when it
- * finds none; the worker polls for endpoints with new events and starts their streams,
- * and sends due retries beside them.
+ * Each endpoint is streamed on its own, and its retries are sent on their own: an
+ * endpoint whose receiver hangs holds up its own events only, never another endpoint's.
+ * A stream goes on while it finds events (at once after a full batch, after GATHER_MS
+ * after a partial one) and ends when it finds none; the worker polls for endpoints with
+ * new events, or with retries due, and starts their streams and retries.
  */
 export class DeliveryWorker implements Deliverer {
   readonly #ctx: DeliveryContext;
@@ -72,8 +77,8 @@ export class DeliveryWorker implements Deliverer {
   #running: Promise<void> | null = null;
   /** Endpoints this process streams now (or gathers events for), by id. */
   readonly #streams = new Map<string, Promise<void>>();
-  /** The retries being sent, if any. */
-  #retrying: Promise<void> | null = null;
+  /** Endpoints whose due retries this process sends now, by id. */
+  readonly #retries = new Map<string, Promise<void>>();
   /** Passes made by hand (tick) in progress: stopping waits for them to commit what they sent. */
   readonly #passes = new Set<Promise<number>>();
   #wake: (() => void) | null = null;
@@ -103,8 +108,9 @@ export class DeliveryWorker implements Deliverer {
   }
 
   /**
-   * One pass by hand (tests): every endpoint with new events streamed once, and the due
-   * retries. Answers the attempts made. The running worker does not make passes.
+   * One pass by hand (tests): every endpoint with new events streamed once, and a batch
+   * of each endpoint's due retries sent. Answers the attempts made. The running worker
+   * does not make passes.
    */
   tick(): Promise<number> {
     const pass = this.#pass();
@@ -116,12 +122,16 @@ export class DeliveryWorker implements Deliverer {
 
   async #pass(): Promise<number> {
     const ctx = this.#ctx;
-    const behind = await endpointsBehind(ctx.database.db, isoAt(ctx.now()), STREAMS_AT_ONCE);
-    const [streamed, retried] = await Promise.all([
-      Promise.all(behind.map((endpoint) => streamEndpoint(ctx, endpoint.id))),
-      sendDueRetries(ctx),
+    const now = isoAt(ctx.now());
+    const [behind, due] = await Promise.all([
+      endpointsBehind(ctx.database.db, now, STREAMS_AT_ONCE),
+      endpointsWithDueRetries(ctx.database.db, now, STREAMS_AT_ONCE),
     ]);
-    return streamed.reduce((sum, n) => sum + n, retried);
+    const made = await Promise.all([
+      ...behind.map((endpoint) => streamEndpoint(ctx, endpoint.id)),
+      ...due.map((endpointId) => sendDueRetries(ctx, endpointId)),
+    ]);
+    return made.reduce((sum, n) => sum + n, 0);
   }
 
   /** Deletes deliveries and attempts older than the log keeps. */
@@ -146,8 +156,7 @@ export class DeliveryWorker implements Deliverer {
           this.#lastPurge = Date.now();
           await this.purge();
         }
-        if (this.#retrying === null) this.#retrying = this.#retries();
-        await this.#startStreams();
+        await Promise.all([this.#startStreams(), this.#startRetries()]);
       } catch (error) {
         if (this.#stop.signal.aborted) break;
         log.warn({ err: error }, 'webhook delivery pass failed; trying again');
@@ -192,16 +201,31 @@ export class DeliveryWorker implements Deliverer {
     }
   }
 
-  /** Sends the due retries until none is left, then lets the poll look again. */
-  async #retries(): Promise<void> {
+  /** Starts sending the due retries of each endpoint that has some, as many as allowed. */
+  async #startRetries(): Promise<void> {
+    const room = STREAMS_AT_ONCE - this.#retries.size;
+    if (room <= 0) return;
+    const due = await endpointsWithDueRetries(
+      this.#ctx.database.db,
+      isoAt(this.#ctx.now()),
+      STREAMS_AT_ONCE + this.#retries.size,
+    );
+    for (const id of due.filter((id) => !this.#retries.has(id)).slice(0, room)) {
+      if (this.#stop.signal.aborted) return;
+      const retries = this.#retry(id);
+      this.#retries.set(id, retries);
+      void retries.finally(() => this.#retries.delete(id));
+    }
+  }
+
+  /** Sends one endpoint's due retries, batch after batch, until none is left. */
+  async #retry(endpointId: string): Promise<void> {
     try {
-      while (!this.#stop.signal.aborted && (await sendDueRetries(this.#ctx)) === RETRY_BATCH);
+      while (!this.#stop.signal.aborted && (await sendDueRetries(this.#ctx, endpointId)) > 0);
     } catch (error) {
       if (!this.#stop.signal.aborted) {
         this.#ctx.log.warn({ err: error }, 'webhook delivery pass failed; trying again');
       }
-    } finally {
-      this.#retrying = null;
     }
   }
 
@@ -239,7 +263,11 @@ export class DeliveryWorker implements Deliverer {
     this.#wake?.();
     await this.#running;
     this.#running = null;
-    await Promise.allSettled([...this.#streams.values(), this.#retrying, ...this.#passes]);
+    await Promise.allSettled([
+      ...this.#streams.values(),
+      ...this.#retries.values(),
+      ...this.#passes,
+    ]);
     const { database, owner, now } = this.#ctx;
     await Promise.all([
       releaseStreams(database.db, owner),
