@@ -165,68 +165,66 @@ export class DeliveryWorker implements Deliverer {
     }
   }
 
-  /** Starts a stream for each endpoint with new events that nobody streams, as many as allowed. */
-  async #startStreams(): Promise<void> {
-    const room = STREAMS_AT_ONCE - this.#streams.size;
-    if (room <= 0) return;
-    const ctx = this.#ctx;
-    // Streams of this process that are gathering have let go of their lease: skip them.
-    const behind = await endpointsBehind(
-      ctx.database.db,
-      isoAt(ctx.now()),
-      STREAMS_AT_ONCE + this.#streams.size,
+  /** Starts a stream for each endpoint with new events that nobody streams. */
+  #startStreams(): Promise<void> {
+    // Streams of this process that are gathering have let go of their lease: skipped.
+    return this.#startEach(
+      this.#streams,
+      async (now, limit) =>
+        (await endpointsBehind(this.#ctx.database.db, now, limit)).map(({ id }) => id),
+      (id) => this.#stream(id),
     );
-    for (const { id } of behind.filter(({ id }) => !this.#streams.has(id)).slice(0, room)) {
+  }
+
+  /** Starts sending the due retries of each endpoint that has some. */
+  #startRetries(): Promise<void> {
+    return this.#startEach(
+      this.#retries,
+      (now, limit) => endpointsWithDueRetries(this.#ctx.database.db, now, limit),
+      (id) => this.#retry(id),
+    );
+  }
+
+  /**
+   * Runs `work` for each endpoint `find` answers that has none running in `running`
+   * yet, up to STREAMS_AT_ONCE running at once; each leaves `running` when it ends.
+   */
+  async #startEach(
+    running: Map<string, Promise<void>>,
+    find: (now: string, limit: number) => Promise<string[]>,
+    work: (endpointId: string) => Promise<void>,
+  ): Promise<void> {
+    const room = STREAMS_AT_ONCE - running.size;
+    if (room <= 0) return;
+    const found = await find(isoAt(this.#ctx.now()), STREAMS_AT_ONCE + running.size);
+    for (const id of found.filter((id) => !running.has(id)).slice(0, room)) {
       if (this.#stop.signal.aborted) return;
-      const stream = this.#stream(id);
-      this.#streams.set(id, stream);
-      void stream.finally(() => this.#streams.delete(id));
+      const done = work(id).catch((error: unknown) => {
+        if (!this.#stop.signal.aborted) {
+          this.#ctx.log.warn(
+            { err: error },
+            'webhook delivery to an endpoint failed; trying again',
+          );
+        }
+      });
+      running.set(id, done);
+      void done.finally(() => running.delete(id));
     }
   }
 
   /** Streams one endpoint until it finds no new event (or another process has it). */
   async #stream(endpointId: string): Promise<void> {
-    const ctx = this.#ctx;
-    try {
-      let made = await streamEndpoint(ctx, endpointId);
-      while (made > 0 && !this.#stop.signal.aborted) {
-        if (made < STREAM_BATCH) await this.#pause(GATHER_MS);
-        if (this.#stop.signal.aborted) return;
-        made = await streamEndpoint(ctx, endpointId);
-      }
-    } catch (error) {
-      if (!this.#stop.signal.aborted) {
-        ctx.log.warn({ err: error }, 'webhook delivery pass failed; trying again');
-      }
-    }
-  }
-
-  /** Starts sending the due retries of each endpoint that has some, as many as allowed. */
-  async #startRetries(): Promise<void> {
-    const room = STREAMS_AT_ONCE - this.#retries.size;
-    if (room <= 0) return;
-    const due = await endpointsWithDueRetries(
-      this.#ctx.database.db,
-      isoAt(this.#ctx.now()),
-      STREAMS_AT_ONCE + this.#retries.size,
-    );
-    for (const id of due.filter((id) => !this.#retries.has(id)).slice(0, room)) {
+    let made = await streamEndpoint(this.#ctx, endpointId);
+    while (made > 0 && !this.#stop.signal.aborted) {
+      if (made < STREAM_BATCH) await this.#pause(GATHER_MS);
       if (this.#stop.signal.aborted) return;
-      const retries = this.#retry(id);
-      this.#retries.set(id, retries);
-      void retries.finally(() => this.#retries.delete(id));
+      made = await streamEndpoint(this.#ctx, endpointId);
     }
   }
 
   /** Sends one endpoint's due retries, batch after batch, until none is left. */
   async #retry(endpointId: string): Promise<void> {
-    try {
-      while (!this.#stop.signal.aborted && (await sendDueRetries(this.#ctx, endpointId)) > 0);
-    } catch (error) {
-      if (!this.#stop.signal.aborted) {
-        this.#ctx.log.warn({ err: error }, 'webhook delivery pass failed; trying again');
-      }
-    }
+    while (!this.#stop.signal.aborted && (await sendDueRetries(this.#ctx, endpointId)) > 0);
   }
 
   /** Waits `ms`, or less when the worker stops. */
