@@ -109,6 +109,15 @@ export interface OpenOptions {
    * turns with the server's (`Database.writeTurn` of the server's connection).
    */
   writeTurn?: SharedArrayBuffer;
+  /**
+   * PostgreSQL: this pool's commits do not wait for the write-ahead log to reach the
+   * disk (`synchronous_commit = off`). Only for a pool whose every write may be lost in
+   * a crash of the database and simply done again: the webhook delivery thread's (its
+   * cursors, leases and delivery log move back together, and the events are sent
+   * again with the same `webhook-id`). Its commits then cost the disk nothing, and
+   * the server's own commits, which do wait, share it with none.
+   */
+  asyncCommits?: boolean;
 }
 
 /**
@@ -198,6 +207,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const pool = new pg.Pool({
     connectionString: config.url,
     max: options.poolSize ?? 10,
+    ...(options.asyncCommits === true ? { options: '-c synchronous_commit=off' } : {}),
     types: pgTypes(),
     Client: CallbackQueryClient,
   });

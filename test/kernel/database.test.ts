@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { RESTART_PAGES, startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -52,6 +52,45 @@ describe.each(databaseTargets())('database on $name', (target) => {
       } finally {
         query.mockRestore();
         await database.close();
+      }
+    },
+  );
+
+  // The webhook delivery thread's pool (thread.ts): its writes are done again after a crash.
+  it.runIf(target.name === 'postgres')(
+    "commits without waiting for the disk only on a pool opened so; the server's wait",
+    async () => {
+      const url = inject('postgresUrl')!;
+      const setting = async (database: Database) =>
+        (
+          await sql<{
+            value: string;
+          }>`select current_setting('synchronous_commit') as value`.execute(database.db)
+        ).rows[0]!.value;
+      const server = openDatabase({ dialect: 'postgres', url });
+      const delivery = openDatabase({ dialect: 'postgres', url }, { asyncCommits: true });
+      try {
+        expect(await setting(server)).toBe('on');
+        expect(await setting(delivery)).toBe('off');
+        // Every connection of the pool, and inside transactions too.
+        const inside = await Promise.all(
+          [1, 2, 3].map(() =>
+            delivery.db.transaction().execute(
+              async (trx) =>
+                (
+                  await sql<{
+                    value: string;
+                  }>`select current_setting('synchronous_commit') as value, pg_sleep(0.05)`.execute(
+                    trx,
+                  )
+                ).rows[0]!.value,
+            ),
+          ),
+        );
+        expect(inside).toEqual(['off', 'off', 'off']);
+      } finally {
+        await server.close();
+        await delivery.close();
       }
     },
   );

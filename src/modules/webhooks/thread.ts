@@ -30,9 +30,12 @@ function plain(fields: object): Record<string, unknown> {
 const POOL_SIZE = 4;
 
 // The server's connection (or its checkpointer) copies SQLite's log back, not this one.
+// On PostgreSQL every write of delivery may be lost in a crash and done again: its
+// commits need not wait for the disk.
 const database = openDatabase(data.database, {
   poolSize: POOL_SIZE,
   checkpointsElsewhere: true,
+  asyncCommits: true,
   ...(data.writeTurn !== undefined ? { writeTurn: data.writeTurn } : {}),
 });
 const worker = new DeliveryWorker({
