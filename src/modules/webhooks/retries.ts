@@ -12,7 +12,7 @@ import { endpointsByIds, type EndpointRow } from './endpoints.repository.js';
 import { applyHealth } from './health.js';
 
 /** Retries of one endpoint taken at once. */
-export const RETRY_BATCH = 50;
+const RETRY_BATCH = 50;
 /** Retries in flight to one endpoint at once. */
 const RETRY_LANES = 8;
 

@@ -81,7 +81,6 @@ export class DeliveryWorker implements Deliverer {
   readonly #retries = new Map<string, Promise<void>>();
   /** Passes made by hand (tick) in progress: stopping waits for them to commit what they sent. */
   readonly #passes = new Set<Promise<number>>();
-  #wake: (() => void) | null = null;
   #lastPurge = 0;
 
   constructor(options: DeliveryWorkerOptions) {
@@ -161,7 +160,7 @@ export class DeliveryWorker implements Deliverer {
         if (this.#stop.signal.aborted) break;
         log.warn({ err: error }, 'webhook delivery pass failed; trying again');
       }
-      await this.#sleep(this.#pollMs);
+      await this.#pause(this.#pollMs);
     }
   }
 
@@ -241,24 +240,12 @@ export class DeliveryWorker implements Deliverer {
     });
   }
 
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
-  }
-
   /**
    * Stops: attempts in flight are cut short (and logged for a retry), the pass in
    * progress commits, and what this process held is released for others at once.
    */
   async stop(): Promise<void> {
     this.#stop.abort();
-    this.#wake?.();
     await this.#running;
     this.#running = null;
     await Promise.allSettled([
