@@ -69,7 +69,8 @@ consoleSuite(
       expect(await entries.count()).toBe(3);
       expect(await entries.first().textContent()).toContain('Propagation');
       expect(await entries.first().textContent()).toContain('current');
-      expect(await entries.first().textContent()).toContain('Growth Room A');
+      // The room's name comes with the lab's rooms, which may load after the stages.
+      await expect.poll(() => entries.first().textContent()).toContain('Growth Room A');
       const explants = page.getByRole('region', { name: 'Explants from this plant' });
       await explants.getByRole('link', { name: 'MON-TC-B01' }).waitFor();
       const fields = page.getByRole('region', { name: 'Custom fields' });
@@ -151,7 +152,9 @@ consoleSuite(
       expect(moved.current_stage).toMatchObject({ stage: 'multiplication', room_id: roomB });
       const timeline = page.getByRole('region', { name: 'Stage timeline' });
       await timeline.locator('li').nth(1).waitFor();
-      expect(await timeline.locator('li').first().textContent()).toContain('Multiplication');
+      await expect
+        .poll(() => timeline.locator('li').first().textContent())
+        .toContain('Multiplication');
 
       const keys: string[] = [];
       page.on('request', (request) => {
