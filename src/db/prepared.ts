@@ -75,8 +75,9 @@ export function preparedQuery<P extends object, R>(
     const template = templateFor(db);
     const parameters = parametersOf(template, params);
     const sqlite = fastPathOf(db);
-    if (sqlite !== undefined) {
-      const statement = sqlite.prepare(template.sql);
+    const statement = sqlite?.prepare(template.sql);
+    // A write outside a transaction goes Kysely's way, which takes the write turn (sqlite.ts).
+    if (statement !== undefined && (statement.readonly || db.isTransaction)) {
       if (statement.reader) return { rows: statement.all(parameters) as R[], changes: 0 };
       return { rows: [], changes: statement.run(parameters).changes };
     }

@@ -5,6 +5,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
 import type { WriteTurn } from './write-turn.js';
@@ -14,6 +15,8 @@ const STATEMENT_CACHE_SIZE = 500;
 /** What Kysely's SQLite dialect and `preparedQuery`'s fast path use of a statement. */
 export interface SqliteStatement {
   readonly reader: boolean;
+  /** It cannot write (SQLite's own answer: transaction control counts as not writing). */
+  readonly readonly: boolean;
   readonly busy: boolean;
   all(parameters: readonly unknown[]): unknown[];
   run(parameters: readonly unknown[]): { changes: number; lastInsertRowid: number | bigint };
@@ -67,6 +70,7 @@ export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
       generation += 1;
     };
     return {
+      readonly: false,
       get reader() {
         return statement.reader;
       },
@@ -137,11 +141,11 @@ export function sqliteHandle(sqlite: SqliteDatabase.Database): SqliteHandle {
  * SQLITE_BUSY_SNAPSHOT, without waiting. Taken up front, the wait is a queue.
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+  readonly #config: SqliteDialectConfig & { database: SqliteHandle };
   readonly #turn: WriteTurn | undefined;
 
   /** `turn`: the write turn this connection shares with another of the process (write-turn.ts). */
-  constructor(config: SqliteDialectConfig, turn?: WriteTurn) {
+  constructor(config: SqliteDialectConfig & { database: SqliteHandle }, turn?: WriteTurn) {
     super(config);
     this.#config = config;
     this.#turn = turn;
@@ -152,12 +156,61 @@ export class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * The connection, with a write turn: a statement that writes outside any transaction
+ * (it commits by itself) takes the turn too, as a transaction does. Without it, one
+ * landing while the other connection's transaction holds SQLite's lock sleeps its
+ * thread in the busy handler (1 ms, then 2, 5…): a stream's lease, taken that way on
+ * the delivery thread once per batch, stopped the thread serving requests about
+ * fifteen times a second under a steady create load.
+ */
+class TurnTakingConnection implements DatabaseConnection {
+  readonly #inner: DatabaseConnection;
+  readonly #handle: SqliteHandle;
+  readonly #turn: WriteTurn;
+
+  constructor(inner: DatabaseConnection, handle: SqliteHandle, turn: WriteTurn) {
+    this.#inner = inner;
+    this.#handle = handle;
+    this.#turn = turn;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#turn.held || this.#handle.inTransaction || this.#handle.prepare(query.sql).readonly) {
+      return this.#inner.executeQuery<R>(query);
+    }
+    await this.#turn.take();
+    try {
+      return await this.#inner.executeQuery<R>(query);
+    } finally {
+      this.#turn.give();
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.#inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #turn: WriteTurn | undefined;
+  readonly #handle: SqliteHandle;
+  #connection: TurnTakingConnection | undefined;
 
-  constructor(config: SqliteDialectConfig, turn: WriteTurn | undefined) {
+  constructor(
+    config: SqliteDialectConfig & { database: SqliteHandle },
+    turn: WriteTurn | undefined,
+  ) {
     super(config);
+    this.#handle = config.database;
     this.#turn = turn;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    if (this.#turn === undefined) return connection;
+    this.#connection ??= new TurnTakingConnection(connection, this.#handle, this.#turn);
+    return this.#connection;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {

@@ -7,15 +7,16 @@
  * request, not only the one writing: under a steady write load with deliveries
  * logging on their thread, it took a tenth of that thread's time.
  *
- * So each write transaction of the two connections first takes its turn here, and
- * waits for it without blocking its thread (`Atomics.waitAsync`), woken the moment the
- * other gives its turn back. The background side goes first when both want a turn: it
- * writes seldom (a batch of deliveries at a time), and under load the server's
- * transactions follow each other closely enough to keep it waiting for ever.
+ * So each write transaction of the two connections, and each statement that writes
+ * outside one (sqlite.ts), first takes its turn here, and waits for it without
+ * blocking its thread (`Atomics.waitAsync`), woken the moment the other gives its
+ * turn back. The background side goes first when both want a turn: it writes seldom
+ * (a batch of deliveries at a time), and under load the server's transactions follow
+ * each other closely enough to keep it waiting for ever.
  *
  * Only an order, never a lock anything relies on: SQLite's own lock still keeps writes
- * apart (other processes, the CLI, statements outside transactions take no turn), and
- * a wait longer than `PATIENCE_MS` goes ahead regardless.
+ * apart (other processes and the CLI take no turn), and a wait longer than
+ * `PATIENCE_MS` goes ahead regardless.
  */
 
 const LOCK = 0;
@@ -47,6 +48,11 @@ export class WriteTurn {
     this.buffer = buffer;
     this.#state = new Int32Array(buffer);
     this.#me = side === 'server' ? SERVER : BACKGROUND;
+  }
+
+  /** Whether this side holds the turn now. */
+  get held(): boolean {
+    return this.#held;
   }
 
   /** Waits for this side's turn. */

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { preparedQuery } from '../../src/db/prepared.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { PATIENCE_MS, WriteTurn } from '../../src/db/write-turn.js';
 
@@ -66,6 +67,67 @@ describe('write turns of two SQLite connections of one process', () => {
         server.db,
       );
       expect(notes.rows.map((row) => row.text)).toEqual(['background', 'server']);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+
+  it('makes a write outside any transaction take its turn too, on either side; a read goes at once', async () => {
+    const { server, background } = await pair();
+    const insertNote = preparedQuery((db, p: { text: string }) =>
+      db.insertInto('notes' as never).values({ text: p.text } as never),
+    );
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    /** `other` holds a transaction while `writer` makes `writes`; answers the notes in order. */
+    const whileHeld = async (
+      other: Database,
+      writer: Database,
+      writes: () => Promise<unknown>[],
+    ) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let began = () => {};
+      const begun = new Promise<void>((resolve) => (began = resolve));
+      const holding = inTransaction(other.db, async (trx) => {
+        await sql`insert into notes (text) values ('holder')`.execute(trx);
+        began();
+        await held;
+      });
+      await begun;
+      // Reading needs no turn: it goes at once.
+      const read = sql<{ n: number }>`select count(*) as n from notes`.execute(writer.db);
+      expect(await within(read, 100)).not.toBe('pending');
+      const writing = Promise.all(writes());
+      // In SQLite's busy handler the thread would sleep: no tick, and the holder (on
+      // this same thread) could never commit, until the busy timeout failed the write.
+      const ticksBefore = ticks;
+      await sleep(200);
+      expect(ticks - ticksBefore).toBeGreaterThanOrEqual(5);
+      expect(await within(writing, 0)).toBe('pending');
+      release();
+      await holding;
+      await writing;
+      const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
+        server.db,
+      );
+      return notes.rows.map((row) => row.text);
+    };
+    try {
+      // The server's own statements, Kysely's and a prepared one's fast path.
+      expect(
+        await whileHeld(background, server, () => [
+          sql`insert into notes (text) values ('kysely')`.execute(server.db),
+          insertNote.run(server.db, { text: 'prepared' }),
+        ]),
+      ).toEqual(['holder', 'kysely', 'prepared']);
+      // The background's (a webhook stream's lease is taken so).
+      await sql`delete from notes`.execute(server.db);
+      expect(
+        await whileHeld(server, background, () => [
+          sql`update notes set text = 'updated'`.execute(background.db),
+        ]),
+      ).toEqual(['updated']);
     } finally {
       clearInterval(ticker);
     }
