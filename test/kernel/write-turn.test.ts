@@ -14,6 +14,24 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'
   return Promise.race([promise, sleep(ms).then(() => 'pending' as const)]);
 }
 
+/**
+ * Opens a transaction on `database` that writes `text` and stays open until `release`
+ * is called; answers once it has written (it holds the turn and SQLite's lock then).
+ */
+async function holdTransaction(database: Database, text: string) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let began = () => {};
+  const begun = new Promise<void>((resolve) => (began = resolve));
+  const done = inTransaction(database.db, async (trx) => {
+    await sql`insert into notes (text) values (${text})`.execute(trx);
+    began();
+    await held;
+  });
+  await begun;
+  return { release, done };
+}
+
 describe('write turns of two SQLite connections of one process', () => {
   const opened: Database[] = [];
   afterEach(async () => {
@@ -38,16 +56,7 @@ describe('write turns of two SQLite connections of one process', () => {
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 10);
     try {
-      let releaseBackground = () => {};
-      const held = new Promise<void>((resolve) => (releaseBackground = resolve));
-      let backgroundBegan = () => {};
-      const began = new Promise<void>((resolve) => (backgroundBegan = resolve));
-      const backgroundWrite = inTransaction(background.db, async (trx) => {
-        await sql`insert into notes (text) values ('background')`.execute(trx);
-        backgroundBegan();
-        await held;
-      });
-      await began;
+      const backgroundWrite = await holdTransaction(background, 'background');
       const started = performance.now();
       const serverWrite = inTransaction(server.db, (trx) =>
         sql`insert into notes (text) values ('server')`.execute(trx),
@@ -59,8 +68,8 @@ describe('write turns of two SQLite connections of one process', () => {
       await sleep(300);
       expect(ticks - ticksBefore).toBeGreaterThanOrEqual(10);
       expect(await within(serverWrite, 0)).toBe('pending');
-      releaseBackground();
-      await backgroundWrite;
+      backgroundWrite.release();
+      await backgroundWrite.done;
       await serverWrite;
       expect(performance.now() - started).toBeLessThan(PATIENCE_MS);
       const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
@@ -85,16 +94,7 @@ describe('write turns of two SQLite connections of one process', () => {
       writer: Database,
       writes: () => Promise<unknown>[],
     ) => {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let began = () => {};
-      const begun = new Promise<void>((resolve) => (began = resolve));
-      const holding = inTransaction(other.db, async (trx) => {
-        await sql`insert into notes (text) values ('holder')`.execute(trx);
-        began();
-        await held;
-      });
-      await begun;
+      const holding = await holdTransaction(other, 'holder');
       // Reading needs no turn: it goes at once.
       const read = sql<{ n: number }>`select count(*) as n from notes`.execute(writer.db);
       expect(await within(read, 100)).not.toBe('pending');
@@ -105,8 +105,8 @@ describe('write turns of two SQLite connections of one process', () => {
       await sleep(200);
       expect(ticks - ticksBefore).toBeGreaterThanOrEqual(5);
       expect(await within(writing, 0)).toBe('pending');
-      release();
-      await holding;
+      holding.release();
+      await holding.done;
       await writing;
       const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
         server.db,
