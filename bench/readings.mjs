@@ -1,10 +1,11 @@
 // Sensor readings in the bench: the seeded devices and readings, the ingest bodies, and the
 // baseline's SQL and rows for POST and GET /api/v1/sensor-readings.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { openDatabase } from '../dist/db/database.js';
+import { pgColumn } from '../dist/db/pg-arrays.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import {
   ensureMonthPartition,
@@ -60,13 +61,25 @@ const ARRAY_TYPES = {
   created_at: 'timestamptz[]',
 };
 
-/** Vitro's readings insert on PostgreSQL: one array per column, unnested into rows. */
-export const PG_INSERT_READINGS =
-  `insert into "sensor_readings" (${COLUMN_LIST}) select * from unnest(` +
-  `${READING_COLUMNS.map((c, i) => `$${i + 1}::${ARRAY_TYPES[c] ?? 'text[]'}`).join(', ')}) ` +
-  'on conflict do nothing returning "id"';
+/** The columns that differ from reading to reading: one array each on PostgreSQL. */
+const PG_ARRAY_COLUMNS = READING_COLUMNS.filter((c) => c !== 'workspace_id' && c !== 'created_at');
 
-export const readingColumns = (rows) => READING_COLUMNS.map((c) => rows.map((row) => row[c]));
+/**
+ * Vitro's readings insert on PostgreSQL (readings.repository.ts): the workspace and the
+ * time of storing once, one array per other column, unnested into rows.
+ */
+export const PG_INSERT_READINGS =
+  `insert into "sensor_readings" (${COLUMN_LIST}) select ` +
+  `${READING_COLUMNS.map((c) => (c === 'workspace_id' ? '$1::uuid' : c === 'created_at' ? '$2::timestamptz' : `r."${c}"`)).join(', ')} ` +
+  `from unnest(${PG_ARRAY_COLUMNS.map((c, i) => `$${i + 3}::${ARRAY_TYPES[c] ?? 'text[]'}`).join(', ')}) ` +
+  `as r(${PG_ARRAY_COLUMNS.map((c) => `"${c}"`).join(', ')}) on conflict do nothing returning "id"`;
+
+/** The parameters of PG_INSERT_READINGS for one batch's rows, encoded as Vitro encodes them. */
+export const readingColumns = (rows) => [
+  rows[0].workspace_id,
+  rows[0].created_at,
+  ...PG_ARRAY_COLUMNS.map((c) => pgColumn(rows, c)),
+];
 
 /** The rollup rows of readings just stored: Vitro's own function (dist/modules/readings/rollups.js). */
 export { rollupRowsOf };
@@ -135,7 +148,7 @@ export function sqliteUpsertRollupsSql(count) {
   );
 }
 
-export const rollupColumns = (rows) => ROLLUP_COLUMNS.map((c) => rows.map((row) => row[c]));
+export const rollupColumns = (rows) => ROLLUP_COLUMNS.map((c) => pgColumn(rows, c));
 export const rollupValues = (rows) => rows.flatMap((row) => ROLLUP_COLUMNS.map((c) => row[c]));
 
 export const READINGS_SQL = {
@@ -156,14 +169,9 @@ export const READINGS_SQL = {
 
 /** Vitro's id of a reading sent with an external id (readingIdOf in readings.service.ts). */
 export function readingIdOf(deviceId, externalId, recordedAt) {
-  const bytes = createHash('sha256')
-    .update(`${deviceId}\n${recordedAt}\n${externalId}`)
-    .digest()
-    .subarray(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x80;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const hex = hash('sha256', `${deviceId}\n${recordedAt}\n${externalId}`, 'hex');
+  const variant = '89ab'[Number.parseInt(hex[16], 16) & 0x3];
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The rows a batch stores, as Vitro's ingest builds them (device room when none is sent). */

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { sqliteHandleOf, type Trx } from './database.js';
+import { pgColumn } from './pg-arrays.js';
 import type { DB } from './schema.js';
 
 /** The PostgreSQL type of a column, for the array that carries its values. */
@@ -47,7 +48,7 @@ export function bulkInsert<T extends keyof DB>(
       if (rows.length === 0) return;
       const sqlite = sqliteHandleOf(trx);
       if (sqlite === undefined) {
-        const arrays = names.map((name) => rows.map((row) => row[name]));
+        const arrays = names.map((name) => pgColumn(rows, name));
         await trx.executeQuery(CompiledQuery.raw(pgText, arrays));
         return;
       }

@@ -85,6 +85,46 @@ describeOnDatabases('POST /sensor-readings', (target) => {
     expect(await stored()).toEqual([data]);
   });
 
+  it('keeps text and numbers of a batch exactly as sent, whatever characters they hold', async () => {
+    const texts = [
+      'say "hi"',
+      'back\\slash \\" both',
+      'NULL',
+      'null',
+      '{a,b}',
+      ' padded, with commas ',
+      '',
+      'température ±0.5 °C — 温度 🌡',
+      '\t tab and\nnewline',
+    ];
+    const values = [1e-7, -0.25, 1.5e300, -1.5e-300, 123456789.125, 0];
+    const batch = texts.map((text, i) => ({
+      ...reading(device.id, {
+        recorded_at: `2026-11-20T08:00:0${i}.000Z`,
+        value: values[i % values.length],
+        external_id: text === '' ? 'empty' : `${text} #${i}`,
+      }),
+      unit: text === '' ? 'u' : text.slice(0, 20),
+      notes: text,
+    }));
+    const data = dataOf(await owner.post(URL, { readings: batch }), 201);
+    const sent = batch.map(({ value, unit, notes, external_id }) => ({
+      value,
+      unit,
+      notes,
+      external_id,
+    }));
+    const fieldsOf = (r: { value: number; unit: string; notes: string; external_id: string }) => ({
+      value: r.value,
+      unit: r.unit,
+      notes: r.notes,
+      external_id: r.external_id,
+    });
+    expect(data.map(fieldsOf)).toEqual(sent);
+    const listed = (await stored()).sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
+    expect(listed.map(fieldsOf)).toEqual(sent);
+  });
+
   it("takes the device's room when a reading names none", async () => {
     const room = await addRoom(t.database, lab.workspaceId);
     const placed = await newDevice(owner, { name: 'Placed', room_id: room });

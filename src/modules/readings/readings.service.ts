@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
@@ -53,20 +53,21 @@ export function presentReading(row: ReadingRow): SensorReadingRecord {
   };
 }
 
+/** The first hex digit of byte 8 once its two high bits are 10, by its two low bits. */
+const VARIANT = '89ab';
+
 /**
  * The id of a reading sent with an external id: a UUID (version 8) from a SHA-256
  * of its device, external id and time. A repeat gets the same id, so it meets the
  * stored reading on the primary key (workspace_id, device_id, recorded_at, id) and is skipped.
  */
 export function readingIdOf(deviceId: string, externalId: string, recordedAt: string): string {
-  const bytes = createHash('sha256')
-    .update(`${deviceId}\n${recordedAt}\n${externalId}`)
-    .digest()
-    .subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // The first 16 bytes of the digest, as hex, with the version (byte 6's high nibble: 8)
+  // and the variant (byte 8's two high bits: 10) set. One call, no Hash object: 500 of
+  // these per batch showed in the ingest's profile.
+  const hex = hash('sha256', `${deviceId}\n${recordedAt}\n${externalId}`, 'hex');
+  const variant = VARIANT[Number.parseInt(hex[16]!, 16) & 0x3]!;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { sqliteHandleOf, type Db, type Trx } from '../../db/database.js';
+import { pgColumn } from '../../db/pg-arrays.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { SensorRollupTable } from '../../db/schema.js';
 import { parseDecimal } from '../../lib/exact-sum.js';
@@ -93,7 +94,7 @@ export async function addToRollups(trx: Trx, rows: readonly RollupRow[]): Promis
     await trx.executeQuery(
       CompiledQuery.raw(
         PG_UPSERT,
-        COLUMNS.map((column) => rows.map((row) => row[column])),
+        COLUMNS.map((column) => pgColumn(rows, column)),
       ),
     );
     return;
