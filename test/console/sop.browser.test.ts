@@ -192,6 +192,14 @@ consoleSuite('SOPs and runs in Chromium', ({ browser, t, demo }) => {
     for (const e of await trail(runId)) byStep.set(e.step, [...(byStep.get(e.step) ?? []), e.type]);
     expect(shown).toEqual([...byStep.entries()]);
     await expect(recorded.getByText('Skipped: No fresh medium left').count()).resolves.toBe(1);
+    // Each piece says who recorded it: the owner, by name from the people directory.
+    const people = (await api('/api/v1/people?limit=200')) as { id: string; name: string }[];
+    const owner = people.find((p) => p.id === demo.ownerId)!.name;
+    const pieces = recorded.locator('li[data-event-type]');
+    await pieces.first().getByText(`by ${owner}`).waitFor();
+    const sayWho = await pieces.allTextContents();
+    expect(sayWho).toHaveLength(10);
+    for (const text of sayWho) expect(text).toContain(`by ${owner}`);
     expect(await page.getByRole('button', { name: 'Done — next step' }).count()).toBe(0);
     await screenshotBothWidths(page, 'sop-run-record');
     await tabletShot(page, 'sop-run-record');

@@ -4,23 +4,42 @@ import { TimeAgo } from '../ui/parts';
 import { evidenceWords, photoOf, type Evidence } from './sop-words';
 
 const PHOTO = 'Photo taken at this step';
+const by = (name: string) => `by ${name}`;
+const FORMER_MEMBER = 'a former member';
 
-/** A run's evidence, oldest first: what was done, measured, noted, photographed, and when. */
-export function EvidenceList(props: { events: Evidence[]; withStep?: boolean }) {
+/**
+ * A run's evidence, oldest first: what was done, measured, noted, photographed, and
+ * when; with `people` (member names by id), who recorded it too.
+ */
+export function EvidenceList(props: {
+  events: Evidence[];
+  withStep?: boolean;
+  people?: Map<string, string>;
+}) {
+  // No names yet (the directory is loading, or could not be read): no name, rather
+  // than calling everyone a former member. A workspace always has a member.
+  const who = (event: Evidence) =>
+    props.people === undefined || props.people.size === 0 || event.recordedBy === null
+      ? null
+      : (props.people.get(event.recordedBy) ?? FORMER_MEMBER);
   return (
     <ul class="evidence">
-      {props.events.map((event) => (
-        <li key={event.id} data-event-type={event.eventType}>
-          <span class="evidence-what">
-            {props.withStep ? `${event.stepKey}: ` : ''}
-            {evidenceWords(event)}
-          </span>{' '}
-          <span class="muted small">
-            <TimeAgo at={event.recordedAt} />
-          </span>
-          {photoOf(event) && <Photo assetId={photoOf(event)!} />}
-        </li>
-      ))}
+      {props.events.map((event) => {
+        const name = who(event);
+        return (
+          <li key={event.id} data-event-type={event.eventType}>
+            <span class="evidence-what">
+              {props.withStep ? `${event.stepKey}: ` : ''}
+              {evidenceWords(event)}
+            </span>{' '}
+            <span class="muted small">
+              <TimeAgo at={event.recordedAt} />
+              {name !== null && ` ${by(name)}`}
+            </span>
+            {photoOf(event) && <Photo assetId={photoOf(event)!} />}
+          </li>
+        );
+      })}
     </ul>
   );
 }

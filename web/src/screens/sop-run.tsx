@@ -1,6 +1,7 @@
 import { api, call, type Answer, type Failure } from '../api/client';
 import { useLoaded } from '../ui/answer';
 import { Chip, Fact, Notice, ScreenHeader, TimeAgo } from '../ui/parts';
+import { usePeopleNames } from '../ui/people';
 import { useRecordScreen } from '../ui/record-screen';
 import { useTitle } from '../ui/title';
 import { recordHref, words } from './record-words';
@@ -153,8 +154,9 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
   );
 }
 
-/** The run's evidence step by step: what was done, measured, noted and photographed. */
+/** The run's evidence step by step: what was done, measured, noted and photographed, and by whom. */
 function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
+  const people = usePeopleNames();
   const known = new Set(props.steps.map((s) => s.id));
   const others = props.events.filter((e) => !known.has(e.stepKey));
   return (
@@ -173,7 +175,7 @@ function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
               {mine.length === 0 ? (
                 <p class="muted">{strings.notRecorded}</p>
               ) : (
-                <EvidenceList events={mine} />
+                <EvidenceList events={mine} people={people} />
               )}
             </li>
           );
@@ -182,7 +184,7 @@ function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
       {others.length > 0 && (
         <>
           <h3>{strings.unknownStep}</h3>
-          <EvidenceList events={others} withStep />
+          <EvidenceList events={others} withStep people={people} />
         </>
       )}
     </section>
