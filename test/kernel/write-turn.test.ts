@@ -32,6 +32,32 @@ async function holdTransaction(database: Database, text: string) {
   return { release, done };
 }
 
+/**
+ * Waits `ms` while `writing` waits for its turn, and checks that it waited awake: a
+ * 10 ms timer on this thread ticked at least `ticks` times, and `writing` is still
+ * pending. In SQLite's busy handler the thread would sleep: no tick, and a holder on
+ * this same thread could never commit, until the busy timeout failed the write.
+ */
+async function expectWaitingAwake(writing: Promise<unknown>, ms: number, ticks: number) {
+  let ticked = 0;
+  const ticker = setInterval(() => (ticked += 1), 10);
+  try {
+    await sleep(ms);
+  } finally {
+    clearInterval(ticker);
+  }
+  expect(ticked).toBeGreaterThanOrEqual(ticks);
+  expect(await within(writing, 0)).toBe('pending');
+}
+
+/** The notes' texts, in the order they were written. */
+async function notesOf(database: Database): Promise<string[]> {
+  const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
+    database.db,
+  );
+  return notes.rows.map((row) => row.text);
+}
+
 describe('write turns of two SQLite connections of one process', () => {
   const opened: Database[] = [];
   afterEach(async () => {
@@ -53,32 +79,18 @@ describe('write turns of two SQLite connections of one process', () => {
 
   it("keeps the server's thread running while its transaction waits for the background's", async () => {
     const { server, background } = await pair();
-    let ticks = 0;
-    const ticker = setInterval(() => (ticks += 1), 10);
-    try {
-      const backgroundWrite = await holdTransaction(background, 'background');
-      const started = performance.now();
-      const serverWrite = inTransaction(server.db, (trx) =>
-        sql`insert into notes (text) values ('server')`.execute(trx),
-      );
-      // The server's transaction waits for its turn; this thread goes on meanwhile. In
-      // SQLite's busy handler it would sleep: the timer could not tick, nor the background
-      // transaction (on this same thread) ever end, until the busy timeout failed it.
-      const ticksBefore = ticks;
-      await sleep(300);
-      expect(ticks - ticksBefore).toBeGreaterThanOrEqual(10);
-      expect(await within(serverWrite, 0)).toBe('pending');
-      backgroundWrite.release();
-      await backgroundWrite.done;
-      await serverWrite;
-      expect(performance.now() - started).toBeLessThan(PATIENCE_MS);
-      const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
-        server.db,
-      );
-      expect(notes.rows.map((row) => row.text)).toEqual(['background', 'server']);
-    } finally {
-      clearInterval(ticker);
-    }
+    const backgroundWrite = await holdTransaction(background, 'background');
+    const started = performance.now();
+    const serverWrite = inTransaction(server.db, (trx) =>
+      sql`insert into notes (text) values ('server')`.execute(trx),
+    );
+    // The server's transaction waits for its turn; this thread goes on meanwhile.
+    await expectWaitingAwake(serverWrite, 300, 10);
+    backgroundWrite.release();
+    await backgroundWrite.done;
+    await serverWrite;
+    expect(performance.now() - started).toBeLessThan(PATIENCE_MS);
+    expect(await notesOf(server)).toEqual(['background', 'server']);
   });
 
   it('makes a write outside any transaction take its turn too, on either side; a read goes at once', async () => {
@@ -86,8 +98,6 @@ describe('write turns of two SQLite connections of one process', () => {
     const insertNote = preparedQuery((db, p: { text: string }) =>
       db.insertInto('notes' as never).values({ text: p.text } as never),
     );
-    let ticks = 0;
-    const ticker = setInterval(() => (ticks += 1), 10);
     /** `other` holds a transaction while `writer` makes `writes`; answers the notes in order. */
     const whileHeld = async (
       other: Database,
@@ -99,38 +109,26 @@ describe('write turns of two SQLite connections of one process', () => {
       const read = sql<{ n: number }>`select count(*) as n from notes`.execute(writer.db);
       expect(await within(read, 100)).not.toBe('pending');
       const writing = Promise.all(writes());
-      // In SQLite's busy handler the thread would sleep: no tick, and the holder (on
-      // this same thread) could never commit, until the busy timeout failed the write.
-      const ticksBefore = ticks;
-      await sleep(200);
-      expect(ticks - ticksBefore).toBeGreaterThanOrEqual(5);
-      expect(await within(writing, 0)).toBe('pending');
+      await expectWaitingAwake(writing, 200, 5);
       holding.release();
       await holding.done;
       await writing;
-      const notes = await sql<{ text: string }>`select text from notes order by id`.execute(
-        server.db,
-      );
-      return notes.rows.map((row) => row.text);
+      return notesOf(server);
     };
-    try {
-      // The server's own statements, Kysely's and a prepared one's fast path.
-      expect(
-        await whileHeld(background, server, () => [
-          sql`insert into notes (text) values ('kysely')`.execute(server.db),
-          insertNote.run(server.db, { text: 'prepared' }),
-        ]),
-      ).toEqual(['holder', 'kysely', 'prepared']);
-      // The background's (a webhook stream's lease is taken so).
-      await sql`delete from notes`.execute(server.db);
-      expect(
-        await whileHeld(server, background, () => [
-          sql`update notes set text = 'updated'`.execute(background.db),
-        ]),
-      ).toEqual(['updated']);
-    } finally {
-      clearInterval(ticker);
-    }
+    // The server's own statements, Kysely's and a prepared one's fast path.
+    expect(
+      await whileHeld(background, server, () => [
+        sql`insert into notes (text) values ('kysely')`.execute(server.db),
+        insertNote.run(server.db, { text: 'prepared' }),
+      ]),
+    ).toEqual(['holder', 'kysely', 'prepared']);
+    // The background's (a webhook stream's lease is taken so).
+    await sql`delete from notes`.execute(server.db);
+    expect(
+      await whileHeld(server, background, () => [
+        sql`update notes set text = 'updated'`.execute(background.db),
+      ]),
+    ).toEqual(['updated']);
   });
 
   it('gives the turn back when a transaction fails', async () => {
