@@ -159,9 +159,8 @@ describeOnDatabases('Lists', (target) => {
         meta: { next_cursor: null },
       });
     }
-    // A new explant has no transfers yet (its first stage is in its stage history).
     const explant = await newExplant(owner);
-    expect(body(await owner.get(`/api/v1/transfers?explant_id=${explant.id}`))).toEqual({
+    expect(body(await owner.get(`/api/v1/stages?explant_id=${explant.id}`))).toEqual({
       ok: true,
       data: [],
       meta: { next_cursor: null },

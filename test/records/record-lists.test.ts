@@ -58,7 +58,11 @@ describe.each(databaseTargets())('Plant and explant lists on $name', (target) =>
         entered_on: plant.created_at,
         room_id: roomA,
       });
-      const explant = await newExplant(owner, { plant_id: plant.id });
+      // The spec's explant has no stage until one is posted; Vitro's initial_stage makes one.
+      const bare = await newExplant(owner, { plant_id: plant.id });
+      expect(bare.current_stage).toBeNull();
+      expect(await stagesOf(owner, 'explant', bare.id)).toEqual([]);
+      const explant = await newExplant(owner, { plant_id: plant.id, initial_stage: 'initiation' });
       expect(explant.current_stage).toMatchObject({
         stage: 'initiation',
         name: 'Initiation',
@@ -68,7 +72,9 @@ describe.each(databaseTargets())('Plant and explant lists on $name', (target) =>
       // The same stage record GET /stages lists, and the created event names it.
       const [stage] = await stagesOf(owner, 'explant', explant.id);
       expect(stage).toMatchObject({ id: explant.current_stage.id, status: 'active' });
-      const created = (await listAll(owner, '/api/v1/events?entity=explant'))[0];
+      const created = (await listAll(owner, '/api/v1/events?entity=explant')).find(
+        (e) => e.entity_id === explant.id,
+      );
       expect(created).toMatchObject({
         event_type: 'created',
         stage_id: stage.id,
@@ -132,10 +138,17 @@ describe.each(databaseTargets())('Plant and explant lists on $name', (target) =>
       const theirRoom = await addRoom(t.database, theirs.workspaceId);
       for (const [url, fields] of [
         ['/api/v1/plants', { species: 'Ficus', room_id: theirRoom }],
-        ['/api/v1/explants', { label: 'X', room_id: theirRoom }],
+        ['/api/v1/explants', { label: 'X', initial_stage: 'initiation', room_id: theirRoom }],
       ] as const) {
         expectError(await owner.post(url, fields), 422, 'VALIDATION_ERROR', /^room_id: no room/);
       }
+      // A room is the first stage's: without initial_stage there is no stage to put in it.
+      expectError(
+        await owner.post('/api/v1/explants', { label: 'X', room_id: roomA }),
+        422,
+        'VALIDATION_ERROR',
+        /^room_id: .*initial_stage/,
+      );
       expect(dataOf(await owner.get('/api/v1/plants'), 200)).toEqual([]);
       expect(dataOf(await owner.get('/api/v1/explants'), 200)).toEqual([]);
     });
@@ -187,7 +200,11 @@ describe.each(databaseTargets())('Plant and explant lists on $name', (target) =>
 
     it('filters explants by stage, room, status, search and plant', async () => {
       const plant = await newPlant(owner);
-      const a = await newExplant(owner, { label: 'MON-B01', plant_id: plant.id });
+      const a = await newExplant(owner, {
+        label: 'MON-B01',
+        plant_id: plant.id,
+        initial_stage: 'initiation',
+      });
       const b = await newExplant(owner, {
         label: 'FIC-B02',
         batch_number: 'B2026-14',

@@ -76,8 +76,8 @@ describe.each(databaseTargets())('Rooms on $name', (target) => {
     await newPlant(owner, { room_id: rooms.b });
     const archived = await newPlant(owner, { room_id: rooms.a });
     dataOf(await owner.post(`/api/v1/plants/${archived.id}/archive`, {}), 200);
-    await newExplant(owner, { plant_id: plant.id, room_id: rooms.a });
-    const moved = await newExplant(owner, { room_id: rooms.a });
+    await newExplant(owner, { plant_id: plant.id, initial_stage: 'initiation', room_id: rooms.a });
+    const moved = await newExplant(owner, { initial_stage: 'initiation', room_id: rooms.a });
     dataOf(
       await owner.post('/api/v1/stages', {
         explant_id: moved.id,

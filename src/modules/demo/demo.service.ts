@@ -127,7 +127,7 @@ export async function createDemoLab(
     const principal = principals[spec.createdBy];
     // The first move is the stage the explant starts in.
     const [first, ...later] = spec.moves;
-    const { explant } = await createExplant(
+    const explant = await createExplant(
       trx,
       principal,
       {

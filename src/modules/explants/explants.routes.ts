@@ -7,7 +7,6 @@ import {
   ExplantQuery,
   UpdateExplantBody,
 } from './explants.schemas.js';
-import Type from 'typebox';
 import { ArchiveBody } from '../records/index.js';
 import {
   archiveExplant,
@@ -45,7 +44,9 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
     tags: ['Explants'],
     summary: 'Create an explant',
     description:
-      'Created as the key owner, in the first stage of the lab’s explant list (or `initial_stage`). ' +
+      'Created as the key owner. A new explant has no stage until one is posted to `/stages`; ' +
+      'Vitro’s optional `initial_stage` (with `room_id`) makes its first stage record in the ' +
+      'same transaction. ' +
       '`plant_id` must be a plant of the workspace (422). Vessel counts: `initial_count`, ' +
       '`current_count` (default initial_count); plantlets: `plantlet_count`.',
     scope: 'write:explants',
@@ -53,17 +54,9 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
     errors: ['DUPLICATE_ENTRY', 'PLAN_LIMIT_REACHED'],
     body: CreateExplantBody,
     data: Explant,
-    meta: Type.Object({ warning: Type.String() }),
-    handler: async (req, ctx) => {
-      const { explant, warning } = await createExplant(
-        ctx.trx,
-        ctx.principal,
-        req.body,
-        ctx.now,
-        deps.records,
-      );
-      return warning === null ? { data: explant } : { data: explant, meta: { warning } };
-    },
+    handler: async (req, ctx) => ({
+      data: await createExplant(ctx.trx, ctx.principal, req.body, ctx.now, deps.records),
+    }),
   });
 
   routes.read({

@@ -73,11 +73,15 @@ export const CreateExplantBody = Type.Object(
         minLength: 1,
         maxLength: 50,
         description:
-          "A stage of the lab's explant list, by name or key; default the first of the list",
+          "Vitro's addition: a stage of the lab's explant list, by name or key; when sent, " +
+          'the first stage record is made with the explant. Without it the explant has no stage.',
       }),
     ),
     room_id: Type.Optional(
-      Uuid({ description: 'The room of the first stage: a room of the workspace (422)' }),
+      Uuid({
+        description:
+          'The room of the first stage: a room of the workspace (422); only with initial_stage',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -95,10 +95,13 @@ const SEARCHED = ['label', 'batch_number', 'external_id'] as const;
 const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =>
   searchTextOf(SEARCHED.map((field) => row[field]));
 
-/** The stage a new explant starts in: the one asked for, else the first of the lab's list. */
+/**
+ * The stage a new explant starts in: only the one asked for (`initial_stage`, Vitro's
+ * addition). The spec's explant has no stage until one is posted to `/stages`.
+ */
 async function initialStageOf(db: Db, workspaceId: string, asked: string | undefined) {
+  if (asked === undefined) return null;
   const options = await stageOptions(db, workspaceId, 'explant');
-  if (asked === undefined) return options[0] ?? null;
   const key = resolveStageKey(options, asked);
   if (key === null) {
     throw errors.validation(
@@ -114,8 +117,8 @@ const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
 
 /**
- * Creates an explant as the key's owner, in the first stage of the lab's explant
- * list (or `initial_stage`), with a `created` change-history event.
+ * Creates an explant as the key's owner, with a `created` change-history event, and
+ * its first stage record in the same transaction when `initial_stage` is sent.
  */
 export async function createExplant(
   trx: Trx,
@@ -123,7 +126,7 @@ export async function createExplant(
   input: Static<typeof CreateExplantBody>,
   now: string,
   records: RecordLookup,
-): Promise<{ explant: ExplantRecord; warning: string | null }> {
+): Promise<ExplantRecord> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
@@ -137,6 +140,9 @@ export async function createExplant(
     input.custom_fields,
   );
   const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
+  if (input.room_id !== undefined && initialStage === null) {
+    throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
+  }
   if (input.room_id !== undefined && !(await hasRoom(trx, workspaceId, input.room_id))) {
     throw errors.validation('room_id: no room with this id in the workspace');
   }
@@ -207,13 +213,7 @@ export async function createExplant(
     recordedBy: principal.memberId,
     payload: { ...explant, initial_stage: stage?.stage ?? null },
   });
-  return {
-    explant,
-    warning:
-      stage === null
-        ? "The explant was created without a first stage: this lab's explant stage list is empty"
-        : null,
-  };
+  return explant;
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
