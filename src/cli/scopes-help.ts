@@ -3,6 +3,7 @@ import { minimumRoleForScope, SCOPES, type Scope } from '../kernel/access.js';
 /** What each scope lets a key do, in a few words (docs/access.md says more). */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'read:workspace': 'read workspace, rooms, people and lab settings',
+  'write:workspace': 'change lab settings (each setting names the role it needs)',
   'read:plants': 'read plant records',
   'write:plants': 'create and update plant records',
   'read:explants': 'read explant records',

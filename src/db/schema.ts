@@ -16,6 +16,8 @@ export interface WorkspaceTable {
   updated_at: string;
   /** Days between subcultures: an explant is due for transfer this long after its last one. */
   subculture_interval_days: number;
+  /** 1: completing an SOP run with steps that have no evidence is refused (409). */
+  sop_runs_require_all_steps: number;
 }
 
 export interface MemberTable {

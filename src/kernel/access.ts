@@ -13,6 +13,7 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 
 export const SCOPES = [
   'read:workspace',
+  'write:workspace',
   'read:plants',
   'write:plants',
   'read:explants',
@@ -59,6 +60,7 @@ export function isScope(value: string): value is Scope {
 
 /** Scopes that need more than the default role of their kind (DESIGN §4). */
 const MANAGER_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
+  'write:workspace',
   'read:pricing',
   'read:commerce',
   'write:demand',

@@ -505,11 +505,12 @@ describeOnDatabases('SOP run evidence', (target) => {
       );
     });
 
-    it('sends no events_next_cursor with 50 pieces of evidence or fewer', async () => {
+    it('sends events_next_cursor null with 50 pieces of evidence or fewer', async () => {
       for (let i = 0; i < 50; i++) await postEvent(owner, run.id, 'step-1');
       const res = await owner.get(`/api/v1/sop-runs/${run.id}`);
       expect(dataOf(res, 200).events).toHaveLength(50);
-      expect(body(res).meta).toBeUndefined();
+      // Always present, as the product's reference documents it.
+      expect(body(res).meta).toEqual({ events_next_cursor: null });
       await postEvent(owner, run.id, 'step-2');
       const more = await owner.get(`/api/v1/sop-runs/${run.id}`);
       expect(dataOf(more, 200).events).toHaveLength(50);

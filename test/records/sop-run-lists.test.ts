@@ -111,31 +111,107 @@ describe.each(databaseTargets())('SOP run lists and completion on $name', (targe
   });
 
   describe('completing a run with steps not done', () => {
-    it('refuses it without the flag (409 SOP_RUN_STEPS_INCOMPLETE naming the steps), changing nothing', async () => {
+    const requireAllSteps = async (on: boolean) =>
+      dataOf(await owner.patch('/api/v1/lab-settings', { sop_runs_require_all_steps: on }), 200);
+
+    it('completes a half-done run as the spec says (200), and the run lists the steps it ended without', async () => {
       const run = await startRun(owner, { sop_id: sops.first });
+      expect(run).toMatchObject({
+        stepCount: 3,
+        incompleteSteps: ['step-1', 'step-2', 'step-3'],
+        skippedSteps: [],
+        statusDetail: 'in progress, 0 of 3 steps done',
+      });
       await postEvent(owner, run.id, 'step-2');
-      const refused = await complete(run.id, { outcome: 'completed', notes: 'done?' });
-      expectError(
-        refused,
-        409,
-        'SOP_RUN_STEPS_INCOMPLETE',
-        /^2 of 3 steps have no evidence \(step-1, step-3\); .*allow_incomplete_steps: true/,
-      );
-      const read = dataOf(await owner.get(`/api/v1/sop-runs/${run.id}`), 200);
-      expect(read).toMatchObject({ status: 'in_progress', completedAt: null, notes: null });
-      // Explicitly: completed, and the progress says how much was done.
-      const forced = dataOf(
-        await complete(run.id, { outcome: 'completed', allow_incomplete_steps: true }),
-        200,
-      );
-      expect(forced).toMatchObject({ status: 'completed', progress: 33.33 });
-      expect(forced.completedAt).not.toBeNull();
+      const done = dataOf(await complete(run.id, { outcome: 'completed', notes: 'done?' }), 200);
+      expect(done).toMatchObject({
+        status: 'completed',
+        progress: 33.33,
+        steps: [{ id: 'step-2', completed: true }],
+        stepCount: 3,
+        incompleteSteps: ['step-1', 'step-3'],
+        statusDetail: 'completed with 2 of 3 steps not done',
+        notes: 'done?',
+      });
+      expect(done.completedAt).not.toBeNull();
+      expect(dataOf(await owner.get(`/api/v1/sop-runs/${run.id}`), 200)).toEqual({
+        ...done,
+        events: [expect.objectContaining({ stepKey: 'step-2' })],
+      });
+      expect(dataOf(await owner.get('/api/v1/sop-runs'), 200)).toEqual([done]);
+      // The CSV says it in words too.
+      const csv = await t.request({
+        method: 'GET',
+        url: '/api/v1/sop-runs',
+        headers: { ...lab.owner.headers, accept: 'text/csv' },
+      });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.body).toContain('completed with 2 of 3 steps not done');
+      // The flag earlier consoles sent is still accepted, and changes nothing.
+      const flagged = await startRun(owner, { sop_id: sops.first });
+      expect(
+        dataOf(
+          await complete(flagged.id, { outcome: 'completed', allow_incomplete_steps: false }),
+          200,
+        ).statusDetail,
+      ).toBe('completed with 3 of 3 steps not done');
     });
 
-    it('completes a run whose every step has evidence without the flag; fails or cancels any run', async () => {
+    it('shows a skipped step as skipped, with its reason, never as done', async () => {
       const run = await startRun(owner, { sop_id: sops.first });
-      for (const step of ['step-1', 'step-2']) await postEvent(owner, run.id, step);
+      await postEvent(owner, run.id, 'step-1');
+      await postEvent(owner, run.id, 'step-2', {
+        event_type: 'skipped',
+        payload: { reason: 'Hood out of service' },
+      });
+      await postEvent(owner, run.id, 'step-2', {
+        event_type: 'note',
+        payload: { text: 'told Ana' },
+      });
       await postEvent(owner, run.id, 'step-3', { event_type: 'skipped' });
+      const done = dataOf(await complete(run.id, { outcome: 'completed' }), 200);
+      expect(done).toMatchObject({
+        incompleteSteps: [],
+        skippedSteps: [
+          { id: 'step-2', reason: 'Hood out of service' },
+          { id: 'step-3', reason: null },
+        ],
+        statusDetail: 'completed with 2 of 3 steps skipped',
+      });
+      // Worked after a skip, the step is done.
+      const later = await startRun(owner, { sop_id: sops.first });
+      await postEvent(owner, later.id, 'step-1', { event_type: 'skipped' });
+      await postEvent(owner, later.id, 'step-1');
+      expect(dataOf(await owner.get(`/api/v1/sop-runs/${later.id}`), 200)).toMatchObject({
+        skippedSteps: [],
+        incompleteSteps: ['step-2', 'step-3'],
+        statusDetail: 'in progress, 1 of 3 steps done',
+      });
+    });
+
+    it('refuses it in a lab that requires every step (409 SOP_RUN_STEPS_INCOMPLETE naming the steps), changing nothing', async () => {
+      expect(dataOf(await owner.get('/api/v1/lab-settings'), 200)).toMatchObject({
+        sop_runs_require_all_steps: false,
+      });
+      expect(await requireAllSteps(true)).toMatchObject({ sop_runs_require_all_steps: true });
+      const run = await startRun(owner, { sop_id: sops.first });
+      await postEvent(owner, run.id, 'step-2');
+      for (const flag of [{}, { allow_incomplete_steps: true }]) {
+        expectError(
+          await complete(run.id, { outcome: 'completed', notes: 'done?', ...flag }),
+          409,
+          'SOP_RUN_STEPS_INCOMPLETE',
+          /^2 of 3 steps have no evidence \(step-1, step-3\); /,
+        );
+      }
+      const read = dataOf(await owner.get(`/api/v1/sop-runs/${run.id}`), 200);
+      expect(read).toMatchObject({ status: 'in_progress', completedAt: null, notes: null });
+      // A skip with its reason is evidence; failing or cancelling is always possible.
+      await postEvent(owner, run.id, 'step-1');
+      await postEvent(owner, run.id, 'step-3', {
+        event_type: 'skipped',
+        payload: { reason: 'n/a' },
+      });
       expect(dataOf(await complete(run.id, { outcome: 'completed' }), 200)).toMatchObject({
         status: 'completed',
         progress: 100,
@@ -144,12 +220,11 @@ describe.each(databaseTargets())('SOP run lists and completion on $name', (targe
         const open = await startRun(owner, { sop_id: sops.first });
         expect(dataOf(await complete(open.id, { outcome }), 200).status).toBe(outcome);
       }
-      // A flag of false is no flag.
+      // Off again: the spec's complete.
+      await requireAllSteps(false);
       const other = await startRun(owner, { sop_id: sops.first });
-      expectError(
-        await complete(other.id, { outcome: 'completed', allow_incomplete_steps: false }),
-        409,
-        'SOP_RUN_STEPS_INCOMPLETE',
+      expect(dataOf(await complete(other.id, { outcome: 'completed' }), 200).status).toBe(
+        'completed',
       );
     });
 

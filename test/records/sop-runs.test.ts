@@ -64,7 +64,7 @@ describeOnDatabases('SOP runs', (target) => {
       expect(run.startedAt).toMatch(ISO_MS);
       expect(run.updatedAt).toBe(run.startedAt);
       expect(dataOf(await owner.get(runUrl(run.id)), 200)).toEqual({ ...run, events: [] });
-      expect(body(await owner.get(runUrl(run.id))).meta).toBeUndefined();
+      expect(body(await owner.get(runUrl(run.id))).meta).toEqual({ events_next_cursor: null });
     });
 
     it('defaults batch_code and plant_id to null and accepts an empty batch code', async () => {

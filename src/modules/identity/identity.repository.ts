@@ -20,6 +20,7 @@ const WORKSPACE_COLUMNS = [
   'created_at',
   'updated_at',
   'subculture_interval_days',
+  'sop_runs_require_all_steps',
 ] as const;
 
 const MEMBER_COLUMNS = [
@@ -69,7 +70,13 @@ export async function updateWorkspace(
   changes: Partial<
     Pick<
       WorkspaceRow,
-      'name' | 'type' | 'plan' | 'features' | 'device_allowance' | 'subculture_interval_days'
+      | 'name'
+      | 'type'
+      | 'plan'
+      | 'features'
+      | 'device_allowance'
+      | 'subculture_interval_days'
+      | 'sop_runs_require_all_steps'
     >
   > & {
     updated_at: string;

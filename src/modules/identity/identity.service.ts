@@ -88,6 +88,7 @@ export async function createWorkspace(trx: Trx, input: NewWorkspace): Promise<Wo
     created_at: at,
     updated_at: at,
     subculture_interval_days: DEFAULT_SUBCULTURE_INTERVAL_DAYS,
+    sop_runs_require_all_steps: 0,
   };
   await insertWorkspace(trx, row);
   await installDefaultStageLists(trx, row.id);
@@ -99,8 +100,8 @@ export async function hasAnyWorkspace(db: Db): Promise<boolean> {
 }
 
 /**
- * Name, type, device allowance (null = the plan's default) and subculture interval,
- * as an import sets them.
+ * Name, type, device allowance (null = the plan's default), subculture interval and
+ * the SOP run rule, as an import or the lab settings set them.
  */
 export async function updateWorkspaceSettings(
   trx: Trx,
@@ -110,6 +111,7 @@ export async function updateWorkspaceSettings(
     type?: string;
     device_allowance?: number | null;
     subculture_interval_days?: number;
+    sop_runs_require_all_steps?: boolean;
   },
   at: string = nowIso(),
 ): Promise<void> {
@@ -128,6 +130,9 @@ export async function updateWorkspaceSettings(
     ...(settings.subculture_interval_days === undefined
       ? {}
       : { subculture_interval_days: settings.subculture_interval_days }),
+    ...(settings.sop_runs_require_all_steps === undefined
+      ? {}
+      : { sop_runs_require_all_steps: settings.sop_runs_require_all_steps ? 1 : 0 }),
     updated_at: at,
   });
 }

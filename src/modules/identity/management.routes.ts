@@ -1,4 +1,5 @@
 import type { Routes } from '../../kernel/routes/index.js';
+import { SCOPES } from '../../kernel/access.js';
 import {
   AddMemberBody,
   ApiKey,
@@ -120,8 +121,8 @@ export function registerManagementRoutes(routes: Routes): void {
     tags: ['API keys'],
     summary: 'Create an API key',
     description:
-      'A key that acts as `member_id`, with `scopes` (default all 34; the member’s role narrows ' +
-      'them on every request). The secret `key` is in this response only and is stored as a ' +
+      `A key that acts as \`member_id\`, with \`scopes\` (default all ${SCOPES.length}; at least ` +
+      'one when sent: an empty list is 422; the member’s role narrows them on every request). The secret `key` is in this response only and is stored as a ' +
       'hash; a retry, even with the same Idempotency-Key, creates another key. Only an owner ' +
       "may create an owner's key.",
     failureCode: 'API_KEY_CREATE_FAILED',

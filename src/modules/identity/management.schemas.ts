@@ -71,7 +71,11 @@ export const CreateApiKeyBody = Type.Object(
   {
     member_id: Uuid({ description: 'the member the key acts as; an owner’s only by an owner' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, default: 'API key' })),
-    scopes: Type.Optional({ ...ScopeList, description: 'default: all 34' }),
+    scopes: Type.Optional({
+      ...ScopeList,
+      minItems: 1,
+      description: `default: all ${SCOPES.length}; a key with none could do nothing (422)`,
+    }),
     environment: Type.Optional(
       StringEnum(['production', 'development'], {
         default: 'production',

@@ -77,38 +77,51 @@ export async function nextEvidenceSequence(
   return Number(row.event_seq);
 }
 
-/** The step ids of a run that have at least one piece of evidence. */
-export async function stepKeysWithEvidence(
-  db: Db,
-  workspaceId: string,
-  runId: string,
-): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('sop_step_events')
-    .select('step_key')
-    .distinct()
-    .where('workspace_id', '=', workspaceId)
-    .where('run_id', '=', runId)
-    .execute();
-  return new Set(rows.map((row) => row.step_key));
+/** What a run's evidence says of one step: the kinds posted to it, and its latest skip's payload. */
+export interface StepEvidence {
+  readonly types: Set<string>;
+  skipPayload: string | null;
 }
 
-/** For each of `runIds`, the step ids that have at least one piece of evidence (one query). */
-export async function stepKeysWithEvidenceOf(
+/**
+ * For each of `runIds`, each step that has evidence with the kinds of evidence it
+ * has and the payload of its latest `skipped` event (two queries for any number of
+ * runs: the distinct kinds, and the payloads of skips alone).
+ */
+export async function stepEvidenceOf(
   db: Db,
   workspaceId: string,
   runIds: readonly string[],
-): Promise<Map<string, Set<string>>> {
-  const byRun = new Map<string, Set<string>>(runIds.map((id) => [id, new Set()]));
+): Promise<Map<string, Map<string, StepEvidence>>> {
+  const byRun = new Map<string, Map<string, StepEvidence>>(runIds.map((id) => [id, new Map()]));
   if (runIds.length === 0) return byRun;
-  const rows = await db
+  const kinds = await db
     .selectFrom('sop_step_events')
-    .select(['run_id', 'step_key'])
+    .select(['run_id', 'step_key', 'event_type'])
     .distinct()
     .where('workspace_id', '=', workspaceId)
     .where('run_id', 'in', [...runIds])
     .execute();
-  for (const row of rows) byRun.get(row.run_id)?.add(row.step_key);
+  for (const row of kinds) {
+    const steps = byRun.get(row.run_id);
+    if (steps === undefined) continue;
+    const step = steps.get(row.step_key) ?? { types: new Set<string>(), skipPayload: null };
+    step.types.add(row.event_type);
+    steps.set(row.step_key, step);
+  }
+  if (!kinds.some((row) => row.event_type === 'skipped')) return byRun;
+  const skips = await db
+    .selectFrom('sop_step_events')
+    .select(['run_id', 'step_key', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('run_id', 'in', [...runIds])
+    .where('event_type', '=', 'skipped')
+    .orderBy('seq')
+    .execute();
+  for (const row of skips) {
+    const step = byRun.get(row.run_id)?.get(row.step_key);
+    if (step !== undefined) step.skipPayload = row.payload;
+  }
   return byRun;
 }
 

@@ -81,13 +81,15 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     summary: 'Get an SOP run',
     description:
       `The run with its first ${EMBEDDED_EVENTS} pieces of step evidence, oldest first; ` +
-      '`meta.events_next_cursor` when there are more (pass it to GET /sop-runs/{id}/events).',
+      '`meta.events_next_cursor` is the cursor of the rest (pass it to GET /sop-runs/{id}/events), ' +
+      'null when there is no more.',
     scope: 'read:sop_runs',
     failureCode: 'SOP_RUN_QUERY_FAILED',
     params: SopRunParams,
     notFound: 'SOP run',
     data: SopRunDetail,
     meta: SopRunDetailMeta,
+    metaRequired: true,
     handler: (req, ctx) =>
       getSopRun(ctx.db, ctx.principal.workspaceId, req.params.id, (key) =>
         ctx.listCursor(EVIDENCE_LIST, key),

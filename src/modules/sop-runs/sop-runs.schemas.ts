@@ -70,6 +70,30 @@ const runFields = {
   notes: Nullable(Type.String({ description: 'Sent when the run was closed' })),
   startedBy: Nullable(Uuid({ description: 'The member who started the run' })),
   updatedAt: Type.String(),
+  stepCount: Type.Integer({ description: 'How many steps the pinned version has' }),
+  incompleteSteps: Type.Array(Type.String(), {
+    description:
+      'The pinned steps with no evidence, in the version’s order; for an ended run, the steps ' +
+      'it ended without (Vitro addition)',
+  }),
+  skippedSteps: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      reason: Nullable(
+        Type.String({ description: 'From the skip’s payload: reason, notes, note or comment' }),
+      ),
+    }),
+    {
+      description:
+        'The pinned steps whose only evidence is a skip (and notes): skipped, not done. They are ' +
+        'also in `steps`, which lists every step with evidence (Vitro addition)',
+    },
+  ),
+  statusDetail: Type.String({
+    description:
+      'The status in plain words with its steps, e.g. "completed with 4 of 7 steps not done" ' +
+      '(Vitro addition)',
+  }),
 };
 
 export const SopRun = Type.Object(runFields, { $id: 'SopRun' });
@@ -105,9 +129,12 @@ export const SopRunDetail = Type.Object(
 );
 
 export const SopRunDetailMeta = Type.Object({
-  events_next_cursor: Type.String({
-    description: 'Sent when the run has more than 50: the cursor of GET /sop-runs/{id}/events',
-  }),
+  events_next_cursor: Nullable(
+    Type.String({
+      description:
+        'The cursor of GET /sop-runs/{id}/events for the evidence after the first 50; null when none',
+    }),
+  ),
 });
 
 export const StartSopRunBody = Type.Object(
@@ -180,8 +207,8 @@ export const CompleteSopRunBody = Type.Object(
     allow_incomplete_steps: Type.Optional(
       Type.Boolean({
         description:
-          'true completes a run some of whose steps have no evidence; without it such a run answers ' +
-          '409 SOP_RUN_STEPS_INCOMPLETE (failed and cancelled need no flag)',
+          'Accepted for earlier Vitro clients and ignored: a run completes whatever its steps hold ' +
+          'unless the lab setting `sop_runs_require_all_steps` is on',
       }),
     ),
   },

@@ -7,6 +7,8 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-lookup.js';
+import { getWorkspace } from '../identity/index.js';
+import { runSteps } from './run-steps.js';
 import { findVersionInForce, findVersionStep, type SopStepMeasurement } from '../sops/index.js';
 import {
   listEvidence,
@@ -14,8 +16,8 @@ import {
   nextEvidenceSequence,
   sopRuns,
   sopStepEvents,
-  stepKeysWithEvidence,
-  stepKeysWithEvidenceOf,
+  type StepEvidence,
+  stepEvidenceOf,
   type SopRunRow,
   type SopStepEventRow,
 } from './sop-runs.repository.js';
@@ -46,9 +48,15 @@ const RUN = 'SOP run';
 const closedStatuses: ReadonlySet<string> = new Set(CLOSED_RUN_STATUSES);
 const stepIdsOf = (run: SopRunRow) => JSON.parse(run.step_ids) as string[];
 
-function presentRun(row: SopRunRow, withEvidence: ReadonlySet<string>): SopRunRecord {
+const NO_EVIDENCE: ReadonlyMap<string, StepEvidence> = new Map();
+
+async function evidenceOfRun(db: Db, workspaceId: string, runId: string) {
+  return (await stepEvidenceOf(db, workspaceId, [runId])).get(runId)!;
+}
+
+function presentRun(row: SopRunRow, evidence: ReadonlyMap<string, StepEvidence>): SopRunRecord {
   const stepIds = stepIdsOf(row);
-  const worked = stepIds.filter((id) => withEvidence.has(id));
+  const { worked, incomplete, skipped, detail } = runSteps(row.status, stepIds, evidence);
   return {
     id: row.id,
     sopId: row.sop_id,
@@ -66,6 +74,10 @@ function presentRun(row: SopRunRow, withEvidence: ReadonlySet<string>): SopRunRe
     notes: row.notes,
     startedBy: row.started_by,
     updatedAt: row.updated_at,
+    stepCount: stepIds.length,
+    incompleteSteps: incomplete,
+    skippedSteps: skipped,
+    statusDetail: detail,
   };
 }
 
@@ -139,7 +151,7 @@ export async function startSopRun(
     updated_at: now,
   };
   await sopRuns.insert(trx, row);
-  return presentRun(row, new Set());
+  return presentRun(row, NO_EVIDENCE);
 }
 
 interface Evidence {
@@ -277,12 +289,13 @@ export function recordStepMeasurement(
 }
 
 /**
- * POST /sop-runs/{id}/complete: closes the run with its outcome. Only the member
- * who started it or a manager and above may; to anyone else the run does not
- * exist (404), as to another workspace. A run completed with steps that have no
- * evidence needs `allow_incomplete_steps: true` (else 409 SOP_RUN_STEPS_INCOMPLETE,
- * nothing changed): completing says the procedure was followed, and a step with no
- * evidence says it may not have been. Failing or cancelling needs no flag.
+ * POST /sop-runs/{id}/complete: closes the run with its outcome, whatever its steps
+ * hold, as the spec's `complete` does; the run then lists the steps it ended
+ * without (`incompleteSteps`). Only the member who started it or a manager and
+ * above may; to anyone else the run does not exist (404), as to another workspace.
+ * A lab that sets `sop_runs_require_all_steps` refuses to complete a run with
+ * steps that have no evidence (409 SOP_RUN_STEPS_INCOMPLETE, nothing changed);
+ * failing or cancelling it is always possible.
  */
 export async function completeSopRun(
   trx: Trx,
@@ -297,16 +310,19 @@ export async function completeSopRun(
     throw errors.notFound(RUN);
   }
   if (closedStatuses.has(run.status)) throw runEnded(run, 'it cannot be closed again');
-  const worked = await stepKeysWithEvidence(trx, workspaceId, runId);
-  if (input.outcome === 'completed' && input.allow_incomplete_steps !== true) {
+  const evidence = await evidenceOfRun(trx, workspaceId, runId);
+  if (
+    input.outcome === 'completed' &&
+    (await getWorkspace(trx, workspaceId)).sop_runs_require_all_steps === 1
+  ) {
     const steps = stepIdsOf(run);
-    const missing = steps.filter((step) => !worked.has(step));
+    const missing = runSteps(run.status, steps, evidence).incomplete;
     if (missing.length > 0) {
       throw new AppError(
         'SOP_RUN_STEPS_INCOMPLETE',
         `${missing.length} of ${steps.length} steps have no evidence (${missing.join(', ')}); ` +
-          'record them, send allow_incomplete_steps: true to complete the run anyway, or close it ' +
-          'as failed or cancelled',
+          'this lab completes a run only when every step has evidence: record them (a skipped ' +
+          'step with its reason counts), or close the run as failed or cancelled',
       );
     }
   }
@@ -317,7 +333,7 @@ export async function completeSopRun(
     updated_at: now,
   };
   await sopRuns.update(trx, workspaceId, runId, changes);
-  return presentRun({ ...run, ...changes }, worked);
+  return presentRun({ ...run, ...changes }, evidence);
 }
 
 /**
@@ -329,7 +345,7 @@ export async function getSopRun(
   workspaceId: string,
   runId: string,
   cursorAfter: (key: SortKey) => string,
-): Promise<{ data: SopRunDetailRecord; meta?: Static<typeof SopRunDetailMeta> }> {
+): Promise<{ data: SopRunDetailRecord; meta: Static<typeof SopRunDetailMeta> }> {
   const run = await sopRuns.find(db, workspaceId, runId);
   if (run === undefined) throw errors.notFound(RUN);
   const first = await listEvidence(db, workspaceId, runId, {
@@ -338,12 +354,13 @@ export async function getSopRun(
     after: null,
   });
   const data = {
-    ...presentRun(run, await stepKeysWithEvidence(db, workspaceId, runId)),
+    ...presentRun(run, await evidenceOfRun(db, workspaceId, runId)),
     events: first.items.map(presentEvidence),
   };
-  return first.nextKey === null
-    ? { data }
-    : { data, meta: { events_next_cursor: cursorAfter(first.nextKey) } };
+  return {
+    data,
+    meta: { events_next_cursor: first.nextKey === null ? null : cursorAfter(first.nextKey) },
+  };
 }
 
 /** GET /sop-runs/{id}/events: the run's whole trail, oldest first. */
@@ -403,12 +420,12 @@ export async function listSopRuns(
     },
     page,
   );
-  const worked = await stepKeysWithEvidenceOf(
+  const evidence = await stepEvidenceOf(
     db,
     workspaceId,
     items.map((run) => run.id),
   );
-  return { items: items.map((run) => presentRun(run, worked.get(run.id)!)), nextKey };
+  return { items: items.map((run) => presentRun(run, evidence.get(run.id)!)), nextKey };
 }
 
 const runRefOf = (row: SopRunRow | undefined): RecordRef | undefined =>

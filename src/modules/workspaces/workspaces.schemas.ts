@@ -1,7 +1,33 @@
 import Type from 'typebox';
-import { Uuid } from '../../kernel/schemas.js';
+import { Int, Uuid } from '../../kernel/schemas.js';
 
 export const Workspace = Type.Object(
   { id: Uuid(), name: Type.String(), type: Type.String() },
   { $id: 'Workspace' },
+);
+
+const settingFields = {
+  subculture_interval_days: Int({
+    minimum: 1,
+    maximum: 365,
+    description:
+      'Days between subcultures: an explant is due for transfer this long after its last one',
+  }),
+  sop_runs_require_all_steps: Type.Boolean({
+    description:
+      'When true, completing an SOP run some of whose steps have no evidence answers 409 ' +
+      'SOP_RUN_STEPS_INCOMPLETE (a skipped step has evidence). Default false: `complete` ends ' +
+      'the run and the run lists its `incompleteSteps`.',
+  }),
+};
+
+/** The lab's own settings (Vitro's addition). */
+export const LabSettings = Type.Object(settingFields, { $id: 'LabSettings' });
+
+export const UpdateLabSettingsBody = Type.Object(
+  {
+    subculture_interval_days: Type.Optional(settingFields.subculture_interval_days),
+    sop_runs_require_all_steps: Type.Optional(settingFields.sop_runs_require_all_steps),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
