@@ -1,4 +1,5 @@
 import type { Ajv } from 'ajv';
+import { errors } from './errors.js';
 import { isUuid } from './ids.js';
 import { parseDateOnly, parseDateOrTimestamp, parseZonedTimestamp } from './time.js';
 
@@ -43,4 +44,22 @@ export function formatProblem(format: string): string {
 /** A value that passed `date`, `date-time` or `date-or-date-time`, as ISO 8601 UTC with milliseconds. */
 export function toUtc(value: string): string {
   return parseDateOrTimestamp(value) ?? new Date(value).toISOString();
+}
+
+/**
+ * A time field and `timestamp`, the older name some device clients send it by:
+ * either may be sent; both must name the same moment (422 naming both otherwise).
+ */
+export function timeOrTimestamp(
+  time: { name: string; value: string | undefined },
+  timestamp: string | undefined,
+  at = '',
+): string | undefined {
+  if (timestamp === undefined) return time.value;
+  if (time.value !== undefined && Date.parse(time.value) !== Date.parse(timestamp)) {
+    throw errors.validation(
+      `${at}timestamp: differs from ${time.name}; send one of them (timestamp is its older name)`,
+    );
+  }
+  return time.value ?? timestamp;
 }

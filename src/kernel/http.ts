@@ -4,6 +4,12 @@ import { isDatabaseBusy } from '../db/errors.js';
 import { AppError, errors, type ErrorCode } from './errors.js';
 import { describeValidationError } from './validation.js';
 
+const unsupportedMediaType = () =>
+  new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Request bodies must be sent as Content-Type: application/json',
+  );
+
 /** Bodies above about 4.5 MB are refused with 413 before anything else reads them. */
 export const BODY_LIMIT_BYTES = Math.floor(4.5 * 1024 * 1024);
 
@@ -47,12 +53,7 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { ...failureOf(errors.payloadTooLarge(), req) };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        status: 415,
-        code: 'UNSUPPORTED_MEDIA_TYPE',
-        message: 'Request bodies must be sent as Content-Type: application/json',
-        headers: {},
-      };
+      return failureOf(unsupportedMediaType(), req);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return failureOf(errors.invalidJson(), req);
@@ -139,21 +140,31 @@ export function installHttpConventions(app: FastifyInstance): void {
   });
 
   // Only JSON bodies; an empty body is "no body" (never invalid JSON).
+  const parseJson = (text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+    const raw = typeof text === 'string' ? text : text.toString('utf8');
+    if (raw.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(raw));
+    } catch {
+      done(errors.invalidJson(), undefined);
+    }
+  };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_req, text, done) => {
-      const raw = typeof text === 'string' ? text : text.toString('utf8');
-      if (raw.trim() === '') {
-        done(null, undefined);
-        return;
-      }
-      try {
-        done(null, JSON.parse(raw));
-      } catch {
-        done(errors.invalidJson(), undefined);
-      }
+    (_req, text, done) => parseJson(text, done),
+  );
+  // Any other type, or none: JSON for the routes that take it so (device firmware), else 415.
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (req, text, done) => {
+      if (req.routeOptions.config.vitro?.bodyOfAnyType === true) parseJson(text, done);
+      else done(unsupportedMediaType(), undefined);
     },
   );
 

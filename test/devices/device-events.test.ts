@@ -55,12 +55,16 @@ describeOnDatabases('Heartbeats and device events', (target) => {
           payload: JSON.stringify({ firmware: '1.2.3', uptime: 42, nested: { a: [1, 2] } }),
           headers: { 'content-type': 'application/json' },
         },
+        // Firmware that sends JSON with no Content-Type, or another one (Tasmota's WebSend).
+        { payload: '{}' },
+        { payload: '{"rssi":-61}', headers: { 'content-type': 'text/plain' } },
       ];
       let previous = '';
       for (const options of bodies) {
         const res = await send(t, lab.owner, 'POST', url(), options);
         const data = dataOf(res, 200);
-        expect(keysOf(data)).toEqual(['received_at']);
+        expect(keysOf(data)).toEqual(['device_id', 'last_seen_at', 'received_at']);
+        expect(data).toMatchObject({ device_id: device.id, last_seen_at: data.received_at });
         expect(data.received_at).toMatch(ISO_MS);
         expect(data.received_at >= previous).toBe(true);
         expect(await lastSeen()).toBe(data.received_at);
@@ -179,7 +183,15 @@ describeOnDatabases('Heartbeats and device events', (target) => {
     });
 
     it.each([
-      ['an unknown event_type', { event_type: 'reboot' }],
+      ['an empty event_type', { event_type: '' }],
+      ['an event_type over 50 characters', { event_type: 'r'.repeat(51) }],
+      [
+        'occurred_at and timestamp naming two moments',
+        {
+          occurred_at: '2026-11-20T10:00:00Z',
+          timestamp: '2026-11-20T10:00:01Z',
+        },
+      ],
       ['occurred_at without a zone', { occurred_at: '2026-11-20T10:00:00' }],
       ['a payload that is not an object', { payload: [1, 2] }],
       ['a payload over 10,000 bytes', { payload: { big: 'x'.repeat(10_001) } }],

@@ -281,7 +281,12 @@ describeOnDatabases('POST /sensor-readings', (target) => {
     it.each([
       ['value: not a number', { value: 'warm' }],
       ['value: null', { value: null }],
-      ['type outside the list', { type: 'pressure' }],
+      ['an empty type', { type: '' }],
+      ['a type over 50 characters', { type: 'p'.repeat(51) }],
+      [
+        'recorded_at and timestamp naming two moments',
+        { recorded_at: '2026-11-20T08:00:00Z', timestamp: '2026-11-20T09:00:00+02:00' },
+      ],
       ['recorded_at without a zone', { recorded_at: '2026-11-20T08:00:00' }],
       ['unknown field', { sensor: 'x' }],
       ['notes too long', { notes: 'n'.repeat(501) }],

@@ -46,7 +46,6 @@ describeOnDatabases('members, keys and devices from the console', (target) => {
       ['DELETE', `/api/v1/members/${lab.owner.memberId}`],
       ['POST', `/api/v1/members/${lab.owner.memberId}/sign-in-links`],
       ['DELETE', `/api/v1/api-keys/${lab.owner.keyId}`],
-      ['GET', `/api/v1/devices/${device.deviceId}`],
       ['PATCH', `/api/v1/devices/${device.deviceId}`, { status: 'paused' }],
       ['GET', '/api/v1/session'],
       ['DELETE', '/api/v1/session'],
@@ -75,6 +74,14 @@ describeOnDatabases('members, keys and devices from the console', (target) => {
       headers: lab.owner.headers,
     });
     expect(dataOf(tokens, 200)[0].status).toBe('active');
+    // Reading one device is the device list's rule: keys with read:devices, never a token.
+    const read = (headers: Record<string, string>) =>
+      t.request({ method: 'GET', url: `/api/v1/devices/${device.deviceId}`, headers });
+    expect(dataOf(await read(lab.owner.headers), 200)).toMatchObject({ id: device.deviceId });
+    expect(body(await read(device.headers)).code).toBe('DEVICE_TOKEN_NOT_ACCEPTED');
+    const narrow = await lab.actor('member', { scopes: ['read:plants'] });
+    expect(body(await read(narrow.headers))).toMatchObject({ code: 'FORBIDDEN' });
+    expect(body(await read(narrow.headers)).error).toContain('read:devices');
   });
 
   it('is for admins and owners: a manager’s session is refused naming the role', async () => {

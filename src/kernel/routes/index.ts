@@ -40,6 +40,8 @@ export interface RouteConfig {
   hideFieldInErrors: boolean;
   /** The noun of a malformed path id's 404. */
   notFound: string;
+  /** The body is JSON whatever its Content-Type says (device endpoints). */
+  bodyOfAnyType: boolean;
 }
 
 declare module 'fastify' {
@@ -112,6 +114,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       preHandler?: preHandlerAsyncHookHandler[];
       onSend?: onSendAsyncHookHandler[];
       hideFieldInErrors?: boolean;
+      bodyOfAnyType?: boolean;
     } = {},
   ) => {
     const idempotent = op.idempotency === 'store';
@@ -125,6 +128,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
           failureCode: op.spec.failureCode,
           hideFieldInErrors: extra.hideFieldInErrors ?? false,
           notFound: op.spec.notFound ?? 'Record',
+          bodyOfAnyType: extra.bodyOfAnyType ?? false,
         },
       },
       onRequest: accessHook(kernel, op),
@@ -175,6 +179,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       preHandler,
       ...(spec.readings ? { onSend: [readingsRefundHook(kernel)] } : {}),
       hideFieldInErrors: spec.hideFieldInErrors ?? false,
+      bodyOfAnyType: spec.bodyOfAnyType ?? false,
     });
   };
 

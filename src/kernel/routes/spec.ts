@@ -125,6 +125,12 @@ export interface WriteOptions<
   /** Accept a missing body (treated as `{}`). */
   bodyOptional?: boolean;
   /**
+   * Read the body as JSON whatever its Content-Type says (none, `text/plain`…):
+   * device firmware often sends JSON without the header. Other operations answer
+   * such a body 415.
+   */
+  bodyOfAnyType?: boolean;
+  /**
    * Idempotency-Key handling: `store` (default) replays the first response;
    * `ignore` accepts the header but never stores (responses carrying a secret).
    */

@@ -20,6 +20,7 @@ export function registerDeviceEventRoutes(routes: Routes): void {
     failureCode: 'DEVICE_EVENT_CREATE_FAILED',
     errors: ['DEVICE_TOKEN_WRONG_DEVICE', 'NOT_FOUND'],
     body: CreateDeviceEventBody,
+    bodyOfAnyType: true,
     data: DeviceEvent,
     meta: DeviceEventMeta,
     handler: (req, ctx) => recordDeviceEvent(ctx.trx, ctx.principal, req.body, ctx.now),

@@ -27,12 +27,31 @@ export const DeviceEvent = Type.Object(
 export const CreateDeviceEventBody = Type.Object(
   {
     device_id: Uuid(),
-    event_type: StringEnum(DEVICE_EVENT_TYPES),
+    event_type: Type.Union(
+      [
+        StringEnum(DEVICE_EVENT_TYPES),
+        Type.String({
+          minLength: 1,
+          maxLength: 50,
+          description:
+            'A type outside the list, as some firmware sends: stored as other, the type sent kept ' +
+            'in payload.original_event_type',
+        }),
+      ],
+      { description: DEVICE_EVENT_TYPES.join(', ') },
+    ),
     payload: Type.Optional(JsonObject()),
     occurred_at: Type.Optional(
       Type.String({
         format: 'date-time',
         description: 'ISO 8601 with a time zone; default the time of receipt',
+      }),
+    ),
+    timestamp: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'The older name of occurred_at, as some device clients send it; both sent must be the same moment (422)',
       }),
     ),
     external_id: Type.Optional(

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import { toUtc } from '../../kernel/formats.js';
+import { timeOrTimestamp, toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import { boundedJson, parseJsonObject } from '../../kernel/json.js';
 import type { Principal } from '../../kernel/principal.js';
@@ -11,10 +11,11 @@ import {
   insertDeviceEvent,
   type DeviceEventRow,
 } from './device-events.repository.js';
-import type {
-  CreateDeviceEventBody,
-  DeviceEvent,
-  DeviceEventMeta,
+import {
+  DEVICE_EVENT_TYPES,
+  type CreateDeviceEventBody,
+  type DeviceEvent,
+  type DeviceEventMeta,
 } from './device-events.schemas.js';
 
 export type DeviceEventRecord = Static<typeof DeviceEvent>;
@@ -32,8 +33,11 @@ export function presentDeviceEvent(row: DeviceEventRow): DeviceEventRecord {
   };
 }
 
+const KNOWN_TYPES: ReadonlySet<string> = new Set(DEVICE_EVENT_TYPES);
+
 /**
- * POST /device-events: stores a device's status event. An event whose device
+ * POST /device-events: stores a device's status event. A type outside the list
+ * is stored as `other`, the type sent kept in `payload.original_event_type`. An event whose device
  * already sent its `external_id` is not stored again: the stored one is answered
  * with `meta.duplicate`.
  */
@@ -43,14 +47,23 @@ export async function recordDeviceEvent(
   body: Static<typeof CreateDeviceEventBody>,
   now: string,
 ): Promise<{ data: DeviceEventRecord; meta?: Static<typeof DeviceEventMeta> }> {
+  const occurredAt = timeOrTimestamp(
+    { name: 'occurred_at', value: body.occurred_at },
+    body.timestamp,
+  );
   await requireDevices(trx, principal, [body.device_id]);
+  const known = KNOWN_TYPES.has(body.event_type);
+  const payload = body.payload ?? {};
   const row: DeviceEventRow = {
     id: newId(),
     workspace_id: principal.workspaceId,
     device_id: body.device_id,
-    event_type: body.event_type,
-    payload: boundedJson('payload', body.payload ?? {}),
-    occurred_at: body.occurred_at === undefined ? now : toUtc(body.occurred_at),
+    event_type: known ? body.event_type : 'other',
+    payload: boundedJson(
+      'payload',
+      known ? payload : { original_event_type: body.event_type, ...payload },
+    ),
+    occurred_at: occurredAt === undefined ? now : toUtc(occurredAt),
     external_id: body.external_id ?? null,
     created_at: now,
   };

@@ -14,19 +14,22 @@ const DeviceStatusBody = Type.Object(
 );
 
 /**
- * What the console's Devices page adds to the device operations: one device, and
- * its status. Console sessions of admins and owners only, like the members and
- * keys pages (an API key gets 403 SESSION_REQUIRED).
+ * Changing a device's status is for console sessions of admins and owners only,
+ * like the members and keys pages (an API key gets 403 SESSION_REQUIRED).
  */
 const ADMIN = { credentials: 'session', scope: null, role: 'admin', plan: 'devices' } as const;
 
 export function registerDeviceStatusRoutes(routes: Routes): void {
   routes.read({
-    ...ADMIN,
     url: '/api/v1/devices/:deviceId',
     operationId: 'getDevice',
     tags: ['Devices'],
     summary: 'Get a device',
+    description:
+      'One device of the workspace, as the device list shows it. For keys with `read:devices` and ' +
+      'console sessions; a device token is refused (403 DEVICE_TOKEN_NOT_ACCEPTED).',
+    scope: 'read:devices',
+    plan: 'devices',
     failureCode: 'DEVICE_QUERY_FAILED',
     params: DeviceParams,
     notFound: 'Device',

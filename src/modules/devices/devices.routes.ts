@@ -72,6 +72,7 @@ export function registerDeviceRoutes(routes: Routes): void {
     notFound: 'Device',
     body: HeartbeatBody,
     bodyOptional: true,
+    bodyOfAnyType: true,
     data: Heartbeat,
     handler: async (req, ctx) => ({
       data: await sendHeartbeat(ctx.trx, ctx.principal, req.params.deviceId, ctx.now),

@@ -78,7 +78,16 @@ export const MintTokenBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const Heartbeat = Type.Object({ received_at: Type.String() }, { $id: 'Heartbeat' });
+export const Heartbeat = Type.Object(
+  {
+    received_at: Type.String(),
+    device_id: Uuid(),
+    last_seen_at: Type.String({
+      description: "The device's last_seen_at after this heartbeat (a reading may be later)",
+    }),
+  },
+  { $id: 'Heartbeat' },
+);
 
 /** A heartbeat's body is ignored: none, `{}` or any JSON object (device metadata). */
 export const HeartbeatBody = Type.Object(

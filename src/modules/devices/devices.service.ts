@@ -134,11 +134,16 @@ export async function sendHeartbeat(
   principal: Principal,
   deviceId: string,
   now: string,
-): Promise<{ received_at: string }> {
+): Promise<{ received_at: string; device_id: string; last_seen_at: string }> {
   requireOwnDevice(principal, deviceId);
-  await requireDevice(trx, principal.workspaceId, deviceId);
+  const device = await requireDevice(trx, principal.workspaceId, deviceId);
   await touchLastSeen(trx, principal.workspaceId, deviceId, now, now);
-  return { received_at: now };
+  const seen = device.last_seen_at;
+  return {
+    received_at: now,
+    device_id: deviceId,
+    last_seen_at: seen !== null && seen > now ? seen : now,
+  };
 }
 
 /** Pauses, retires or re-activates a device; pausing or retiring revokes all its tokens. */

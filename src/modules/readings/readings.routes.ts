@@ -92,6 +92,7 @@ export function registerReadingRoutes(
     failureCode: 'READINGS_CREATE_FAILED',
     errors: ['DEVICE_TOKEN_WRONG_DEVICE', 'NOT_FOUND', 'DEVICE_INGEST_DISABLED'],
     body: CreateReadingsBody,
+    bodyOfAnyType: true,
     readings: readingsIn,
     data: CreateReadingsData,
     meta: CreateReadingsMeta,

@@ -25,7 +25,19 @@ export const SensorReading = Type.Object(
 
 const readingFields = {
   device_id: Uuid(),
-  type: StringEnum(READING_TYPES),
+  type: Type.Union(
+    [
+      StringEnum(READING_TYPES),
+      Type.String({
+        minLength: 1,
+        maxLength: 50,
+        description:
+          'A name outside the list, as older firmware sends: light_lux is stored as light, any ' +
+          'other as other with the name kept in notes ("type sent: …")',
+      }),
+    ],
+    { description: READING_TYPES.join(', ') },
+  ),
   value: Type.Number(FINITE_NUMBER_BOUNDS),
   unit: Type.String({ minLength: 1, maxLength: 20 }),
   room_id: Type.Optional(
@@ -36,6 +48,13 @@ const readingFields = {
       format: 'date-time',
       description:
         'ISO 8601 with a time zone; required with external_id, else default the time of receipt',
+    }),
+  ),
+  timestamp: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'The older name of recorded_at, as some device clients send it; both sent must be the same moment (422)',
     }),
   ),
   notes: Type.Optional(Type.String({ maxLength: 500 })),

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
-import { toUtc } from '../../kernel/formats.js';
+import { timeOrTimestamp, toUtc } from '../../kernel/formats.js';
 import { CANONICAL_UTC } from '../../kernel/time.js';
 import { newId } from '../../kernel/ids.js';
 import type { PageRequest } from '../../db/pages.js';
@@ -30,6 +30,7 @@ import type {
   ReadingQuery,
   SensorReading,
 } from './readings.schemas.js';
+import { notesKeeping, readingTypeOf } from './reading-aliases.js';
 
 export type SensorReadingRecord = Static<typeof SensorReading>;
 type CreateReadingsResult = {
@@ -126,12 +127,17 @@ export async function ingestReadings(
 ): Promise<CreateReadingsResult> {
   const single = !('readings' in body);
   const inputs: readonly ReadingInput[] = 'readings' in body ? body.readings : [body];
-  inputs.forEach((reading, i) => {
-    if (reading.external_id !== undefined && reading.recorded_at === undefined) {
-      throw errors.validation(
-        `${single ? '' : `readings[${i}].`}recorded_at: is required when external_id is sent`,
-      );
+  const at = (i: number) => (single ? '' : `readings[${i}].`);
+  const times = inputs.map((reading, i) => {
+    const time = timeOrTimestamp(
+      { name: 'recorded_at', value: reading.recorded_at },
+      reading.timestamp,
+      at(i),
+    );
+    if (reading.external_id !== undefined && time === undefined) {
+      throw errors.validation(`${at(i)}recorded_at: is required when external_id is sent`);
     }
+    return time;
   });
 
   const workspaceId = principal.workspaceId;
@@ -155,12 +161,12 @@ export async function ingestReadings(
   const rows: ReadingRow[] = [];
   const ids = new Set<string>();
   inputs.forEach((reading, i) => {
-    const recordedAt = reading.recorded_at === undefined ? now : recordedAtOf(reading.recorded_at);
+    const time = times[i];
+    const recordedAt = time === undefined ? now : recordedAtOf(time);
     if (!isReadingTime(recordedAt)) {
-      throw errors.validation(
-        `${single ? '' : `readings[${i}].`}recorded_at: must be within the years 0001 to 9999 (UTC)`,
-      );
+      throw errors.validation(`${at(i)}recorded_at: must be within the years 0001 to 9999 (UTC)`);
     }
+    const { type, keptName } = readingTypeOf(reading.type);
     const deviceId = reading.device_id;
     const externalId = reading.external_id ?? null;
     const id = externalId === null ? newId() : readingIdOf(deviceId, externalId, recordedAt);
@@ -172,10 +178,10 @@ export async function ingestReadings(
       id,
       workspace_id: workspaceId,
       room_id: reading.room_id ?? devices.get(deviceId)!.room_id,
-      type: reading.type,
+      type,
       value: reading.value,
       unit: reading.unit,
-      notes: reading.notes ?? null,
+      notes: notesKeeping(keptName, reading.notes ?? null),
       external_id: externalId,
       created_at: now,
     });
