@@ -140,7 +140,10 @@ export function installHttpConventions(app: FastifyInstance): void {
   });
 
   // Only JSON bodies; an empty body is "no body" (never invalid JSON).
-  const parseJson = (text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+  const parseJson = (
+    text: string | Buffer,
+    done: (error: Error | null, body?: unknown) => void,
+  ) => {
     const raw = typeof text === 'string' ? text : text.toString('utf8');
     if (raw.trim() === '') {
       done(null, undefined);
