@@ -36,7 +36,8 @@ export function registerStageRoutes(routes: Routes, deps: { records: RecordLooku
     description:
       'Moves a plant or explant into a new stage in one call: closes the current stage, opens the new ' +
       'one, records a stage_change event. A move dated before the current stage is saved into history ' +
-      'as completed and answered with meta.warning.',
+      'as completed and answered with meta.warning. `meta.previous_stage_id` is on every success: the ' +
+      'stage closed, null when none was.',
     scope: 'write:transfers',
     failureCode: 'STAGE_ADVANCE_FAILED',
     errors: ['STAGE_WRITE_FORBIDDEN', 'NOT_FOUND'],

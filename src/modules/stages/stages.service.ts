@@ -131,8 +131,10 @@ export async function advanceStage(
       notes: row.notes,
     },
   });
+  // previous_stage_id on every success (null when nothing was closed), as clients read it.
   const meta = backdated
     ? {
+        previous_stage_id: null,
         warning:
           `entered_on ${enteredOn} is earlier than the current stage (${current.stage}, entered ` +
           `${current.entered_on}); the move was saved into history as completed and the current stage is unchanged`,
