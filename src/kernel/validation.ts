@@ -74,8 +74,8 @@ function copyMarkingUuids(schema: unknown): unknown {
  */
 export const withLowercaseUuids = <T extends object>(schema: T): T => copyMarkingUuids(schema) as T;
 
-function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ ...shared, coerceTypes });
+function makeAjv(coerceTypes: boolean, removeAdditional = false): Ajv {
+  const ajv = new Ajv({ ...shared, coerceTypes, removeAdditional });
   addFormats(ajv, ['uri', 'email']);
   addVitroFormats(ajv);
   addLowercaseUuids(ajv);
@@ -156,18 +156,54 @@ function unstorable(value: unknown): ErrorObject | null {
   return null;
 }
 
+/** How query strings spell a boolean, as clients in several languages write it. */
+const QUERY_BOOLEANS: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+};
+
+/** The top-level properties of a query schema that are booleans. */
+function booleanProperties(schema: object): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
+  return Object.entries(properties ?? {})
+    .filter(([, property]) => property.type === 'boolean')
+    .map(([name]) => name);
+}
+
+/**
+ * `True`, `FALSE`, `1`, `0` as well as `true` and `false` (Python's requests sends
+ * `True`): read as the boolean they spell before the schema checks the value.
+ */
+function readQueryBooleans(data: unknown, names: readonly string[]): void {
+  if (names.length === 0 || typeof data !== 'object' || data === null) return;
+  const query = data as Record<string, unknown>;
+  for (const name of names) {
+    const value = query[name];
+    if (typeof value !== 'string') continue;
+    const spelled = QUERY_BOOLEANS[value.toLowerCase()];
+    if (spelled !== undefined) query[name] = spelled;
+  }
+}
+
 /**
  * Bodies are validated as sent (no type coercion); path, query and headers are
- * text on the wire and are coerced to the declared types. Every part is first
- * checked for what no schema keyword covers (`unstorable`), the same way.
+ * text on the wire and are coerced to the declared types. A query's parameters
+ * the operation does not know (a cache-buster such as `_=1732…`) are dropped, not
+ * refused; an unknown body field is refused. Every part is first checked for what
+ * no schema keyword covers (`unstorable`), the same way.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const textAjv = makeAjv(true);
+  const queryAjv = makeAjv(true, true);
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    const ajv = httpPart === 'body' ? bodyAjv : httpPart === 'querystring' ? queryAjv : textAjv;
     const validate = ajv.compile(withLowercaseUuids(schema as object));
+    const booleans = httpPart === 'querystring' ? booleanProperties(schema as object) : [];
     const checked = (data: unknown): boolean => {
+      readQueryBooleans(data, booleans);
       // What no database can store is named first, whatever else is wrong with the
       // value: a NUL in a path id is a 422 for the NUL, not the 404 of a malformed id.
       const found = unstorable(data);

@@ -4,6 +4,7 @@ import { signIn } from '../support/sessions.js';
 
 interface Operation {
   operationId: string;
+  'x-body-any-type'?: boolean;
   security: Record<string, unknown>[];
   requestBody?: unknown;
   responses: Record<string, { description: string }>;
@@ -11,8 +12,9 @@ interface Operation {
 
 /**
  * Every operation that takes a body refuses a body that is not JSON with
- * 415 UNSUPPORTED_MEDIA_TYPE, so its OpenAPI responses must say so.
- * Needs route.ts to list UNSUPPORTED_MEDIA_TYPE among the body codes.
+ * 415 UNSUPPORTED_MEDIA_TYPE, so its OpenAPI responses must say so; except the
+ * device endpoints (`x-body-any-type`), which read JSON whatever its type says, and
+ * say so: there the same body is invalid JSON (400).
  */
 describe('OpenAPI document: errors of operations with a body', () => {
   let t: TestApp;
@@ -26,14 +28,26 @@ describe('OpenAPI document: errors of operations with a body', () => {
       )
       .filter(({ op }) => op.requestBody !== undefined);
   });
+  const anyType = () => operations.filter(({ op }) => op['x-body-any-type'] === true);
+  const jsonOnly = () => operations.filter(({ op }) => op['x-body-any-type'] !== true);
+
+  it('reads JSON of any type on the three device endpoints only', () => {
+    expect(
+      anyType()
+        .map(({ op }) => op.operationId)
+        .sort(),
+    ).toEqual(['createDeviceEvent', 'createSensorReadings', 'sendHeartbeat']);
+    for (const { op } of anyType()) expect(op.responses['415']).toBeUndefined();
+  });
   afterAll(() => t.close());
 
-  it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+  it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE (400 where any type is read)', async () => {
     expect(operations.length).toBeGreaterThan(0);
     const lab = await createLab(t.database);
     // The console's operations take the owner's console session, the others the owner's key.
     const session = await signIn(t, lab.owner.memberId);
     for (const { method, path, op } of operations) {
+      const any = op['x-body-any-type'] === true;
       const url = path.replace(/\{[^}]+\}/g, '01a20994-bad1-7159-891f-1eb2385ee77e');
       const byKey = op.security.some((requirement) => 'bearerAuth' in requirement);
       const request = {
@@ -47,14 +61,14 @@ describe('OpenAPI document: errors of operations with a body', () => {
         : await session.request(request);
       expect({ op: `${method} ${path}`, status: res.statusCode, code: res.json().code }).toEqual({
         op: `${method} ${path}`,
-        status: 415,
-        code: 'UNSUPPORTED_MEDIA_TYPE',
+        status: any ? 400 : 415,
+        code: any ? 'VALIDATION_ERROR' : 'UNSUPPORTED_MEDIA_TYPE',
       });
     }
   });
 
   it('documents 415 UNSUPPORTED_MEDIA_TYPE among their responses', () => {
-    const missing = operations
+    const missing = jsonOnly()
       .filter(({ op }) => !op.responses['415']?.description.includes('UNSUPPORTED_MEDIA_TYPE'))
       .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(missing).toEqual([]);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { body } from '../support/harness.js';
-import { dataOf, newExplant, stagesOf } from '../support/helpers.js';
+import { dataOf, expectError, newExplant, newPlant, stagesOf } from '../support/helpers.js';
 import { importSops, postEvent, startRun, subcultureSop } from './sop-helpers.js';
 
 /**
@@ -37,5 +37,32 @@ describeOnDatabases('Existing clients', (target) => {
     expect(res.statusCode).toBe(200);
     expect(dataOf(res, 200)).toMatchObject({ id: run.id, status: 'completed', progress: 33.33 });
     expect(dataOf(res, 200).completedAt).not.toBeNull();
+  });
+
+  it('a PATCH may send back the record it read; a field it does not know is still 422', async () => {
+    const plant = await newPlant(owner, { species: 'Ficus lyrata', external_id: 'F-1' });
+    const read = dataOf(await owner.get(`/api/v1/plants/${plant.id}`), 200);
+    const changed = dataOf(
+      await owner.patch(`/api/v1/plants/${plant.id}`, { ...read, notes: 'repotted' }),
+      200,
+    );
+    expect(changed).toMatchObject({ id: plant.id, notes: 'repotted', species: 'Ficus lyrata' });
+    const explant = await newExplant(owner, { label: 'E-2', initial_count: 4 });
+    const back = dataOf(
+      await owner.patch(`/api/v1/explants/${explant.id}`, { ...explant, current_count: 3 }),
+      200,
+    );
+    expect(back).toMatchObject({
+      id: explant.id,
+      current_count: 3,
+      created_at: explant.created_at,
+    });
+    expectError(
+      await owner.patch(`/api/v1/plants/${plant.id}`, { ...read, nots: 'typo' }),
+      422,
+      'VALIDATION_ERROR',
+      /unknown field "nots"/,
+    );
+    expect(dataOf(await owner.get(`/api/v1/plants/${plant.id}`), 200).notes).toBe('repotted');
   });
 });

@@ -20,6 +20,7 @@ import {
   releaseLeftoverClaim,
 } from './hooks.js';
 import type { Kernel } from './kernel.js';
+import { checkSentBack, readOnlyFieldsHook } from './read-only-fields.js';
 import { routeSchema, type Operation } from './schema.js';
 import type {
   ListSpec,
@@ -154,6 +155,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       status: spec.status ?? (spec.method === 'POST' ? 201 : 200),
       body: spec.body ?? null,
       bodyOptional: spec.bodyOptional ?? false,
+      bodyOfAnyType: spec.bodyOfAnyType ?? false,
       data: spec.data,
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
@@ -174,12 +176,27 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         ),
       );
     }
-    register(op, runWrite(kernel, op, steps), {
-      preValidation: spec.bodyOptional ? [emptyBodyHook] : [],
+    const preValidation: preValidationAsyncHookHandler[] = [];
+    if (spec.bodyOptional) preValidation.push(emptyBodyHook);
+    const current = spec.current;
+    const readOnly = current === undefined ? null : readOnlyFieldsHook(spec.body, spec.data);
+    if (readOnly !== null) preValidation.push(readOnly);
+    const checked: WriteSteps =
+      current === undefined
+        ? steps
+        : {
+            ...steps,
+            write: async (req, ctx, prepared) => {
+              await checkSentBack(req, () => current(req as never, ctx));
+              return steps.write(req, ctx, prepared);
+            },
+          };
+    register(op, runWrite(kernel, op, checked), {
+      preValidation,
       preHandler,
       ...(spec.readings ? { onSend: [readingsRefundHook(kernel)] } : {}),
       hideFieldInErrors: spec.hideFieldInErrors ?? false,
-      bodyOfAnyType: spec.bodyOfAnyType ?? false,
+      bodyOfAnyType: op.bodyOfAnyType,
     });
   };
 
@@ -192,6 +209,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
+      bodyOfAnyType: false,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -208,6 +226,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
+      bodyOfAnyType: false,
         data: Type.Array(spec.item),
         meta: spec.meta ?? null,
         metaRequired: true,

@@ -19,6 +19,8 @@ export interface Operation {
   readonly body: TSchema | null;
   /** The body may be left out (treated as `{}`). */
   readonly bodyOptional: boolean;
+  /** The body is read as JSON whatever its Content-Type (device endpoints): never a 415. */
+  readonly bodyOfAnyType: boolean;
   readonly data: TSchema;
   readonly meta: TSchema | null;
   readonly metaRequired: boolean;
@@ -51,7 +53,11 @@ function errorResponses(op: Operation): Record<string, unknown> {
   if (op.paging) codes.add('INVALID_CURSOR');
   if (spec.params) codes.add('NOT_FOUND');
   if (op.idempotency === 'store') codes.add('IDEMPOTENCY_IN_FLIGHT');
-  if (op.body) for (const code of BODY_CODES) codes.add(code);
+  if (op.body) {
+    for (const code of BODY_CODES) {
+      if (code !== 'UNSUPPORTED_MEDIA_TYPE' || !op.bodyOfAnyType) codes.add(code);
+    }
+  }
   for (const code of spec.errors ?? []) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -171,6 +177,8 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     ...(op.body ? { body: op.body } : {}),
     // The document's requestBody then says `required: false` (see finishDocument).
     ...(op.body && op.bodyOptional ? { 'x-body-optional': true } : {}),
+    // Device firmware sends JSON with no Content-Type, or another one: read it anyway.
+    ...(op.bodyOfAnyType ? { 'x-body-any-type': true } : {}),
     ...(op.idempotency !== null ? { headers: idempotencyHeader(op.idempotency) } : {}),
     response: {
       [op.status]: {

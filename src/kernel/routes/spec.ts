@@ -139,6 +139,12 @@ export interface WriteOptions<
   readings?: (body: Static<B>) => number;
   /** Do not name the field in a 422 (measurements). */
   hideFieldInErrors?: boolean;
+  /**
+   * A PATCH that may send back the record it read: the record as it stands (what its
+   * GET answers). Fields of the record the body does not take are then accepted when
+   * they hold the record's own values, and refused (422) when they would change it.
+   */
+  current?: (req: RouteRequest<P, Q, B>, ctx: WriteContext) => Promise<unknown>;
   /** Refreshes a replayed response (assets re-sign `view_url`). */
   onReplay?: (payload: ReplayPayload, ctx: ReadContext) => Promise<ReplayPayload> | ReplayPayload;
 }

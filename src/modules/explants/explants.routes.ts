@@ -89,6 +89,8 @@ export function registerExplantRoutes(routes: Routes, deps: { records: RecordLoo
     notFound: 'Explant',
     body: UpdateExplantBody,
     data: Explant,
+    // A client may send back the record it read.
+    current: (req, ctx) => getExplant(ctx.trx, ctx.principal.workspaceId, req.params.id),
     handler: async (req, ctx) => ({
       data: await updateExplant(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),

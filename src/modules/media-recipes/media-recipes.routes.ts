@@ -84,6 +84,8 @@ export function registerMediaRecipeRoutes(routes: Routes): void {
     notFound: 'Media recipe',
     body: UpdateMediaRecipeBody,
     data: MediaRecipe,
+    // A client may send back the record it read.
+    current: (req, ctx) => getMediaRecipe(ctx.trx, ctx.principal, req.params.id),
     handler: async (req, ctx) => ({
       data: await updateMediaRecipe(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),

@@ -81,6 +81,8 @@ export function registerPlantRoutes(routes: Routes): void {
     notFound: 'Plant',
     body: UpdatePlantBody,
     data: Plant,
+    // A client may send back the record it read.
+    current: (req, ctx) => getPlant(ctx.trx, ctx.principal.workspaceId, req.params.id),
     handler: async (req, ctx) => ({
       data: await updatePlant(ctx.trx, ctx.principal, req.params.id, req.body, ctx.now),
     }),

@@ -88,6 +88,8 @@ export function registerTaskRoutes(routes: Routes, deps: { records: RecordLookup
     body: UpdateTaskBody,
     data: Task,
     meta: UpdateTaskMeta,
+    // A client may send back the record it read.
+    current: (req, ctx) => getTask(ctx.trx, ctx.principal.workspaceId, req.params.id),
     handler: async (req, ctx) => {
       const { task, meta } = await updateTask(
         ctx.trx,
