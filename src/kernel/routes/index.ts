@@ -187,7 +187,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         : {
             ...steps,
             write: async (req, ctx, prepared) => {
-              await checkSentBack(req, () => current(req as never, ctx));
+              await checkSentBack(req, () => current(req, ctx));
               return steps.write(req, ctx, prepared);
             },
           };
@@ -209,7 +209,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
-      bodyOfAnyType: false,
+        bodyOfAnyType: false,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -226,7 +226,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
-      bodyOfAnyType: false,
+        bodyOfAnyType: false,
         data: Type.Array(spec.item),
         meta: spec.meta ?? null,
         metaRequired: true,
