@@ -1,7 +1,7 @@
 /**
  * The console's addresses: every page a person may open, bookmark or send, each
  * answered with the console to a browser. Record pages take the record's id. The
- * console's own router (web/src/routes.tsx) shows a screen, or a placeholder for
+ * console's own router (web/src/app/screens.tsx) shows a screen, or a placeholder for
  * screens still to come, at each of them.
  */
 export const CONSOLE_PAGES = [

@@ -108,7 +108,7 @@ describe('the console, served by the API process', () => {
   });
 
   it("has a screen or a placeholder in the console's router for every address", () => {
-    const router = ['routes.tsx', 'app.tsx']
+    const router = ['app/screens.tsx', 'app/app.tsx']
       .map((file) => readFileSync(join(REPO_ROOT, 'web', 'src', file), 'utf8'))
       .join('\n');
     for (const path of CONSOLE_PAGES) {

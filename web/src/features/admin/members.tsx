@@ -1,0 +1,335 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../api/client';
+import { FormError, SelectField, TextField } from '../../forms/fields';
+import { useApiForm } from '../../forms/form';
+import { useSignedIn } from '../../api/session';
+import { Confirm, PagedRows } from '../../ui/list';
+import { usePagedList } from '../../ui/paged';
+import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
+import { DownloadCsv } from '../../ui/download';
+import { useTitle } from '../../ui/title';
+
+type Member = Schemas['Member'];
+type Role = Member['role'];
+
+const strings = {
+  title: 'Members',
+  lead: 'The people of your lab, their roles, and the sign-in links you hand them.',
+  adminsOnly: 'Only admins and owners manage members. Ask one of them to change your role.',
+  add: 'Add a member',
+  addTitle: 'New member',
+  name: 'Name',
+  email: 'Email',
+  emailHint: 'Optional. Not used to sign in; it helps tell people apart.',
+  role: 'Role',
+  save: 'Add member',
+  cancel: 'Cancel',
+  added: (name: string) => `${name} was added. Make a sign-in link to hand over.`,
+  you: 'you',
+  removed: 'removed',
+  active: 'active',
+  since: 'Added',
+  link: 'Make sign-in link',
+  linkTitle: (name: string) => `Sign-in link for ${name}`,
+  linkWarning: (until: string) =>
+    `Works once, until ${until}. Hand it over in person or in a private message: whoever opens it ` +
+    'signs in as this member. It is not shown again.',
+  remove: 'Remove',
+  confirmRemove: (name: string) =>
+    `Remove ${name}? Their API keys and sessions stop working at once. They stay listed as removed.`,
+  confirm: 'Yes, remove',
+  roleSaved: 'Role saved',
+  more: 'More members',
+  loading: 'Loading members…',
+  empty: 'No members yet.',
+  roles: {
+    owner: 'Owner — everything, including owners',
+    admin: 'Admin — members, keys, devices, and all lab work',
+    manager: 'Manager — lab work, others’ records, prices, devices',
+    member: 'Member — records their own work',
+    viewer: 'Viewer — reads everything, changes nothing',
+    guest: 'Guest — reads only',
+  } satisfies Record<Role, string>,
+} as const;
+
+const ROLE_ORDER: readonly Role[] = ['owner', 'admin', 'manager', 'member', 'viewer', 'guest'];
+
+/** The roles an admin or owner may give: with what each may do, or by name only in a row. */
+function roleOptions(actorIsOwner: boolean, described = true) {
+  return ROLE_ORDER.filter((role) => role !== 'owner' || actorIsOwner).map(
+    (role) => [role, described ? strings.roles[role] : role] as const,
+  );
+}
+
+export default function Members() {
+  useTitle(strings.title);
+  const { atLeast } = useSignedIn();
+  if (!atLeast('admin')) {
+    return (
+      <>
+        <ScreenHeader title={strings.title} lead={strings.lead} />
+        <Notice>{strings.adminsOnly}</Notice>
+      </>
+    );
+  }
+  return <MembersList />;
+}
+
+function MembersList() {
+  const { session, atLeast } = useSignedIn();
+  const isOwner = atLeast('owner');
+  const list = usePagedList<Member>((cursor) =>
+    call(
+      api.GET('/api/v1/members', {
+        params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } },
+      }),
+    ),
+  );
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  return (
+    <>
+      <ScreenHeader title={strings.title} lead={strings.lead}>
+        <div class="header-actions">
+          {!adding && (
+            <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
+              {strings.add}
+            </button>
+          )}
+          <DownloadCsv path="/api/v1/members" query={{}} file="members" />
+        </div>
+      </ScreenHeader>
+      {adding && (
+        <AddMember
+          isOwner={isOwner}
+          onCancel={() => setAdding(false)}
+          onAdded={(member) => {
+            list.upsert(member, true);
+            setAdding(false);
+            setNotice(strings.added(member.name));
+          }}
+        />
+      )}
+      {notice && (
+        <p role="status" class="notice notice-info">
+          {notice}
+        </p>
+      )}
+      <PagedRows
+        list={list}
+        loading={strings.loading}
+        empty={strings.empty}
+        more={strings.more}
+        row={(member) => (
+          <MemberRow
+            key={member.id}
+            member={member}
+            self={member.id === session.member.id}
+            isOwner={isOwner}
+            onChange={(changed) => list.upsert(changed)}
+          />
+        )}
+      />
+    </>
+  );
+}
+
+function AddMember(props: {
+  isOwner: boolean;
+  onAdded: (member: Member) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const form = useApiForm({
+    fields: ['name', 'email', 'role'],
+    send: (key) =>
+      call(
+        api.POST('/api/v1/members', {
+          params: { header: { 'idempotency-key': key } },
+          body: { name, role, ...(email.trim() === '' ? {} : { email: email.trim() }) },
+        }),
+      ),
+    onSuccess: props.onAdded,
+  });
+  return (
+    <form
+      class="form panel"
+      onSubmit={(event) => void form.submit(event)}
+      aria-label={strings.addTitle}
+    >
+      <h2>{strings.addTitle}</h2>
+      <FormError message={form.formError} />
+      <TextField
+        name="name"
+        label={strings.name}
+        error={form.errorFor('name')}
+        value={name}
+        required
+        autocomplete="off"
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <SelectField
+        name="role"
+        label={strings.role}
+        error={form.errorFor('role')}
+        options={roleOptions(props.isOwner)}
+        value={role}
+        onChange={(value) => setRole(value as Role)}
+      />
+      <More>
+        <TextField
+          name="email"
+          label={strings.email}
+          hint={strings.emailHint}
+          error={form.errorFor('email')}
+          value={email}
+          type="email"
+          autocomplete="off"
+          onInput={(event) => setEmail(event.currentTarget.value)}
+        />
+      </More>
+      <div class="actions">
+        <button type="submit" class="button button-primary" disabled={form.busy}>
+          {strings.save}
+        </button>
+        <button type="button" class="button button-quiet" onClick={props.onCancel}>
+          {strings.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function MemberRow(props: {
+  member: Member;
+  self: boolean;
+  isOwner: boolean;
+  onChange: (member: Member) => void;
+}) {
+  const { member } = props;
+  const active = member.status === 'active';
+  const manageable = active && (member.role !== 'owner' || props.isOwner);
+  const [link, setLink] = useState<Schemas['SignInLink'] | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [role, setRole] = useState<Role>(member.role);
+  const pendingRole = useRef<Role>(member.role);
+  const roleForm = useApiForm({
+    fields: ['role'],
+    send: (key) =>
+      call(
+        api.PATCH('/api/v1/members/{id}', {
+          params: { path: { id: member.id }, header: { 'idempotency-key': key } },
+          body: { role: pendingRole.current },
+        }),
+      ),
+    onSuccess: (changed) => {
+      props.onChange(changed);
+      setSaved(true);
+    },
+  });
+  const linkForm = useApiForm({
+    fields: [],
+    send: () =>
+      call(api.POST('/api/v1/members/{id}/sign-in-links', { params: { path: { id: member.id } } })),
+    onSuccess: setLink,
+  });
+  const removeForm = useApiForm({
+    fields: [],
+    send: (key) =>
+      call(
+        api.DELETE('/api/v1/members/{id}', {
+          params: { path: { id: member.id }, header: { 'idempotency-key': key } },
+        }),
+      ),
+    onSuccess: (removed) => {
+      setConfirming(false);
+      props.onChange(removed);
+    },
+  });
+
+  return (
+    <li class="row">
+      <div class="row-main">
+        <p class="row-title">
+          {member.name}
+          {props.self && <span class="tag">{strings.you}</span>}
+        </p>
+        {member.email && <p class="muted">{member.email}</p>}
+        <p class="muted small">
+          {strings.since} <TimeAgo at={member.created_at} />
+        </p>
+      </div>
+      <div class="row-status">
+        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.removed}</Chip>
+      </div>
+      <div class="row-role">
+        {manageable && !props.self ? (
+          <SelectField
+            name={`role-${member.id}`}
+            label={strings.role}
+            error={roleForm.errorFor('role') ?? roleForm.formError}
+            options={roleOptions(props.isOwner, false)}
+            value={role}
+            onChange={(value) => {
+              pendingRole.current = value as Role;
+              setRole(value as Role);
+              setSaved(false);
+              void roleForm.submit();
+            }}
+          />
+        ) : (
+          <p>
+            <span class="muted small">{strings.role}: </span>
+            {member.role}
+          </p>
+        )}
+        {saved && (
+          <p class="muted small" role="status">
+            {strings.roleSaved}
+          </p>
+        )}
+      </div>
+      {manageable && (
+        <div class="row-actions">
+          <button
+            type="button"
+            class="button"
+            disabled={linkForm.busy}
+            onClick={() => void linkForm.submit()}
+          >
+            {strings.link}
+          </button>
+          {!props.self && !confirming && (
+            <button type="button" class="button button-danger" onClick={() => setConfirming(true)}>
+              {strings.remove}
+            </button>
+          )}
+        </div>
+      )}
+      <FormError message={linkForm.formError ?? removeForm.formError} />
+      {confirming && (
+        <Confirm
+          label={strings.remove}
+          question={strings.confirmRemove(member.name)}
+          yes={strings.confirm}
+          no={strings.cancel}
+          busy={removeForm.busy}
+          onYes={() => void removeForm.submit()}
+          onNo={() => setConfirming(false)}
+        />
+      )}
+      {link && (
+        <SecretBox
+          label={strings.linkTitle(member.name)}
+          value={link.url}
+          warning={strings.linkWarning(new Date(link.expires_at).toLocaleTimeString())}
+          onDone={() => setLink(null)}
+        />
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,375 @@
+import { useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../api/client';
+import { FormError, SelectField, TextField } from '../../forms/fields';
+import { useApiForm } from '../../forms/form';
+import { useSignedIn } from '../../api/session';
+import { Confirm, PagedRows } from '../../ui/list';
+import { usePagedList } from '../../ui/paged';
+import { useAnswer } from '../../ui/answer';
+import { Chip, Fact, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
+import { SensorReadings } from '../sensors/readings';
+import { useRecordScreen } from '../../ui/record-screen';
+import { useTitle } from '../../ui/title';
+import { deviceTone, isStale } from './status';
+import { recordHref } from '../records/model';
+
+type Device = Schemas['Device'];
+type Token = Schemas['DeviceToken'];
+type Status = 'active' | 'paused' | 'retired';
+
+const strings = {
+  title: 'Device',
+  back: 'All devices',
+  loading: 'Loading the device…',
+  facts: {
+    type: 'Type',
+    hardware: 'Hardware',
+    firmware: 'Firmware',
+    lastSeen: 'Last seen',
+    registered: 'Registered',
+  },
+  never: 'never',
+  stale: 'not reporting',
+  staleHelp: 'No heartbeat and no reading for over an hour: check its power and network.',
+  room: 'Room',
+  notFound: 'No such device in this lab.',
+  statusTitle: 'Status',
+  statusHelp: {
+    active: 'Active: its tokens work and its readings are stored.',
+    paused:
+      'Paused: its tokens were revoked and its readings are refused. Make it active again, then give it a new token.',
+    retired: 'Retired: for good. It no longer counts against your plan’s device allowance.',
+  } satisfies Record<Status, string>,
+  actions: {
+    active: 'Make active',
+    paused: 'Pause',
+    retired: 'Retire',
+  } satisfies Record<Status, string>,
+  confirm: {
+    paused: 'Pause this device? All its tokens stop working at once.',
+    retired:
+      'Retire this device for good? All its tokens stop working, and it cannot be made active again.',
+    active: 'Make this device active again? It will need a new token.',
+  } satisfies Record<Status, string>,
+  yes: 'Yes',
+  cancel: 'Cancel',
+  tokensTitle: 'Tokens',
+  tokensLead:
+    'A device sends its readings with a token. Each token is shown once, when it is made.',
+  mint: 'Make a token',
+  mintTitle: 'New token',
+  tokenName: 'Name',
+  tokenNameHint: 'Optional, e.g. “firmware 2.1”.',
+  environment: 'Environment',
+  environments: [
+    ['production', 'Production (xpd_live_…)'],
+    ['development', 'Development (xpd_dev_…)'],
+  ] as const,
+  mintSave: 'Make token',
+  tokenSecretTitle: 'The new token',
+  tokenSecretWarning: 'Copy it now into the device’s settings. It is shown only this once.',
+  revoke: 'Revoke',
+  revoked: 'revoked',
+  active: 'active',
+  lastUsed: 'Last used',
+  noTokens: 'No tokens yet.',
+  more: 'More tokens',
+} as const;
+
+export default function DevicePage(props: { id?: string; params?: { id?: string } }) {
+  const id = props.params?.id ?? props.id ?? '';
+  const { atLeast } = useSignedIn();
+  useTitle(strings.title);
+  // Reading one device is an admin's operation; others find it in the device list.
+  return atLeast('admin') ? <DeviceDetail id={id} /> : <DeviceForMember id={id} />;
+}
+
+/** What every member sees of a device: its facts, whether it reports, and its readings. */
+function DeviceForMember(props: { id: string }) {
+  const answer = useAnswer<Device[]>(
+    () => call(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } })),
+    [props.id],
+  );
+  const device = answer?.ok ? (answer.data.find((d) => d.id === props.id) ?? null) : null;
+  useTitle(device?.name ?? strings.title);
+  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
+  if (device === null) {
+    return (
+      <>
+        <ScreenHeader title={strings.title} />
+        <Notice tone="bad">{answer.ok ? strings.notFound : answer.failure.error}</Notice>
+      </>
+    );
+  }
+  return (
+    <>
+      <DeviceFacts device={device} />
+      <SensorReadings device_id={device.id} deviceNames={new Map([[device.id, device.name]])} />
+    </>
+  );
+}
+
+function RoomName(props: { id: string }) {
+  const answer = useAnswer(
+    () => call(api.GET('/api/v1/rooms/{id}', { params: { path: { id: props.id } } })),
+    [props.id],
+  );
+  return <a href={recordHref.room(props.id)}>{answer?.ok ? answer.data.name : strings.room}</a>;
+}
+
+/** A device's header and facts, with a stale device said to be so. */
+function DeviceFacts(props: { device: Device }) {
+  const { device } = props;
+  const stale = isStale(device, Date.now());
+  return (
+    <>
+      <ScreenHeader title={device.name}>
+        <div class="chips">
+          <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
+          {stale && <Chip tone="bad">{strings.stale}</Chip>}
+        </div>
+      </ScreenHeader>
+      {stale && <Notice tone="bad">{strings.staleHelp}</Notice>}
+      <dl class="facts">
+        <Fact term={strings.facts.type}>{device.type}</Fact>
+        {device.room_id && (
+          <Fact term={strings.room}>
+            <RoomName id={device.room_id} />
+          </Fact>
+        )}
+        {device.hardware && <Fact term={strings.facts.hardware}>{device.hardware}</Fact>}
+        {device.firmware_version && (
+          <Fact term={strings.facts.firmware}>{device.firmware_version}</Fact>
+        )}
+        <Fact term={strings.facts.lastSeen}>
+          <TimeAgo at={device.last_seen_at} never={strings.never} />
+        </Fact>
+        <Fact term={strings.facts.registered}>
+          <TimeAgo at={device.created_at} />
+        </Fact>
+      </dl>
+    </>
+  );
+}
+
+function DeviceDetail(props: { id: string }) {
+  const screen = useRecordScreen<Device>(
+    () => call(api.GET('/api/v1/devices/{deviceId}', { params: { path: { deviceId: props.id } } })),
+    props.id,
+    { href: '/devices', back: strings.back, loading: strings.loading },
+  );
+  const device = screen.record;
+  useTitle(device?.name ?? strings.title);
+  if (device === null) return screen.fallback;
+  return (
+    <>
+      {screen.back}
+      <DeviceFacts device={device} />
+      <SensorReadings device_id={device.id} deviceNames={new Map([[device.id, device.name]])} />
+      <StatusPanel device={device} onChange={screen.setRecord} />
+      <Tokens device={device} />
+    </>
+  );
+}
+
+function StatusPanel(props: { device: Device; onChange: (device: Device) => void }) {
+  const status = props.device.status as Status;
+  const [asked, setAsked] = useState<Status | null>(null);
+  const form = useApiForm({
+    fields: ['status'],
+    send: (key) =>
+      call(
+        api.PATCH('/api/v1/devices/{deviceId}', {
+          params: { path: { deviceId: props.device.id }, header: { 'idempotency-key': key } },
+          body: { status: asked ?? status },
+        }),
+      ),
+    onSuccess: (device) => {
+      setAsked(null);
+      props.onChange(device);
+    },
+  });
+  const choices: Status[] =
+    status === 'active' ? ['paused', 'retired'] : status === 'paused' ? ['active', 'retired'] : [];
+  return (
+    <section class="panel" aria-labelledby="status-title">
+      <h2 id="status-title">{strings.statusTitle}</h2>
+      <p>{strings.statusHelp[status] ?? status}</p>
+      <FormError message={form.errorFor('status') ?? form.formError} />
+      {asked === null ? (
+        <div class="actions">
+          {choices.map((choice) => (
+            <button
+              type="button"
+              key={choice}
+              class={choice === 'active' ? 'button' : 'button button-danger'}
+              onClick={() => setAsked(choice)}
+            >
+              {strings.actions[choice]}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <Confirm
+          label={strings.actions[asked]}
+          question={strings.confirm[asked]}
+          yes={strings.yes}
+          no={strings.cancel}
+          busy={form.busy}
+          onYes={() => void form.submit()}
+          onNo={() => setAsked(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function Tokens(props: { device: Device }) {
+  const deviceId = props.device.id;
+  const list = usePagedList<Token>(
+    (cursor) =>
+      call(
+        api.GET('/api/v1/devices/{deviceId}/tokens', {
+          params: { path: { deviceId }, query: { limit: 50, ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+    [deviceId, props.device.status],
+  );
+  const [minting, setMinting] = useState(false);
+  const [minted, setMinted] = useState<Schemas['DeviceTokenCreated'] | null>(null);
+  return (
+    <section class="panel" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">{strings.tokensTitle}</h2>
+      <p class="muted">{strings.tokensLead}</p>
+      {props.device.status === 'active' && !minting && (
+        <button type="button" class="button button-primary" onClick={() => setMinting(true)}>
+          {strings.mint}
+        </button>
+      )}
+      {minting && (
+        <MintToken
+          deviceId={deviceId}
+          onCancel={() => setMinting(false)}
+          onMinted={(token) => {
+            setMinting(false);
+            setMinted(token);
+            void list.reload();
+          }}
+        />
+      )}
+      {minted && (
+        <SecretBox
+          label={strings.tokenSecretTitle}
+          value={minted.token}
+          warning={strings.tokenSecretWarning}
+          onDone={() => setMinted(null)}
+        />
+      )}
+      <PagedRows
+        list={list}
+        empty={strings.noTokens}
+        more={strings.more}
+        row={(token) => <TokenRow key={token.id} token={token} onChange={(t) => list.upsert(t)} />}
+      />
+    </section>
+  );
+}
+
+function MintToken(props: {
+  deviceId: string;
+  onMinted: (token: Schemas['DeviceTokenCreated']) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [environment, setEnvironment] = useState<'production' | 'development'>('production');
+  const form = useApiForm({
+    fields: ['name', 'environment'],
+    send: () =>
+      call(
+        api.POST('/api/v1/devices/{deviceId}/tokens', {
+          params: { path: { deviceId: props.deviceId } },
+          body: { environment, ...(name.trim() === '' ? {} : { name: name.trim() }) },
+        }),
+      ),
+    onSuccess: props.onMinted,
+  });
+  return (
+    <form class="form" onSubmit={(event) => void form.submit(event)} aria-label={strings.mintTitle}>
+      <FormError message={form.formError} />
+      <TextField
+        name="name"
+        label={strings.tokenName}
+        hint={strings.tokenNameHint}
+        error={form.errorFor('name')}
+        value={name}
+        autocomplete="off"
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <More>
+        <SelectField
+          name="environment"
+          label={strings.environment}
+          error={form.errorFor('environment')}
+          options={strings.environments}
+          value={environment}
+          onChange={(value) => setEnvironment(value as 'production' | 'development')}
+        />
+      </More>
+      <div class="actions">
+        <button type="submit" class="button button-primary" disabled={form.busy}>
+          {strings.mintSave}
+        </button>
+        <button type="button" class="button button-quiet" onClick={props.onCancel}>
+          {strings.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function TokenRow(props: { token: Token; onChange: (token: Token) => void }) {
+  const { token } = props;
+  const revoke = useApiForm({
+    fields: [],
+    send: (key) =>
+      call(
+        api.DELETE('/api/v1/devices/{deviceId}/tokens/{tokenId}', {
+          params: {
+            path: { deviceId: token.deviceId, tokenId: token.id },
+            header: { 'idempotency-key': key },
+          },
+        }),
+      ),
+    onSuccess: props.onChange,
+  });
+  const active = token.status === 'active';
+  return (
+    <li class="row">
+      <div class="row-main">
+        <p class="row-title">
+          <code>{token.prefix}…</code> {token.name}
+        </p>
+        <p class="muted small">
+          {token.environment} · {strings.lastUsed}{' '}
+          <TimeAgo at={token.lastUsedAt} never={strings.never} />
+        </p>
+      </div>
+      <div class="row-status">
+        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.revoked}</Chip>
+      </div>
+      {active && (
+        <div class="row-actions">
+          <button
+            type="button"
+            class="button button-danger"
+            disabled={revoke.busy}
+            onClick={() => void revoke.submit()}
+          >
+            {strings.revoke}
+          </button>
+        </div>
+      )}
+      <FormError message={revoke.formError} />
+    </li>
+  );
+}
