@@ -1,36 +1,28 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { api, call, onSignedOut, type Failure } from '../api/client';
-import {
-  ApiKeys,
-  Contamination,
-  Contaminations,
-  Device,
-  Devices,
-  Rooms,
-  Room,
-  Explant,
-  Explants,
-  LabelPrint,
-  LabelScan,
-  Members,
-  NotBuilt,
-  NotFound,
-  Plant,
-  Plants,
-  RESERVED,
-  Task,
-  Tasks,
-  Sop,
-  SopRun,
-  SopRuns,
-  Sops,
-  Today,
-} from './screens';
-import SignedOut from '../features/sign-in/signed-out';
-import SignIn from '../features/sign-in/sign-in';
-import { isSignInPath, rememberNext, SessionProvider, type Session } from '../api/session';
+import { SessionProvider, type Session } from '../api/session';
+import { isSignInPath, rememberNext } from '../features/sign-in/next';
+import { adminsOnly } from './gate';
+import { NotFound, SCREENS } from './screens';
 import { Shell } from './shell';
+import { strings } from './strings';
+
+/** The sign-in pages: shown outside the router, before anyone is signed in. */
+const OPEN = SCREENS.flatMap((entry) => (entry.who === 'anyone' ? [entry] : []));
+
+/** The router's screens, each behind its gate. */
+const ROUTES = SCREENS.flatMap((entry) =>
+  entry.who === 'anyone'
+    ? []
+    : [
+        {
+          path: entry.path,
+          component:
+            entry.who === 'signed-in' ? entry.screen : adminsOnly(entry.screen, entry.who.admins),
+        },
+      ],
+);
 
 type State =
   | { kind: 'loading' }
@@ -77,12 +69,12 @@ function Root() {
   const setSession = (session: Session | null) =>
     setState(session === null ? { kind: 'signed-out' } : { kind: 'signed-in', session });
 
-  if (location.path === '/sign-in') return <SignIn onSignedIn={setSession} />;
-  if (location.path === '/signed-out') return <SignedOut onSignedIn={setSession} />;
+  const open = OPEN.find((entry) => entry.path === location.path);
+  if (open !== undefined) return <open.screen onSignedIn={setSession} />;
   if (state.kind === 'unreachable') {
     return (
       <main class="centered" id="main">
-        <h1>Vitro</h1>
+        <h1>{strings.name}</h1>
         <p role="alert">{state.failure.error}</p>
       </main>
     );
@@ -90,7 +82,7 @@ function Root() {
   if (state.kind !== 'signed-in') {
     return (
       <main class="centered" id="main" aria-busy="true">
-        <p>Loading…</p>
+        <p>{strings.loading}</p>
       </main>
     );
   }
@@ -99,31 +91,8 @@ function Root() {
       <Shell>
         <ErrorBoundary>
           <Router>
-            <Route path="/" component={Today} />
-            <Route path="/today" component={Today} />
-            <Route path="/plants" component={Plants} />
-            <Route path="/explants" component={Explants} />
-            <Route path="/plants/:id" component={Plant} />
-            <Route path="/explants/:id" component={Explant} />
-            <Route path="/members" component={Members} />
-            <Route path="/api-keys" component={ApiKeys} />
-            <Route path="/devices" component={Devices} />
-            <Route path="/devices/:id" component={Device} />
-            <Route path="/rooms" component={Rooms} />
-            <Route path="/rooms/:id" component={Room} />
-            <Route path="/tasks" component={Tasks} />
-            <Route path="/tasks/:id" component={Task} />
-            <Route path="/contaminations" component={Contaminations} />
-            <Route path="/contaminations/:id" component={Contamination} />
-            <Route path="/labels" component={LabelScan} />
-            <Route path="/labels/scan" component={LabelScan} />
-            <Route path="/labels/print" component={LabelPrint} />
-            <Route path="/sops" component={Sops} />
-            <Route path="/sops/:id" component={Sop} />
-            <Route path="/sop-runs" component={SopRuns} />
-            <Route path="/sop-runs/:id" component={SopRun} />
-            {RESERVED.map((path) => (
-              <Route key={path} path={path} component={NotBuilt} />
+            {ROUTES.map((route) => (
+              <Route key={route.path} path={route.path} component={route.component} />
             ))}
             <Route default component={NotFound} />
           </Router>

@@ -1,6 +1,4 @@
-import type { IconName } from './screens';
-
-const PATHS: Record<IconName | 'scan' | 'search', string> = {
+const PATHS = {
   home: 'M4 11l8-7 8 7v9a1 1 0 0 1-1 1h-5v-6h-4v6H5a1 1 0 0 1-1-1z',
   plant: 'M12 21v-9M12 12c0-4 3-7 8-7 0 5-3 7-8 7zM12 15c0-3-2-6-7-6 0 4 2 6 7 6z',
   flask: 'M9 3h6M10 3v6l-5 9a2 2 0 0 0 1.7 3h10.6a2 2 0 0 0 1.7-3l-5-9V3M7.5 14h9',
@@ -14,10 +12,12 @@ const PATHS: Record<IconName | 'scan' | 'search', string> = {
   steps: 'M9 3h6v3H9zM7 4.5H5V21h14V4.5h-2M8.5 11h7M8.5 15h7M8.5 18h4',
   scan: 'M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3M7 12h10',
   search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
-};
+} as const;
+
+export type IconName = keyof typeof PATHS;
 
 /** A line icon; decorative (the text beside it carries the meaning). */
-export function Icon(props: { name: IconName | 'scan' | 'search' }) {
+export function Icon(props: { name: IconName }) {
   return (
     <svg
       class="icon"

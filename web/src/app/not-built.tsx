@@ -1,28 +1,21 @@
 import { useLocation } from 'preact-iso';
 import { ScreenHeader } from '../ui/parts';
 import { useTitle } from '../ui/title';
-
-const strings = {
-  title: 'Not in the console yet',
-  lead: (path: string) =>
-    `${path} is a Vitro address, and its screen is still to come. The API already serves this record.`,
-  home: 'Back to home',
-  docs: 'API reference',
-} as const;
+import { strings } from './strings';
 
 /** A reserved record or list address whose screen has not landed yet. */
 export default function NotBuilt() {
   const { path } = useLocation();
-  useTitle(strings.title);
+  useTitle(strings.notBuilt.title);
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead(path)} />
+      <ScreenHeader title={strings.notBuilt.title} lead={strings.notBuilt.lead(path)} />
       <p class="actions">
         <a class="button" href="/">
-          {strings.home}
+          {strings.notBuilt.home}
         </a>
         <a class="button button-quiet" href="/docs" target="_blank" rel="noopener">
-          {strings.docs}
+          {strings.notBuilt.docs}
         </a>
       </p>
     </>

@@ -1,21 +1,16 @@
 import { useLocation } from 'preact-iso';
 import { ScreenHeader } from '../ui/parts';
 import { useTitle } from '../ui/title';
-
-const strings = {
-  title: 'Page not found',
-  lead: (path: string) => `There is no page at ${path}.`,
-  home: 'Back to home',
-} as const;
+import { strings } from './strings';
 
 export default function NotFound() {
   const { path } = useLocation();
-  useTitle(strings.title);
+  useTitle(strings.notFound.title);
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead(path)} />
+      <ScreenHeader title={strings.notFound.title} lead={strings.notFound.lead(path)} />
       <a class="button" href="/">
-        {strings.home}
+        {strings.notFound.home}
       </a>
     </>
   );

@@ -1,5 +1,20 @@
-/** The words of the frame around every screen. */
+/** The words of the console's frame: the navigation, the shell around every screen, its fallbacks. */
 export const strings = {
+  name: 'Vitro',
+  loading: 'Loading…',
+  nav: {
+    today: 'Today',
+    plants: 'Plants',
+    explants: 'Explants',
+    tasks: 'Tasks',
+    sops: 'SOPs',
+    contaminations: 'Contaminations',
+    rooms: 'Rooms',
+    labels: 'Scan',
+    members: 'Members',
+    apiKeys: 'API keys',
+    devices: 'Devices',
+  },
   skip: 'Skip to content',
   navigation: 'Console',
   phoneNavigation: 'Console (bottom bar)',
@@ -17,4 +32,16 @@ export const strings = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signOutEverywhereHint: 'Ends your sessions on every phone, tablet and computer.',
+  notBuilt: {
+    title: 'Not in the console yet',
+    lead: (path: string) =>
+      `${path} is a Vitro address, and its screen is still to come. The API already serves this record.`,
+    home: 'Back to home',
+    docs: 'API reference',
+  },
+  notFound: {
+    title: 'Page not found',
+    lead: (path: string) => `There is no page at ${path}.`,
+    home: 'Back to home',
+  },
 } as const;

@@ -6,67 +6,16 @@ import { useApiForm } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
-import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
+import { Chip, More, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
 import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
+import { strings } from './strings';
 
 type ApiKey = Schemas['ApiKey'];
 type Member = Schemas['Member'];
 
-const strings = {
-  title: 'API keys',
-  lead: 'Keys let scripts, label printers and sync tools use the API as one member. People sign in with links instead.',
-  adminsOnly: 'Only admins and owners manage API keys.',
-  create: 'Create a key',
-  createTitle: 'New API key',
-  member: 'Acts as',
-  memberHint: 'The key can never do more than this member’s role allows.',
-  name: 'Name',
-  nameHint: 'What uses it, e.g. “Label printer, room 2”.',
-  environment: 'Environment',
-  environments: [
-    ['production', 'Production (xpk_live_…)'],
-    ['development', 'Development (xpk_dev_…)'],
-  ] as const,
-  scopesLegend: 'What the key may do',
-  allScopes: `Everything the member’s role allows (all ${SCOPES.length} scopes)`,
-  someScopes: 'Only these scopes:',
-  save: 'Create key',
-  cancel: 'Cancel',
-  secretTitle: (name: string) => `The key “${name}”`,
-  secretWarning:
-    'Copy it now into the tool that will use it. It is shown only this once; Vitro keeps only a fingerprint of it.',
-  active: 'active',
-  revoked: 'revoked',
-  lastUsed: 'last used',
-  neverUsed: 'not used yet',
-  scopeCount: (n: number) =>
-    n === SCOPES.length ? 'all scopes' : `${n} scope${n === 1 ? '' : 's'}`,
-  revoke: 'Revoke',
-  confirmRevoke: (name: string) =>
-    `Revoke “${name}”? Whatever uses it stops working at its next request. This cannot be undone.`,
-  confirm: 'Yes, revoke',
-  more: 'More keys',
-  loading: 'Loading keys…',
-  empty: 'No keys yet.',
-  unknownMember: 'a removed member',
-} as const;
-
 export default function ApiKeys() {
-  useTitle(strings.title);
-  const { atLeast } = useSignedIn();
-  if (!atLeast('admin')) {
-    return (
-      <>
-        <ScreenHeader title={strings.title} lead={strings.lead} />
-        <Notice>{strings.adminsOnly}</Notice>
-      </>
-    );
-  }
-  return <KeysList />;
-}
-
-function KeysList() {
+  useTitle(strings.apiKeys.title);
   const { atLeast } = useSignedIn();
   const list = usePagedList<ApiKey>((cursor) =>
     call(
@@ -84,16 +33,17 @@ function KeysList() {
   }, []);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Schemas['ApiKeyCreated'] | null>(null);
-  const nameOf = (id: string) => members.find((m) => m.id === id)?.name ?? strings.unknownMember;
+  const nameOf = (id: string) =>
+    members.find((m) => m.id === id)?.name ?? strings.apiKeys.unknownMember;
   const roleOf = (id: string) => members.find((m) => m.id === id)?.role;
 
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.apiKeys.title} lead={strings.apiKeys.lead}>
         <div class="header-actions">
           {!creating && (
             <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
-              {strings.create}
+              {strings.apiKeys.create}
             </button>
           )}
           <DownloadCsv path="/api/v1/api-keys" query={{}} file="api-keys" />
@@ -117,17 +67,17 @@ function KeysList() {
       )}
       {created && (
         <SecretBox
-          label={strings.secretTitle(created.name)}
+          label={strings.apiKeys.secretTitle(created.name)}
           value={created.key}
-          warning={strings.secretWarning}
+          warning={strings.apiKeys.secretWarning}
           onDone={() => setCreated(null)}
         />
       )}
       <PagedRows
         list={list}
-        loading={strings.loading}
-        empty={strings.empty}
-        more={strings.more}
+        loading={strings.apiKeys.loading}
+        empty={strings.apiKeys.empty}
+        more={strings.apiKeys.more}
         row={(key) => (
           <KeyRow
             key={key.id}
@@ -177,14 +127,14 @@ function CreateKey(props: {
     <form
       class="form panel"
       onSubmit={(event) => void form.submit(event)}
-      aria-label={strings.createTitle}
+      aria-label={strings.apiKeys.createTitle}
     >
-      <h2>{strings.createTitle}</h2>
+      <h2>{strings.apiKeys.createTitle}</h2>
       <FormError message={form.formError} />
       <SelectField
         name="member_id"
-        label={strings.member}
-        hint={strings.memberHint}
+        label={strings.apiKeys.member}
+        hint={strings.apiKeys.memberHint}
         error={form.errorFor('member_id')}
         options={props.members.map((m) => [m.id, `${m.name} (${m.role})`] as const)}
         value={memberId}
@@ -192,8 +142,8 @@ function CreateKey(props: {
       />
       <TextField
         name="name"
-        label={strings.name}
-        hint={strings.nameHint}
+        label={strings.apiKeys.name}
+        hint={strings.apiKeys.nameHint}
         error={form.errorFor('name')}
         value={name}
         autocomplete="off"
@@ -202,21 +152,21 @@ function CreateKey(props: {
       <More>
         <SelectField
           name="environment"
-          label={strings.environment}
+          label={strings.apiKeys.environment}
           error={form.errorFor('environment')}
-          options={strings.environments}
+          options={strings.apiKeys.environments}
           value={environment}
           onChange={(value) => setEnvironment(value as 'production' | 'development')}
         />
         <fieldset class="field">
-          <legend>{strings.scopesLegend}</legend>
+          <legend>{strings.apiKeys.scopesLegend}</legend>
           <label class="choice">
             <input type="radio" name="scope-mode" checked={!only} onChange={() => setOnly(false)} />
-            {strings.allScopes}
+            {strings.apiKeys.allScopes(SCOPES.length)}
           </label>
           <label class="choice">
             <input type="radio" name="scope-mode" checked={only} onChange={() => setOnly(true)} />
-            {strings.someScopes}
+            {strings.apiKeys.someScopes}
           </label>
           {only && (
             <div class="scope-grid">
@@ -237,10 +187,10 @@ function CreateKey(props: {
       </More>
       <div class="actions">
         <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.save}
+          {strings.apiKeys.save}
         </button>
         <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.cancel}
+          {strings.apiKeys.cancel}
         </button>
       </div>
     </form>
@@ -274,36 +224,38 @@ function KeyRow(props: {
       <div class="row-main">
         <p class="row-title">{apiKey.name}</p>
         <p class="muted">
-          <code>{apiKey.prefix}…</code> · {strings.member} {props.memberName}
+          <code>{apiKey.prefix}…</code> · {strings.apiKeys.member} {props.memberName}
         </p>
         <p class="muted small">
-          {strings.scopeCount(apiKey.scopes.length)} · {apiKey.environment} ·{' '}
+          {strings.apiKeys.scopeCount(apiKey.scopes.length, SCOPES.length)} · {apiKey.environment} ·{' '}
           {apiKey.last_used_at === null ? (
-            strings.neverUsed
+            strings.apiKeys.neverUsed
           ) : (
             <>
-              {strings.lastUsed} <TimeAgo at={apiKey.last_used_at} />
+              {strings.apiKeys.lastUsed} <TimeAgo at={apiKey.last_used_at} />
             </>
           )}
         </p>
       </div>
       <div class="row-status">
-        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.revoked}</Chip>
+        <Chip tone={active ? 'ok' : 'off'}>
+          {active ? strings.apiKeys.active : strings.apiKeys.revoked}
+        </Chip>
       </div>
       {props.revocable && !confirming && (
         <div class="row-actions">
           <button type="button" class="button button-danger" onClick={() => setConfirming(true)}>
-            {strings.revoke}
+            {strings.apiKeys.revoke}
           </button>
         </div>
       )}
       <FormError message={revoke.formError} />
       {confirming && (
         <Confirm
-          label={strings.revoke}
-          question={strings.confirmRevoke(apiKey.name)}
-          yes={strings.confirm}
-          no={strings.cancel}
+          label={strings.apiKeys.revoke}
+          question={strings.apiKeys.confirmRevoke(apiKey.name)}
+          yes={strings.apiKeys.confirm}
+          no={strings.apiKeys.cancel}
           busy={revoke.busy}
           onYes={() => void revoke.submit()}
           onNo={() => setConfirming(false)}

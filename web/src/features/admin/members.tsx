@@ -5,77 +5,25 @@ import { useApiForm } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
-import { Chip, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
+import { Chip, More, ScreenHeader, SecretBox, TimeAgo } from '../../ui/parts';
 import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
+import { strings } from './strings';
 
 type Member = Schemas['Member'];
 type Role = Member['role'];
-
-const strings = {
-  title: 'Members',
-  lead: 'The people of your lab, their roles, and the sign-in links you hand them.',
-  adminsOnly: 'Only admins and owners manage members. Ask one of them to change your role.',
-  add: 'Add a member',
-  addTitle: 'New member',
-  name: 'Name',
-  email: 'Email',
-  emailHint: 'Optional. Not used to sign in; it helps tell people apart.',
-  role: 'Role',
-  save: 'Add member',
-  cancel: 'Cancel',
-  added: (name: string) => `${name} was added. Make a sign-in link to hand over.`,
-  you: 'you',
-  removed: 'removed',
-  active: 'active',
-  since: 'Added',
-  link: 'Make sign-in link',
-  linkTitle: (name: string) => `Sign-in link for ${name}`,
-  linkWarning: (until: string) =>
-    `Works once, until ${until}. Hand it over in person or in a private message: whoever opens it ` +
-    'signs in as this member. It is not shown again.',
-  remove: 'Remove',
-  confirmRemove: (name: string) =>
-    `Remove ${name}? Their API keys and sessions stop working at once. They stay listed as removed.`,
-  confirm: 'Yes, remove',
-  roleSaved: 'Role saved',
-  more: 'More members',
-  loading: 'Loading members…',
-  empty: 'No members yet.',
-  roles: {
-    owner: 'Owner — everything, including owners',
-    admin: 'Admin — members, keys, devices, and all lab work',
-    manager: 'Manager — lab work, others’ records, prices, devices',
-    member: 'Member — records their own work',
-    viewer: 'Viewer — reads everything, changes nothing',
-    guest: 'Guest — reads only',
-  } satisfies Record<Role, string>,
-} as const;
 
 const ROLE_ORDER: readonly Role[] = ['owner', 'admin', 'manager', 'member', 'viewer', 'guest'];
 
 /** The roles an admin or owner may give: with what each may do, or by name only in a row. */
 function roleOptions(actorIsOwner: boolean, described = true) {
   return ROLE_ORDER.filter((role) => role !== 'owner' || actorIsOwner).map(
-    (role) => [role, described ? strings.roles[role] : role] as const,
+    (role) => [role, described ? strings.members.roles[role] : role] as const,
   );
 }
 
 export default function Members() {
-  useTitle(strings.title);
-  const { atLeast } = useSignedIn();
-  if (!atLeast('admin')) {
-    return (
-      <>
-        <ScreenHeader title={strings.title} lead={strings.lead} />
-        <Notice>{strings.adminsOnly}</Notice>
-      </>
-    );
-  }
-  return <MembersList />;
-}
-
-function MembersList() {
+  useTitle(strings.members.title);
   const { session, atLeast } = useSignedIn();
   const isOwner = atLeast('owner');
   const list = usePagedList<Member>((cursor) =>
@@ -90,11 +38,11 @@ function MembersList() {
 
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.members.title} lead={strings.members.lead}>
         <div class="header-actions">
           {!adding && (
             <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-              {strings.add}
+              {strings.members.add}
             </button>
           )}
           <DownloadCsv path="/api/v1/members" query={{}} file="members" />
@@ -107,7 +55,7 @@ function MembersList() {
           onAdded={(member) => {
             list.upsert(member, true);
             setAdding(false);
-            setNotice(strings.added(member.name));
+            setNotice(strings.members.added(member.name));
           }}
         />
       )}
@@ -118,9 +66,9 @@ function MembersList() {
       )}
       <PagedRows
         list={list}
-        loading={strings.loading}
-        empty={strings.empty}
-        more={strings.more}
+        loading={strings.members.loading}
+        empty={strings.members.empty}
+        more={strings.members.more}
         row={(member) => (
           <MemberRow
             key={member.id}
@@ -158,13 +106,13 @@ function AddMember(props: {
     <form
       class="form panel"
       onSubmit={(event) => void form.submit(event)}
-      aria-label={strings.addTitle}
+      aria-label={strings.members.addTitle}
     >
-      <h2>{strings.addTitle}</h2>
+      <h2>{strings.members.addTitle}</h2>
       <FormError message={form.formError} />
       <TextField
         name="name"
-        label={strings.name}
+        label={strings.members.name}
         error={form.errorFor('name')}
         value={name}
         required
@@ -173,7 +121,7 @@ function AddMember(props: {
       />
       <SelectField
         name="role"
-        label={strings.role}
+        label={strings.members.role}
         error={form.errorFor('role')}
         options={roleOptions(props.isOwner)}
         value={role}
@@ -182,8 +130,8 @@ function AddMember(props: {
       <More>
         <TextField
           name="email"
-          label={strings.email}
-          hint={strings.emailHint}
+          label={strings.members.email}
+          hint={strings.members.emailHint}
           error={form.errorFor('email')}
           value={email}
           type="email"
@@ -193,10 +141,10 @@ function AddMember(props: {
       </More>
       <div class="actions">
         <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.save}
+          {strings.members.save}
         </button>
         <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.cancel}
+          {strings.members.cancel}
         </button>
       </div>
     </form>
@@ -256,21 +204,23 @@ function MemberRow(props: {
       <div class="row-main">
         <p class="row-title">
           {member.name}
-          {props.self && <span class="tag">{strings.you}</span>}
+          {props.self && <span class="tag">{strings.members.you}</span>}
         </p>
         {member.email && <p class="muted">{member.email}</p>}
         <p class="muted small">
-          {strings.since} <TimeAgo at={member.created_at} />
+          {strings.members.since} <TimeAgo at={member.created_at} />
         </p>
       </div>
       <div class="row-status">
-        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.removed}</Chip>
+        <Chip tone={active ? 'ok' : 'off'}>
+          {active ? strings.members.active : strings.members.removed}
+        </Chip>
       </div>
       <div class="row-role">
         {manageable && !props.self ? (
           <SelectField
             name={`role-${member.id}`}
-            label={strings.role}
+            label={strings.members.role}
             error={roleForm.errorFor('role') ?? roleForm.formError}
             options={roleOptions(props.isOwner, false)}
             value={role}
@@ -283,13 +233,13 @@ function MemberRow(props: {
           />
         ) : (
           <p>
-            <span class="muted small">{strings.role}: </span>
+            <span class="muted small">{strings.members.role}: </span>
             {member.role}
           </p>
         )}
         {saved && (
           <p class="muted small" role="status">
-            {strings.roleSaved}
+            {strings.members.roleSaved}
           </p>
         )}
       </div>
@@ -301,11 +251,11 @@ function MemberRow(props: {
             disabled={linkForm.busy}
             onClick={() => void linkForm.submit()}
           >
-            {strings.link}
+            {strings.members.link}
           </button>
           {!props.self && !confirming && (
             <button type="button" class="button button-danger" onClick={() => setConfirming(true)}>
-              {strings.remove}
+              {strings.members.remove}
             </button>
           )}
         </div>
@@ -313,10 +263,10 @@ function MemberRow(props: {
       <FormError message={linkForm.formError ?? removeForm.formError} />
       {confirming && (
         <Confirm
-          label={strings.remove}
-          question={strings.confirmRemove(member.name)}
-          yes={strings.confirm}
-          no={strings.cancel}
+          label={strings.members.remove}
+          question={strings.members.confirmRemove(member.name)}
+          yes={strings.members.confirm}
+          no={strings.members.cancel}
           busy={removeForm.busy}
           onYes={() => void removeForm.submit()}
           onNo={() => setConfirming(false)}
@@ -324,9 +274,9 @@ function MemberRow(props: {
       )}
       {link && (
         <SecretBox
-          label={strings.linkTitle(member.name)}
+          label={strings.members.linkTitle(member.name)}
           value={link.url}
-          warning={strings.linkWarning(new Date(link.expires_at).toLocaleTimeString())}
+          warning={strings.members.linkWarning(new Date(link.expires_at).toLocaleTimeString())}
           onDone={() => setLink(null)}
         />
       )}

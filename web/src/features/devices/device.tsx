@@ -10,76 +10,17 @@ import { Chip, Fact, More, Notice, ScreenHeader, SecretBox, TimeAgo } from '../.
 import { SensorReadings } from '../sensors/readings';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
-import { deviceTone, isStale } from './status';
+import { deviceTone, isStale, type DeviceStatus as Status } from './status';
 import { recordHref } from '../records/model';
+import { strings } from './strings';
 
 type Device = Schemas['Device'];
 type Token = Schemas['DeviceToken'];
-type Status = 'active' | 'paused' | 'retired';
-
-const strings = {
-  title: 'Device',
-  back: 'All devices',
-  loading: 'Loading the device…',
-  facts: {
-    type: 'Type',
-    hardware: 'Hardware',
-    firmware: 'Firmware',
-    lastSeen: 'Last seen',
-    registered: 'Registered',
-  },
-  never: 'never',
-  stale: 'not reporting',
-  staleHelp: 'No heartbeat and no reading for over an hour: check its power and network.',
-  room: 'Room',
-  notFound: 'No such device in this lab.',
-  statusTitle: 'Status',
-  statusHelp: {
-    active: 'Active: its tokens work and its readings are stored.',
-    paused:
-      'Paused: its tokens were revoked and its readings are refused. Make it active again, then give it a new token.',
-    retired: 'Retired: for good. It no longer counts against your plan’s device allowance.',
-  } satisfies Record<Status, string>,
-  actions: {
-    active: 'Make active',
-    paused: 'Pause',
-    retired: 'Retire',
-  } satisfies Record<Status, string>,
-  confirm: {
-    paused: 'Pause this device? All its tokens stop working at once.',
-    retired:
-      'Retire this device for good? All its tokens stop working, and it cannot be made active again.',
-    active: 'Make this device active again? It will need a new token.',
-  } satisfies Record<Status, string>,
-  yes: 'Yes',
-  cancel: 'Cancel',
-  tokensTitle: 'Tokens',
-  tokensLead:
-    'A device sends its readings with a token. Each token is shown once, when it is made.',
-  mint: 'Make a token',
-  mintTitle: 'New token',
-  tokenName: 'Name',
-  tokenNameHint: 'Optional, e.g. “firmware 2.1”.',
-  environment: 'Environment',
-  environments: [
-    ['production', 'Production (xpd_live_…)'],
-    ['development', 'Development (xpd_dev_…)'],
-  ] as const,
-  mintSave: 'Make token',
-  tokenSecretTitle: 'The new token',
-  tokenSecretWarning: 'Copy it now into the device’s settings. It is shown only this once.',
-  revoke: 'Revoke',
-  revoked: 'revoked',
-  active: 'active',
-  lastUsed: 'Last used',
-  noTokens: 'No tokens yet.',
-  more: 'More tokens',
-} as const;
 
 export default function DevicePage(props: { id?: string; params?: { id?: string } }) {
   const id = props.params?.id ?? props.id ?? '';
   const { atLeast } = useSignedIn();
-  useTitle(strings.title);
+  useTitle(strings.device.title);
   // Reading one device is an admin's operation; others find it in the device list.
   return atLeast('admin') ? <DeviceDetail id={id} /> : <DeviceForMember id={id} />;
 }
@@ -91,13 +32,13 @@ function DeviceForMember(props: { id: string }) {
     [props.id],
   );
   const device = answer?.ok ? (answer.data.find((d) => d.id === props.id) ?? null) : null;
-  useTitle(device?.name ?? strings.title);
-  if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
+  useTitle(device?.name ?? strings.device.title);
+  if (answer === null) return <p aria-busy="true">{strings.device.loading}</p>;
   if (device === null) {
     return (
       <>
-        <ScreenHeader title={strings.title} />
-        <Notice tone="bad">{answer.ok ? strings.notFound : answer.failure.error}</Notice>
+        <ScreenHeader title={strings.device.title} />
+        <Notice tone="bad">{answer.ok ? strings.device.notFound : answer.failure.error}</Notice>
       </>
     );
   }
@@ -114,7 +55,9 @@ function RoomName(props: { id: string }) {
     () => call(api.GET('/api/v1/rooms/{id}', { params: { path: { id: props.id } } })),
     [props.id],
   );
-  return <a href={recordHref.room(props.id)}>{answer?.ok ? answer.data.name : strings.room}</a>;
+  return (
+    <a href={recordHref.room(props.id)}>{answer?.ok ? answer.data.name : strings.device.room}</a>
+  );
 }
 
 /** A device's header and facts, with a stale device said to be so. */
@@ -126,25 +69,25 @@ function DeviceFacts(props: { device: Device }) {
       <ScreenHeader title={device.name}>
         <div class="chips">
           <Chip tone={deviceTone(device.status)}>{device.status}</Chip>
-          {stale && <Chip tone="bad">{strings.stale}</Chip>}
+          {stale && <Chip tone="bad">{strings.device.stale}</Chip>}
         </div>
       </ScreenHeader>
-      {stale && <Notice tone="bad">{strings.staleHelp}</Notice>}
+      {stale && <Notice tone="bad">{strings.device.staleHelp}</Notice>}
       <dl class="facts">
-        <Fact term={strings.facts.type}>{device.type}</Fact>
+        <Fact term={strings.device.facts.type}>{device.type}</Fact>
         {device.room_id && (
-          <Fact term={strings.room}>
+          <Fact term={strings.device.room}>
             <RoomName id={device.room_id} />
           </Fact>
         )}
-        {device.hardware && <Fact term={strings.facts.hardware}>{device.hardware}</Fact>}
+        {device.hardware && <Fact term={strings.device.facts.hardware}>{device.hardware}</Fact>}
         {device.firmware_version && (
-          <Fact term={strings.facts.firmware}>{device.firmware_version}</Fact>
+          <Fact term={strings.device.facts.firmware}>{device.firmware_version}</Fact>
         )}
-        <Fact term={strings.facts.lastSeen}>
-          <TimeAgo at={device.last_seen_at} never={strings.never} />
+        <Fact term={strings.device.facts.lastSeen}>
+          <TimeAgo at={device.last_seen_at} never={strings.device.never} />
         </Fact>
-        <Fact term={strings.facts.registered}>
+        <Fact term={strings.device.facts.registered}>
           <TimeAgo at={device.created_at} />
         </Fact>
       </dl>
@@ -156,10 +99,10 @@ function DeviceDetail(props: { id: string }) {
   const screen = useRecordScreen<Device>(
     () => call(api.GET('/api/v1/devices/{deviceId}', { params: { path: { deviceId: props.id } } })),
     props.id,
-    { href: '/devices', back: strings.back, loading: strings.loading },
+    { href: '/devices', back: strings.device.back, loading: strings.device.loading },
   );
   const device = screen.record;
-  useTitle(device?.name ?? strings.title);
+  useTitle(device?.name ?? strings.device.title);
   if (device === null) return screen.fallback;
   return (
     <>
@@ -193,8 +136,8 @@ function StatusPanel(props: { device: Device; onChange: (device: Device) => void
     status === 'active' ? ['paused', 'retired'] : status === 'paused' ? ['active', 'retired'] : [];
   return (
     <section class="panel" aria-labelledby="status-title">
-      <h2 id="status-title">{strings.statusTitle}</h2>
-      <p>{strings.statusHelp[status] ?? status}</p>
+      <h2 id="status-title">{strings.device.statusTitle}</h2>
+      <p>{strings.device.statusHelp[status] ?? status}</p>
       <FormError message={form.errorFor('status') ?? form.formError} />
       {asked === null ? (
         <div class="actions">
@@ -205,16 +148,16 @@ function StatusPanel(props: { device: Device; onChange: (device: Device) => void
               class={choice === 'active' ? 'button' : 'button button-danger'}
               onClick={() => setAsked(choice)}
             >
-              {strings.actions[choice]}
+              {strings.device.actions[choice]}
             </button>
           ))}
         </div>
       ) : (
         <Confirm
-          label={strings.actions[asked]}
-          question={strings.confirm[asked]}
-          yes={strings.yes}
-          no={strings.cancel}
+          label={strings.device.actions[asked]}
+          question={strings.device.confirm[asked]}
+          yes={strings.device.yes}
+          no={strings.device.cancel}
           busy={form.busy}
           onYes={() => void form.submit()}
           onNo={() => setAsked(null)}
@@ -239,11 +182,11 @@ function Tokens(props: { device: Device }) {
   const [minted, setMinted] = useState<Schemas['DeviceTokenCreated'] | null>(null);
   return (
     <section class="panel" aria-labelledby="tokens-title">
-      <h2 id="tokens-title">{strings.tokensTitle}</h2>
-      <p class="muted">{strings.tokensLead}</p>
+      <h2 id="tokens-title">{strings.device.tokensTitle}</h2>
+      <p class="muted">{strings.device.tokensLead}</p>
       {props.device.status === 'active' && !minting && (
         <button type="button" class="button button-primary" onClick={() => setMinting(true)}>
-          {strings.mint}
+          {strings.device.mint}
         </button>
       )}
       {minting && (
@@ -259,16 +202,16 @@ function Tokens(props: { device: Device }) {
       )}
       {minted && (
         <SecretBox
-          label={strings.tokenSecretTitle}
+          label={strings.device.tokenSecretTitle}
           value={minted.token}
-          warning={strings.tokenSecretWarning}
+          warning={strings.device.tokenSecretWarning}
           onDone={() => setMinted(null)}
         />
       )}
       <PagedRows
         list={list}
-        empty={strings.noTokens}
-        more={strings.more}
+        empty={strings.device.noTokens}
+        more={strings.device.more}
         row={(token) => <TokenRow key={token.id} token={token} onChange={(t) => list.upsert(t)} />}
       />
     </section>
@@ -294,12 +237,16 @@ function MintToken(props: {
     onSuccess: props.onMinted,
   });
   return (
-    <form class="form" onSubmit={(event) => void form.submit(event)} aria-label={strings.mintTitle}>
+    <form
+      class="form"
+      onSubmit={(event) => void form.submit(event)}
+      aria-label={strings.device.mintTitle}
+    >
       <FormError message={form.formError} />
       <TextField
         name="name"
-        label={strings.tokenName}
-        hint={strings.tokenNameHint}
+        label={strings.device.tokenName}
+        hint={strings.device.tokenNameHint}
         error={form.errorFor('name')}
         value={name}
         autocomplete="off"
@@ -308,19 +255,19 @@ function MintToken(props: {
       <More>
         <SelectField
           name="environment"
-          label={strings.environment}
+          label={strings.device.environment}
           error={form.errorFor('environment')}
-          options={strings.environments}
+          options={strings.device.environments}
           value={environment}
           onChange={(value) => setEnvironment(value as 'production' | 'development')}
         />
       </More>
       <div class="actions">
         <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.mintSave}
+          {strings.device.mintSave}
         </button>
         <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.cancel}
+          {strings.device.cancel}
         </button>
       </div>
     </form>
@@ -350,12 +297,14 @@ function TokenRow(props: { token: Token; onChange: (token: Token) => void }) {
           <code>{token.prefix}…</code> {token.name}
         </p>
         <p class="muted small">
-          {token.environment} · {strings.lastUsed}{' '}
-          <TimeAgo at={token.lastUsedAt} never={strings.never} />
+          {token.environment} · {strings.device.lastUsed}{' '}
+          <TimeAgo at={token.lastUsedAt} never={strings.device.never} />
         </p>
       </div>
       <div class="row-status">
-        <Chip tone={active ? 'ok' : 'off'}>{active ? strings.active : strings.revoked}</Chip>
+        <Chip tone={active ? 'ok' : 'off'}>
+          {active ? strings.device.active : strings.device.revoked}
+        </Chip>
       </div>
       {active && (
         <div class="row-actions">
@@ -365,7 +314,7 @@ function TokenRow(props: { token: Token; onChange: (token: Token) => void }) {
             disabled={revoke.busy}
             onClick={() => void revoke.submit()}
           >
-            {strings.revoke}
+            {strings.device.revoke}
           </button>
         </div>
       )}

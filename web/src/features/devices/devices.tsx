@@ -1,41 +1,16 @@
 import { api, call, type Schemas } from '../../api/client';
-import { useSignedIn } from '../../api/session';
 import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
-import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
+import { Chip, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
 import { deviceTone } from './status';
+import { strings } from './strings';
 
 type Device = Schemas['Device'];
 
-const strings = {
-  title: 'Devices',
-  lead: 'Sensors, controllers and gateways that send readings. Open one to pause or retire it and to manage its tokens.',
-  adminsOnly: 'Only admins and owners manage devices.',
-  lastSeen: 'Last seen',
-  never: 'never',
-  more: 'More devices',
-  loading: 'Loading devices…',
-  empty:
-    'No devices yet. A device is registered by a script with an API key (POST /api/v1/devices).',
-} as const;
-
 export default function Devices() {
-  useTitle(strings.title);
-  const { atLeast } = useSignedIn();
-  if (!atLeast('admin')) {
-    return (
-      <>
-        <ScreenHeader title={strings.title} lead={strings.lead} />
-        <Notice>{strings.adminsOnly}</Notice>
-      </>
-    );
-  }
-  return <DeviceList />;
-}
-
-function DeviceList() {
+  useTitle(strings.devices.title);
   const list = usePagedList<Device>((cursor) =>
     call(
       api.GET('/api/v1/devices', {
@@ -45,14 +20,14 @@ function DeviceList() {
   );
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.devices.title} lead={strings.devices.lead}>
         <DownloadCsv path="/api/v1/devices" query={{}} file="devices" />
       </ScreenHeader>
       <PagedRows
         list={list}
-        loading={strings.loading}
-        empty={strings.empty}
-        more={strings.more}
+        loading={strings.devices.loading}
+        empty={strings.devices.empty}
+        more={strings.devices.more}
         row={(device) => (
           <li class="row" key={device.id}>
             <div class="row-main">
@@ -61,8 +36,8 @@ function DeviceList() {
               </p>
               <p class="muted small">
                 {device.type}
-                {device.hardware ? ` · ${device.hardware}` : ''} · {strings.lastSeen}{' '}
-                <TimeAgo at={device.last_seen_at} never={strings.never} />
+                {device.hardware ? ` · ${device.hardware}` : ''} · {strings.devices.lastSeen}{' '}
+                <TimeAgo at={device.last_seen_at} never={strings.devices.never} />
               </p>
             </div>
             <div class="row-status">

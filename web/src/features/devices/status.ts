@@ -1,5 +1,8 @@
 import type { Tone } from '../../ui/parts';
 
+/** What a device is: reporting, paused (its tokens revoked), or retired for good. */
+export type DeviceStatus = 'active' | 'paused' | 'retired';
+
 /** A device's status as a chip: colour, shape and word. */
 export const DEVICE_TONE: Record<string, Tone> = { active: 'ok', paused: 'warn', retired: 'off' };
 export const deviceTone = (status: string): Tone => DEVICE_TONE[status] ?? 'info';

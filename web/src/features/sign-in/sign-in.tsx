@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { takeNext, type Session } from '../../api/session';
+import type { Session } from '../../api/session';
+import { takeNext } from './next';
 import { useTitle } from '../../ui/title';
 import { PasteLink } from './paste-link';
 import { secretOf, signInWith } from './link';

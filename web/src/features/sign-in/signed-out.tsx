@@ -1,5 +1,6 @@
 import { useLocation } from 'preact-iso';
-import { rememberNext, takeNext, type Session } from '../../api/session';
+import type { Session } from '../../api/session';
+import { rememberNext, takeNext } from './next';
 import { useTitle } from '../../ui/title';
 import { PasteLink } from './paste-link';
 
