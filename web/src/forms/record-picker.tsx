@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client';
+import { strings } from './strings';
 
 /** A plant or explant a form links to. */
 export interface PickedRecord {
@@ -7,18 +8,6 @@ export interface PickedRecord {
   readonly id: string;
   readonly label: string;
 }
-
-const strings = {
-  find: 'Find',
-  hint: 'A few letters of its name, species, code or label.',
-  searching: 'Searching…',
-  none: 'Nothing matches.',
-  plant: 'plant',
-  explant: 'explant',
-  unlink: 'Remove link',
-  linked: 'Linked to',
-  results: 'Matches',
-} as const;
 
 const LIMIT = 5;
 
@@ -70,9 +59,10 @@ export function RecordPicker(props: {
       <div class="field">
         <p class="field-label">{props.label}</p>
         <p>
-          {strings.linked} {strings[props.value.type]} <strong>{props.value.label}</strong>{' '}
+          {strings.picker.linked} {strings.picker[props.value.type]}{' '}
+          <strong>{props.value.label}</strong>{' '}
           <button type="button" class="button button-quiet" onClick={() => props.onChange(null)}>
-            {strings.unlink}
+            {strings.picker.unlink}
           </button>
         </p>
         {props.error && <p class="field-error">{props.error}</p>}
@@ -83,7 +73,7 @@ export function RecordPicker(props: {
     <div class={props.error ? 'field field-invalid' : 'field'}>
       <label for={id}>{props.label}</label>
       <p class="field-hint" id={`${props.name}-hint`}>
-        {strings.hint}
+        {strings.picker.hint}
       </p>
       <div class="filter-q-input">
         <input
@@ -102,13 +92,13 @@ export function RecordPicker(props: {
           }}
         />
         <button type="button" class="button" disabled={busy} onClick={() => void find()}>
-          {strings.find}
+          {strings.picker.find}
         </button>
       </div>
-      {busy && <p class="muted small">{strings.searching}</p>}
-      {found !== null && found.length === 0 && <p class="muted small">{strings.none}</p>}
+      {busy && <p class="muted small">{strings.picker.searching}</p>}
+      {found !== null && found.length === 0 && <p class="muted small">{strings.picker.none}</p>}
       {found !== null && found.length > 0 && (
-        <ul class="picker-results" aria-label={strings.results}>
+        <ul class="picker-results" aria-label={strings.picker.results}>
           {found.map((record) => (
             <li key={record.id}>
               <button
@@ -120,7 +110,7 @@ export function RecordPicker(props: {
                   setText('');
                 }}
               >
-                {record.label} · {strings[record.type]}
+                {record.label} · {strings.picker[record.type]}
               </button>
             </li>
           ))}

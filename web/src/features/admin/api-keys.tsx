@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
 import { SCOPES, type Scope } from '../../api/scopes';
-import { FormError, SelectField, TextField } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, FormError, SelectField, TextField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
@@ -13,6 +14,7 @@ import { strings } from './strings';
 
 type ApiKey = Schemas['ApiKey'];
 type Member = Schemas['Member'];
+type Environment = NonNullable<Schemas['ApiKey']['environment']>;
 
 export default function ApiKeys() {
   useTitle(strings.apiKeys.title);
@@ -100,73 +102,57 @@ function CreateKey(props: {
   onCancel: () => void;
 }) {
   const { session } = useSignedIn();
-  const [memberId, setMemberId] = useState(session.member.id);
-  const [name, setName] = useState('');
-  const [environment, setEnvironment] = useState<'production' | 'development'>('production');
+  const s = strings.apiKeys;
+  const values = useFormValues({
+    member_id: session.member.id,
+    name: '',
+    environment: 'production',
+  });
+  const v = values.now;
   const [only, setOnly] = useState(false);
   const [scopes, setScopes] = useState<readonly Scope[]>([]);
   const form = useApiForm({
-    fields: ['member_id', 'name', 'environment', 'scopes'],
+    fields: [...values.names, 'scopes'],
     send: (key) =>
       call(
         api.POST('/api/v1/api-keys', {
           params: { header: { 'idempotency-key': key } },
           body: {
-            member_id: memberId,
-            environment,
-            ...(name.trim() === '' ? {} : { name: name.trim() }),
-            ...(only ? { scopes: [...scopes] } : {}),
+            member_id: v.member_id,
+            environment: v.environment as Environment,
+            ...given({ name: textOf(v.name), scopes: only ? [...scopes] : undefined }),
           },
         }),
       ),
     onSuccess: props.onCreated,
   });
+  const field = bindFields(form, values);
   const toggle = (scope: Scope, on: boolean) =>
-    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+    setScopes((current) => (on ? [...current, scope] : current.filter((x) => x !== scope)));
   return (
-    <form
-      class="form panel"
-      onSubmit={(event) => void form.submit(event)}
-      aria-label={strings.apiKeys.createTitle}
-    >
-      <h2>{strings.apiKeys.createTitle}</h2>
-      <FormError message={form.formError} />
+    <BenchForm panel title={s.createTitle} save={s.save} form={form} onCancel={props.onCancel}>
       <SelectField
-        name="member_id"
-        label={strings.apiKeys.member}
-        hint={strings.apiKeys.memberHint}
-        error={form.errorFor('member_id')}
+        {...field.select('member_id')}
+        label={s.member}
+        hint={s.memberHint}
         options={props.members.map((m) => [m.id, `${m.name} (${m.role})`] as const)}
-        value={memberId}
-        onChange={setMemberId}
       />
-      <TextField
-        name="name"
-        label={strings.apiKeys.name}
-        hint={strings.apiKeys.nameHint}
-        error={form.errorFor('name')}
-        value={name}
-        autocomplete="off"
-        onInput={(event) => setName(event.currentTarget.value)}
-      />
+      <TextField {...field.text('name')} label={s.name} hint={s.nameHint} autocomplete="off" />
       <More>
         <SelectField
-          name="environment"
-          label={strings.apiKeys.environment}
-          error={form.errorFor('environment')}
-          options={strings.apiKeys.environments}
-          value={environment}
-          onChange={(value) => setEnvironment(value as 'production' | 'development')}
+          {...field.select('environment')}
+          label={s.environment}
+          options={s.environments}
         />
         <fieldset class="field">
-          <legend>{strings.apiKeys.scopesLegend}</legend>
+          <legend>{s.scopesLegend}</legend>
           <label class="choice">
             <input type="radio" name="scope-mode" checked={!only} onChange={() => setOnly(false)} />
-            {strings.apiKeys.allScopes(SCOPES.length)}
+            {s.allScopes(SCOPES.length)}
           </label>
           <label class="choice">
             <input type="radio" name="scope-mode" checked={only} onChange={() => setOnly(true)} />
-            {strings.apiKeys.someScopes}
+            {s.someScopes}
           </label>
           {only && (
             <div class="scope-grid">
@@ -185,15 +171,7 @@ function CreateKey(props: {
           {form.errorFor('scopes') && <p class="field-error">{form.errorFor('scopes')}</p>}
         </fieldset>
       </More>
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.apiKeys.save}
-        </button>
-        <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.apiKeys.cancel}
-        </button>
-      </div>
-    </form>
+    </BenchForm>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
-import { FormError, SelectField, TextField } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, FormError, SelectField, TextField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
@@ -88,66 +89,35 @@ function AddMember(props: {
   onAdded: (member: Member) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const s = strings.members;
+  const values = useFormValues({ name: '', email: '', role: 'member' });
+  const v = values.now;
   const form = useApiForm({
-    fields: ['name', 'email', 'role'],
+    fields: values.names,
     send: (key) =>
       call(
         api.POST('/api/v1/members', {
           params: { header: { 'idempotency-key': key } },
-          body: { name, role, ...(email.trim() === '' ? {} : { email: email.trim() }) },
+          body: { name: v.name, role: v.role as Role, ...given({ email: textOf(v.email) }) },
         }),
       ),
     onSuccess: props.onAdded,
   });
+  const field = bindFields(form, values);
   return (
-    <form
-      class="form panel"
-      onSubmit={(event) => void form.submit(event)}
-      aria-label={strings.members.addTitle}
-    >
-      <h2>{strings.members.addTitle}</h2>
-      <FormError message={form.formError} />
-      <TextField
-        name="name"
-        label={strings.members.name}
-        error={form.errorFor('name')}
-        value={name}
-        required
-        autocomplete="off"
-        onInput={(event) => setName(event.currentTarget.value)}
-      />
-      <SelectField
-        name="role"
-        label={strings.members.role}
-        error={form.errorFor('role')}
-        options={roleOptions(props.isOwner)}
-        value={role}
-        onChange={(value) => setRole(value as Role)}
-      />
+    <BenchForm panel title={s.addTitle} save={s.save} form={form} onCancel={props.onCancel}>
+      <TextField {...field.text('name')} label={s.name} required autocomplete="off" />
+      <SelectField {...field.select('role')} label={s.role} options={roleOptions(props.isOwner)} />
       <More>
         <TextField
-          name="email"
-          label={strings.members.email}
-          hint={strings.members.emailHint}
-          error={form.errorFor('email')}
-          value={email}
+          {...field.text('email')}
+          label={s.email}
+          hint={s.emailHint}
           type="email"
           autocomplete="off"
-          onInput={(event) => setEmail(event.currentTarget.value)}
         />
       </More>
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.members.save}
-        </button>
-        <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.members.cancel}
-        </button>
-      </div>
-    </form>
+    </BenchForm>
   );
 }
 

@@ -2,8 +2,9 @@ import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, call } from '../../api/client';
-import { FormError, SelectField, TextAreaField } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, SelectField, TextAreaField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
 import { usePeopleNames } from '../../ui/people';
@@ -212,49 +213,34 @@ function Records(props: { plantIds: readonly string[]; explantIds: readonly stri
 }
 
 function Resolve(props: { record: Log; onResolved: (record: Log) => void }) {
-  const [outcome, setOutcome] = useState<Outcome>('discarded');
-  const [notes, setNotes] = useState('');
+  const values = useFormValues({ outcome: 'discarded', notes: '' });
+  const v = values.now;
   const form = useApiForm({
-    fields: ['outcome', 'notes'],
+    fields: values.names,
     send: (key) =>
       call(
         api.POST('/api/v1/contaminations/{id}/resolve', {
           params: { path: { id: props.record.id }, header: { 'idempotency-key': key } },
-          body: { outcome, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+          body: { outcome: v.outcome as Outcome, ...given({ notes: textOf(v.notes) }) },
         }),
       ),
     onSuccess: props.onResolved,
   });
+  const field = bindFields(form, values);
   return (
-    <form
-      class="form panel"
-      aria-labelledby="resolve-title"
-      onSubmit={(event) => void form.submit(event)}
+    <BenchForm
+      panel
+      title={strings.resolveTitle}
+      lead={strings.resolveLead}
+      save={strings.resolve}
+      form={form}
     >
-      <h2 id="resolve-title">{strings.resolveTitle}</h2>
-      <p class="muted">{strings.resolveLead}</p>
-      <FormError message={form.formError} />
-      <SelectField
-        name="outcome"
-        label={strings.outcome}
-        error={form.errorFor('outcome')}
-        options={OUTCOMES}
-        value={outcome}
-        onChange={(value) => setOutcome(value as Outcome)}
-      />
+      <SelectField {...field.select('outcome')} label={strings.outcome} options={OUTCOMES} />
       <TextAreaField
-        name="notes"
+        {...field.text('notes')}
         label={strings.resolveNotes}
         hint={strings.resolveNotesHint}
-        error={form.errorFor('notes')}
-        value={notes}
-        onInput={(event) => setNotes(event.currentTarget.value)}
       />
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.resolve}
-        </button>
-      </div>
-    </form>
+    </BenchForm>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
-import { FormError, SelectField, TextField } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, FormError, SelectField, TextField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
@@ -223,54 +224,46 @@ function MintToken(props: {
   onMinted: (token: Schemas['DeviceTokenCreated']) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState('');
-  const [environment, setEnvironment] = useState<'production' | 'development'>('production');
+  const s = strings.device;
+  const values = useFormValues({ name: '', environment: 'production' });
+  const v = values.now;
   const form = useApiForm({
-    fields: ['name', 'environment'],
+    fields: values.names,
     send: () =>
       call(
         api.POST('/api/v1/devices/{deviceId}/tokens', {
           params: { path: { deviceId: props.deviceId } },
-          body: { environment, ...(name.trim() === '' ? {} : { name: name.trim() }) },
+          body: {
+            environment: v.environment as 'production' | 'development',
+            ...given({ name: textOf(v.name) }),
+          },
         }),
       ),
     onSuccess: props.onMinted,
   });
+  const field = bindFields(form, values);
   return (
-    <form
-      class="form"
-      onSubmit={(event) => void form.submit(event)}
-      aria-label={strings.device.mintTitle}
+    <BenchForm
+      heading={false}
+      title={s.mintTitle}
+      save={s.mintSave}
+      form={form}
+      onCancel={props.onCancel}
     >
-      <FormError message={form.formError} />
       <TextField
-        name="name"
-        label={strings.device.tokenName}
-        hint={strings.device.tokenNameHint}
-        error={form.errorFor('name')}
-        value={name}
+        {...field.text('name')}
+        label={s.tokenName}
+        hint={s.tokenNameHint}
         autocomplete="off"
-        onInput={(event) => setName(event.currentTarget.value)}
       />
       <More>
         <SelectField
-          name="environment"
-          label={strings.device.environment}
-          error={form.errorFor('environment')}
-          options={strings.device.environments}
-          value={environment}
-          onChange={(value) => setEnvironment(value as 'production' | 'development')}
+          {...field.select('environment')}
+          label={s.environment}
+          options={s.environments}
         />
       </More>
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.device.mintSave}
-        </button>
-        <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.device.cancel}
-        </button>
-      </div>
-    </form>
+    </BenchForm>
   );
 }
 

@@ -8,6 +8,7 @@ import { usePagedList } from '../../ui/paged';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { words } from './model';
+import { LoadMore } from '../../ui/list';
 
 /** The filters of a plants or explants list, as its address carries them. */
 export interface Filters {
@@ -214,16 +215,7 @@ export function RecordList<
       {!list.loading && !list.failure && list.items.length === 0 && (
         <p>{filtered ? strings.emptyFiltered : strings.empty}</p>
       )}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.more} />
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
 } from './chart-data';
 import { usePagedList } from '../../ui/paged';
 import { Notice } from '../../ui/parts';
+import { LoadMore } from '../../ui/list';
 
 type Bucket = Schemas['SensorReadingSummaryBucket'];
 type Reading = Schemas['SensorReading'];
@@ -404,16 +405,7 @@ function RawReadings(props: {
           </table>
         </div>
       )}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.more} />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { recordHref, words } from '../records/model';
 import { RUN_STATUSES, runHref, runTone, type SopRun } from './model';
+import { LoadMore } from '../../ui/list';
 
 type Query = NonNullable<operations['listSopRuns']['parameters']['query']>;
 type Status = NonNullable<Query['status']>;
@@ -155,16 +156,7 @@ export default function SopRuns() {
         ))}
       </ul>
       {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.more} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type Schemas } from '../../api/client';
-import { FormError } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { bindFields, FormError, TextField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { useLoaded } from '../../ui/answer';
 import { Chip, Notice, ScreenHeader } from '../../ui/parts';
@@ -111,7 +111,7 @@ function StartRun(props: { sopId: string }) {
       : null;
   const [choice, setChoice] = useState<Choice>(fromAddress?.kind ?? 'explant');
   const [picked, setPicked] = useState<Picked | null>(fromAddress);
-  const [batch, setBatch] = useState('');
+  const values = useFormValues({ batch_code: '' });
   const [missing, setMissing] = useState(false);
   const named = useLoaded(
     () =>
@@ -123,20 +123,21 @@ function StartRun(props: { sopId: string }) {
     [fromAddress?.id],
   );
   const form = useApiForm<Schemas['SopRun']>({
-    fields: ['batch_code', 'plant_id', 'explant_id'],
+    fields: [...values.names, 'plant_id', 'explant_id'],
     send: (key) =>
       call(
         api.POST('/api/v1/sop-runs', {
           params: { header: { 'idempotency-key': key } },
           body: {
             sop_id: props.sopId,
-            ...(batch.trim() === '' ? {} : { batch_code: batch.trim() }),
+            ...given({ batch_code: textOf(values.now.batch_code) }),
             ...(choice !== 'none' && picked !== null ? { [`${picked.kind}_id`]: picked.id } : {}),
           },
         }),
       ),
     onSuccess: (run) => route(runHref(run.id)),
   });
+  const field = bindFields(form, values);
   if (!can('write:sop_runs')) return null;
   const pickedName = picked === null ? '' : picked.name || named || picked.id;
   return (
@@ -198,18 +199,12 @@ function StartRun(props: { sopId: string }) {
             {strings.pick}
           </p>
         )}
-        <div class="field">
-          <label for="field-batch_code">{strings.batch}</label>
-          <input
-            id="field-batch_code"
-            type="text"
-            value={batch}
-            maxLength={120}
-            autocomplete="off"
-            onInput={(event) => setBatch(event.currentTarget.value)}
-          />
-          {form.errorFor('batch_code') && <p class="field-error">{form.errorFor('batch_code')}</p>}
-        </div>
+        <TextField
+          {...field.text('batch_code')}
+          label={strings.batch}
+          maxLength={120}
+          autocomplete="off"
+        />
         <div class="actions">
           <button type="submit" class="button button-primary button-large" disabled={form.busy}>
             {strings.startButton}

@@ -4,6 +4,7 @@ import { Chip, Notice, ScreenHeader } from '../../ui/parts';
 import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
 import { sopHref } from './model';
+import { LoadMore } from '../../ui/list';
 
 type SopSummary = Schemas['SopSummary'];
 
@@ -63,16 +64,7 @@ export default function Sops() {
         ))}
       </ul>
       {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.empty}</p>}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.more} />
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { DateField, FormError, SelectField, TextAreaField, TextField } from '../../forms/fields';
-import { useApiForm } from '../../forms/form';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, DateField, SelectField, TextAreaField, TextField } from '../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { More } from '../../ui/parts';
 import { RecordPicker, type PickedRecord } from '../../forms/record-picker';
 import {
@@ -42,68 +43,59 @@ export function NewTask(props: {
   onCreated: (task: Task) => void;
   onCancel: () => void;
 }) {
-  const [title, setTitle] = useState('');
-  const [due, setDue] = useState('');
+  const values = useFormValues({
+    title: '',
+    due_date: '',
+    workflow_status: 'todo',
+    category: 'media_prep',
+    priority: '',
+    genus: '',
+    assigned_to: '',
+    notes: '',
+  });
+  const v = values.now;
   const [record, setRecord] = useState<PickedRecord | null>(null);
-  const [status, setStatus] = useState<TaskStatus>('todo');
-  const [category, setCategory] = useState<Category>('media_prep');
-  const [priority, setPriority] = useState<Priority | ''>('');
-  const [genus, setGenus] = useState('');
-  const [assignee, setAssignee] = useState('');
-  const [notes, setNotes] = useState('');
   const form = useApiForm({
-    fields: [
-      'title',
-      'due_date',
-      'entity_id',
-      'entity_type',
-      'workflow_status',
-      'category',
-      'priority',
-      'genus',
-      'assigned_to',
-      'notes',
-    ],
+    fields: [...values.names, 'entity_id', 'entity_type'],
     send: (key) =>
       call(
         api.POST('/api/v1/tasks', {
           params: { header: { 'idempotency-key': key } },
           body: {
-            title: title.trim(),
-            workflow_status: status,
-            category,
-            ...(due ? { due_date: endOfDay(due) } : {}),
-            ...(record ? { entity_type: record.type, entity_id: record.id } : {}),
-            ...(priority ? { priority } : {}),
-            ...(genus.trim() ? { genus: genus.trim() } : {}),
-            ...(assignee ? { assigned_to: assignee } : {}),
-            ...(notes.trim() ? { notes: notes.trim() } : {}),
+            title: v.title.trim(),
+            workflow_status: v.workflow_status as TaskStatus,
+            category: v.category as Category,
+            ...given({
+              due_date: v.due_date ? endOfDay(v.due_date) : undefined,
+              entity_type: record?.type,
+              entity_id: record?.id,
+              priority: (v.priority as Priority | '') || undefined,
+              genus: textOf(v.genus),
+              assigned_to: v.assigned_to || undefined,
+              notes: textOf(v.notes),
+            }),
           },
         }),
       ),
     onSuccess: props.onCreated,
   });
+  const field = bindFields(form, values);
   return (
-    <form class="form panel" aria-label={strings.title} onSubmit={(e) => void form.submit(e)}>
-      <h2>{strings.title}</h2>
-      <FormError message={form.formError} />
+    <BenchForm
+      panel
+      title={strings.title}
+      save={strings.save}
+      form={form}
+      onCancel={props.onCancel}
+    >
       <TextField
-        name="title"
+        {...field.text('title')}
         label={strings.name}
         hint={strings.nameHint}
-        error={form.errorFor('title')}
-        value={title}
         required
         autocomplete="off"
-        onInput={(event) => setTitle(event.currentTarget.value)}
       />
-      <DateField
-        name="due_date"
-        label={strings.due}
-        error={form.errorFor('due_date')}
-        value={due}
-        onInput={setDue}
-      />
+      <DateField {...field.value('due_date')} label={strings.due} />
       <RecordPicker
         name="entity_id"
         label={strings.record}
@@ -113,62 +105,33 @@ export function NewTask(props: {
       />
       <More>
         <SelectField
-          name="workflow_status"
+          {...field.select('workflow_status')}
           label={strings.status}
-          error={form.errorFor('workflow_status')}
           options={TASK_STATUSES.map((s) => [s, STATUS_WORDS[s]] as const)}
-          value={status}
-          onChange={(value) => setStatus(value as TaskStatus)}
         />
         <SelectField
-          name="category"
+          {...field.select('category')}
           label={strings.category}
-          error={form.errorFor('category')}
           options={CATEGORIES.map((c) => [c, words(c)] as const)}
-          value={category}
-          onChange={(value) => setCategory(value as Category)}
         />
         <SelectField
-          name="priority"
+          {...field.select('priority')}
           label={strings.priority}
-          error={form.errorFor('priority')}
           options={[['', strings.noPriority], ...PRIORITIES.map((p) => [p, p] as const)]}
-          value={priority}
-          onChange={(value) => setPriority(value as Priority | '')}
         />
         <TextField
-          name="genus"
+          {...field.text('genus')}
           label={strings.genus}
           hint={strings.genusHint}
-          error={form.errorFor('genus')}
-          value={genus}
           autocomplete="off"
-          onInput={(event) => setGenus(event.currentTarget.value)}
         />
         <SelectField
-          name="assigned_to"
+          {...field.select('assigned_to')}
           label={strings.assignee}
-          error={form.errorFor('assigned_to')}
           options={[['', strings.nobody], ...props.people.entries()]}
-          value={assignee}
-          onChange={setAssignee}
         />
-        <TextAreaField
-          name="notes"
-          label={strings.notes}
-          error={form.errorFor('notes')}
-          value={notes}
-          onInput={(event) => setNotes(event.currentTarget.value)}
-        />
+        <TextAreaField {...field.text('notes')} label={strings.notes} />
       </More>
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {strings.save}
-        </button>
-        <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.cancel}
-        </button>
-      </div>
-    </form>
+    </BenchForm>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client';
-import { FormError, TextField } from '../../../forms/fields';
-import { useApiForm } from '../../../forms/form';
+import { bindFields, FormError, TextField } from '../../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../../forms/form';
 import { TimeAgo } from '../../../ui/parts';
 import { useRecordPage } from './context';
 import { strings } from '../strings';
@@ -14,14 +14,14 @@ import { strings } from '../strings';
 export function ArchivePanel(props: { archivedAt: string | null }) {
   const page = useRecordPage();
   const [asked, setAsked] = useState(false);
-  const [reason, setReason] = useState('');
+  const values = useFormValues({ reason: '' });
   const archived = props.archivedAt !== null;
   const form = useApiForm<{ id: string }>({
-    fields: ['reason'],
+    fields: values.names,
     send: (key) => {
       const options = {
         params: { path: { id: page.id }, header: { 'idempotency-key': key } },
-        body: archived || reason.trim() === '' ? {} : { reason: reason.trim() },
+        body: archived ? {} : given({ reason: textOf(values.now.reason) }),
       };
       if (page.kind === 'plant') {
         return call<{ id: string }>(
@@ -38,10 +38,11 @@ export function ArchivePanel(props: { archivedAt: string | null }) {
     },
     onSuccess: () => {
       setAsked(false);
-      setReason('');
+      values.reset();
       page.changed(archived ? strings.done.restored : strings.done.archived);
     },
   });
+  const field = bindFields(form, values);
   if (!page.can(`write:${page.kind}s`)) {
     return archived ? <ArchivedNote at={props.archivedAt} /> : null;
   }
@@ -81,14 +82,7 @@ export function ArchivePanel(props: { archivedAt: string | null }) {
           <p>
             <strong>{strings.archive.confirm(page.name)}</strong>
           </p>
-          <TextField
-            name="reason"
-            label={strings.archive.reason}
-            error={form.errorFor('reason')}
-            value={reason}
-            autocomplete="off"
-            onInput={(event) => setReason(event.currentTarget.value)}
-          />
+          <TextField {...field.text('reason')} label={strings.archive.reason} autocomplete="off" />
           <div class="actions">
             <button type="submit" class="button button-danger" disabled={form.busy}>
               {strings.archive.yes}

@@ -7,6 +7,7 @@ import { usePagedList } from '../../../ui/paged';
 import { Notice, TimeAgo } from '../../../ui/parts';
 import { useRecordPage, type Person } from './context';
 import { strings } from '../strings';
+import { LoadMore } from '../../../ui/list';
 
 type Comment = Schemas['Comment'];
 
@@ -115,16 +116,7 @@ export function CommentsPart() {
           ))}
         </ul>
       )}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.comments.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.comments.more} />
       {page.can('write:comments') && <CommentForm />}
     </section>
   );

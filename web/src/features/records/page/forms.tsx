@@ -1,17 +1,15 @@
 import { api, call } from '../../../api/client';
 import type { operations } from '../../../api/schema';
-import type { ComponentChildren } from 'preact';
+import { BenchForm } from '../../../forms/bench-form';
 import {
   bindFields,
-  countOf,
   DateField,
-  FormError,
   NumberField,
   SelectField,
   TextAreaField,
   TextField,
 } from '../../../forms/fields';
-import { useApiForm, useFormValues, type ApiForm } from '../../../forms/form';
+import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../../forms/form';
 import { More } from '../../../ui/parts';
 import { words } from '../model';
 import { useRecordPage } from './context';
@@ -50,50 +48,6 @@ const SOURCES: readonly Source[] = [
   'unknown',
 ];
 
-/** Whether the API's refusal names one of these fields (kept behind "More"). */
-const hasError = (form: ApiForm<unknown>, fields: readonly string[]) =>
-  fields.some((field) => form.errorFor(field) !== null);
-
-const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
-
-/** A request body's optional members that were given: the undefined ones left out. */
-function given<T extends Record<string, unknown>>(members: T) {
-  return Object.fromEntries(Object.entries(members).filter(([, value]) => value !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
-}
-
-/** A bench form: its title, the refusal naming none of its fields, its fields, save and cancel. */
-function BenchForm(props: {
-  title: string;
-  save: string;
-  form: ApiForm<unknown>;
-  onCancel: () => void;
-  children: ComponentChildren;
-}) {
-  const { form } = props;
-  return (
-    <form
-      class="form"
-      noValidate
-      aria-label={props.title}
-      onSubmit={(event) => void form.submit(event)}
-    >
-      <h2>{props.title}</h2>
-      <FormError message={form.formError} />
-      {props.children}
-      <div class="actions">
-        <button type="submit" class="button button-primary" disabled={form.busy}>
-          {props.save}
-        </button>
-        <button type="button" class="button button-quiet" onClick={props.onCancel}>
-          {strings.actions.cancel}
-        </button>
-      </div>
-    </form>
-  );
-}
-
 /** Moves the record into another stage of the lab's list (POST /stages). */
 export function StageForm(props: { onCancel: () => void }) {
   const page = useRecordPage();
@@ -119,7 +73,7 @@ export function StageForm(props: { onCancel: () => void }) {
             ...given({
               room_id: v.room_id || undefined,
               entered_on: v.entered_on || undefined,
-              notes: text(v.notes),
+              notes: textOf(v.notes),
             }),
           },
         }),
@@ -128,7 +82,7 @@ export function StageForm(props: { onCancel: () => void }) {
   });
   const field = bindFields(form, values);
   return (
-    <BenchForm title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
+    <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
       <SelectField
         {...field.select('stage')}
         label={s.stage}
@@ -173,11 +127,11 @@ export function TransferForm(props: { onCancel: () => void }) {
             ...given({
               vessel_count: counts ? countOf(v.vessel_count) : undefined,
               plantlet_count: counts ? countOf(v.plantlet_count) : undefined,
-              from_location: text(v.from_location),
-              to_location: text(v.to_location),
+              from_location: textOf(v.from_location),
+              to_location: textOf(v.to_location),
               transfer_date: v.transfer_date || undefined,
               transfer_cycle: countOf(v.transfer_cycle),
-              notes: text(v.notes),
+              notes: textOf(v.notes),
             }),
           },
         }),
@@ -186,7 +140,7 @@ export function TransferForm(props: { onCancel: () => void }) {
   });
   const field = bindFields(form, values);
   return (
-    <BenchForm title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
+    <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
       {counts && (
         <div class="field-pair">
           <NumberField {...field.value('vessel_count')} label={s.vessels} hint={s.vesselsHint} />
@@ -233,14 +187,14 @@ export function ContaminationForm(props: { onCancel: () => void }) {
           body: {
             ...page.ref,
             type: v.type as ContaminationType,
-            ...given({ type_other: v.type === 'other' ? text(v.type_other) : undefined }),
+            ...given({ type_other: v.type === 'other' ? textOf(v.type_other) : undefined }),
             issue: v.issue.trim(),
             severity: v.severity as Severity,
             ...given({
               vessels_affected: countOf(v.vessels_affected),
               suspected_source: (v.suspected_source as Source | '') || undefined,
-              affected_vessel_markings: text(v.affected_vessel_markings),
-              notes: text(v.notes),
+              affected_vessel_markings: textOf(v.affected_vessel_markings),
+              notes: textOf(v.notes),
             }),
           },
         }),
@@ -249,7 +203,7 @@ export function ContaminationForm(props: { onCancel: () => void }) {
   });
   const field = bindFields(form, values);
   return (
-    <BenchForm title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
+    <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
       <TextField {...field.text('issue')} label={s.issue} hint={s.issueHint} autocomplete="off" />
       <div class="field-pair">
         <SelectField

@@ -5,6 +5,7 @@ import { Chip, Notice, TimeAgo } from '../../../ui/parts';
 import { recordHref, words } from '../model';
 import { useRecordPage } from './context';
 import { strings } from '../strings';
+import { LoadMore } from '../../../ui/list';
 
 type Stage = Schemas['Stage'];
 type Transfer = Schemas['Transfer'];
@@ -33,16 +34,7 @@ export function ListPart<T extends { id: string }>(props: {
         <p class="muted">{props.empty}</p>
       )}
       {list.items.length > 0 && <Items class="rows">{list.items.map(props.children)}</Items>}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {props.more}
-        </button>
-      )}
+      <LoadMore list={list} label={props.more} />
     </section>
   );
 }

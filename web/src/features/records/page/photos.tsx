@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../../api/client';
-import { FormError, TextField } from '../../../forms/fields';
-import { useApiForm } from '../../../forms/form';
+import { bindFields, FormError, TextField } from '../../../forms/fields';
+import { given, textOf, useApiForm, useFormValues } from '../../../forms/form';
 import { usePagedList } from '../../../ui/paged';
 import { Notice, TimeAgo } from '../../../ui/parts';
 import { photoSource, useRecordPage } from './context';
 import { strings } from '../strings';
+import { LoadMore } from '../../../ui/list';
 
 type Asset = Schemas['Asset'];
 
@@ -109,16 +110,7 @@ export function PhotosPart(props: { writable: boolean }) {
           ))}
         </ul>
       )}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {strings.photos.more}
-        </button>
-      )}
+      <LoadMore list={list} label={strings.photos.more} />
     </section>
   );
 }
@@ -127,7 +119,7 @@ function PhotoForm() {
   const page = useRecordPage();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [caption, setCaption] = useState('');
+  const values = useFormValues({ caption: '' });
   const [inputKey, setInputKey] = useState(0);
   useEffect(() => {
     if (file === null) return;
@@ -136,7 +128,7 @@ function PhotoForm() {
     return () => URL.revokeObjectURL(url);
   }, [file]);
   const form = useApiForm({
-    fields: ['image_base64', 'caption'],
+    fields: ['image_base64', ...values.names],
     send: async (key) => {
       const image = await base64Of(await sendable(file!));
       return call(
@@ -147,7 +139,7 @@ function PhotoForm() {
             target_id: page.id,
             image_base64: image,
             filename: file!.name.slice(0, 200) || 'photo',
-            ...(caption.trim() ? { caption: caption.trim() } : {}),
+            ...given({ caption: textOf(values.now.caption) }),
           },
         }),
       );
@@ -155,11 +147,12 @@ function PhotoForm() {
     onSuccess: () => {
       setFile(null);
       setPreview(null);
-      setCaption('');
+      values.reset();
       setInputKey((k) => k + 1);
       page.changed(strings.done.photo);
     },
   });
+  const field = bindFields(form, values);
   return (
     <form
       class="form photo-form"
@@ -193,13 +186,10 @@ function PhotoForm() {
           {preview && <img class="photo-preview" src={preview} alt={strings.photos.preview} />}
           <FormError message={form.formError} />
           <TextField
-            name="caption"
+            {...field.text('caption')}
             label={strings.photos.caption}
             hint={strings.photos.captionHint}
-            error={form.errorFor('caption')}
-            value={caption}
             autocomplete="off"
-            onInput={(event) => setCaption(event.currentTarget.value)}
           />
           <div class="actions">
             <button type="submit" class="button button-primary" disabled={form.busy}>
