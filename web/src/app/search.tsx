@@ -2,13 +2,12 @@ import type { RefObject } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type Schemas } from '../api/client';
+import { ContainerContents } from '../features/labels/contents';
+import { recordHref } from '../ui/links';
 import { Icon } from './icons';
 import { strings } from './strings';
 
 type Resolution = Schemas['LabelResolution'];
-
-const recordPath = (type: 'plant' | 'explant', id: string) =>
-  `/${type === 'plant' ? 'plants' : 'explants'}/${id}`;
 
 /**
  * The search field on every screen. A barcode scanner types the label's code
@@ -41,7 +40,7 @@ export function Search(props: { inputRef: RefObject<HTMLInputElement | null> }) 
       return;
     }
     setCode('');
-    route(recordPath(found.record_type, found.record_id));
+    route(recordHref[found.record_type](found.record_id));
   };
 
   return (
@@ -73,20 +72,7 @@ export function Search(props: { inputRef: RefObject<HTMLInputElement | null> }) 
         {message !== null && <p>{message}</p>}
         {container !== null && (
           <div>
-            <p>
-              {strings.searchContainer(container.display_name, container.contents?.length ?? 0)}
-            </p>
-            <ul>
-              {(container.contents ?? []).map((item) => (
-                <li key={item.item_id}>
-                  {item.record_type === null || item.record_id === null ? (
-                    item.display_name
-                  ) : (
-                    <a href={recordPath(item.record_type, item.record_id)}>{item.display_name}</a>
-                  )}
-                </li>
-              ))}
-            </ul>
+            <ContainerContents container={container} />
           </div>
         )}
       </div>

@@ -55,7 +55,7 @@ export function Shell(props: { children: ComponentChildren }) {
       <nav class="sidebar" aria-label={strings.navigation}>
         <a class="brand" href="/">
           <img src="/favicon.svg" alt="" width="28" height="28" />
-          <span>Vitro</span>
+          <span>{strings.name}</span>
         </a>
         <p class="workspace-name">{session.workspace.name}</p>
         <ul>

@@ -24,8 +24,6 @@ export const strings = {
   searchPlaceholder: 'Scan a label',
   searchButton: 'Find',
   searchScanning: 'Scan the label now, or type its code and press Enter.',
-  searchContainer: (name: string, count: number) =>
-    `${name} holds ${count} item${count === 1 ? '' : 's'}:`,
   account: 'Account',
   signedInAs: 'Signed in as',
   roleIn: (role: string, workspace: string) => `${role} in ${workspace}`,

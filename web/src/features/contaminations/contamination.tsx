@@ -20,43 +20,9 @@ import {
   type Contamination as Log,
   type Outcome,
 } from './model';
-import { recordHref, words } from '../records/model';
-
-const strings = {
-  title: 'Contamination',
-  back: 'All contaminations',
-  loading: 'Loading the contamination…',
-  facts: 'What was seen',
-  type: 'Type',
-  severity: 'Severity',
-  status: 'Status',
-  observed: 'Observed',
-  loggedBy: 'Recorded by',
-  stage: 'Stage when seen',
-  room: 'Room',
-  vessels: 'Vessels affected',
-  plants: 'Plants affected',
-  notCounted: 'not counted',
-  markings: 'Vessel markings',
-  source: 'Suspected source',
-  description: 'Description',
-  notes: 'Notes',
-  records: 'On',
-  plant: 'Plant',
-  explant: 'Explant',
-  resolution: 'Resolution',
-  outcome: 'Outcome',
-  resolvedAt: 'Resolved',
-  resolvedBy: 'Resolved by',
-  resolutionNotes: 'Notes',
-  resolveTitle: 'Resolve',
-  resolveLead: 'How did it end? The plant’s or explant’s history records it, with your name.',
-  resolveNotes: 'Notes (optional)',
-  resolveNotesHint: 'What was done, e.g. “3 jars autoclaved, rest moved to quarantine shelf”.',
-  resolve: 'Resolve contamination',
-  resolved: 'Resolved.',
-  someone: 'a former member',
-} as const;
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 export default function Contamination() {
   const { params } = useRoute();
@@ -64,9 +30,14 @@ export default function Contamination() {
   const screen = useRecordScreen<Log>(
     () => call(api.GET('/api/v1/contaminations/{id}', { params: { path: { id } } })),
     id,
-    { href: '/contaminations', back: strings.back, loading: strings.loading, small: true },
+    {
+      href: '/contaminations',
+      back: strings.page.back,
+      loading: strings.page.loading,
+      small: true,
+    },
   );
-  useTitle(screen.record?.issue ?? strings.title);
+  useTitle(screen.record?.issue ?? strings.page.title);
   if (screen.record === null) return screen.fallback;
   return <Page record={screen.record} back={screen.back} onChange={screen.setRecord} />;
 }
@@ -76,7 +47,8 @@ function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void
   const { atLeast } = useSignedIn();
   const people = usePeopleNames();
   const [done, setDone] = useState(false);
-  const nameOf = (id: string | null) => (id === null ? '–' : (people.get(id) ?? strings.someone));
+  const nameOf = (id: string | null) =>
+    id === null ? '–' : (people.get(id) ?? strings.page.someone);
   const room = useAnswer(
     () =>
       c.room_id === null
@@ -84,7 +56,7 @@ function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void
         : call(api.GET('/api/v1/rooms/{id}', { params: { path: { id: c.room_id } } })),
     [c.room_id],
   );
-  const count = (n: number | null) => (n === null ? strings.notCounted : String(n));
+  const count = (n: number | null) => (n === null ? strings.page.notCounted : String(n));
   return (
     <>
       {props.back}
@@ -99,22 +71,22 @@ function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void
       <Records plantIds={c.plant_ids} explantIds={c.explant_ids} />
       {c.resolved_at !== null && (
         <section class="panel" aria-labelledby="resolution">
-          <h2 id="resolution">{strings.resolution}</h2>
+          <h2 id="resolution">{strings.page.resolution}</h2>
           {done && (
             <p role="status" class="notice notice-info">
-              {strings.resolved}
+              {strings.page.resolved}
             </p>
           )}
           <dl class="facts facts-grid">
-            <GridFact term={strings.outcome}>
+            <GridFact term={strings.page.outcome}>
               {c.resolution_outcome ? outcomeWords(c.resolution_outcome) : '–'}
             </GridFact>
-            <GridFact term={strings.resolvedAt}>
+            <GridFact term={strings.page.resolvedAt}>
               <TimeAgo at={c.resolved_at} />
             </GridFact>
-            <GridFact term={strings.resolvedBy}>{nameOf(c.resolved_by)}</GridFact>
+            <GridFact term={strings.page.resolvedBy}>{nameOf(c.resolved_by)}</GridFact>
             {c.resolution_notes && (
-              <GridFact term={strings.resolutionNotes}>{c.resolution_notes}</GridFact>
+              <GridFact term={strings.page.resolutionNotes}>{c.resolution_notes}</GridFact>
             )}
           </dl>
         </section>
@@ -129,33 +101,33 @@ function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void
         />
       )}
       <section class="panel" aria-labelledby="facts">
-        <h2 id="facts">{strings.facts}</h2>
+        <h2 id="facts">{strings.page.facts}</h2>
         <dl class="facts facts-grid">
-          <GridFact term={strings.type}>{typeWords(c)}</GridFact>
-          <GridFact term={strings.severity}>{words(c.severity)}</GridFact>
-          <GridFact term={strings.status}>{words(c.status)}</GridFact>
-          <GridFact term={strings.observed}>
+          <GridFact term={strings.page.type}>{typeWords(c)}</GridFact>
+          <GridFact term={strings.page.severity}>{words(c.severity)}</GridFact>
+          <GridFact term={strings.page.status}>{words(c.status)}</GridFact>
+          <GridFact term={strings.page.observed}>
             <TimeAgo at={c.observed_at ?? c.created_at} />
           </GridFact>
-          <GridFact term={strings.loggedBy}>{nameOf(c.logged_by)}</GridFact>
-          {c.stage && <GridFact term={strings.stage}>{c.stage}</GridFact>}
+          <GridFact term={strings.page.loggedBy}>{nameOf(c.logged_by)}</GridFact>
+          {c.stage && <GridFact term={strings.page.stage}>{c.stage}</GridFact>}
           {c.room_id !== null && (
-            <GridFact term={strings.room}>
+            <GridFact term={strings.page.room}>
               <a href={recordHref.room(c.room_id)}>
                 {room?.ok && room.data ? room.data.name : c.room_id}
               </a>
             </GridFact>
           )}
-          <GridFact term={strings.vessels}>{count(c.vessels_affected)}</GridFact>
-          <GridFact term={strings.plants}>{count(c.plants_affected)}</GridFact>
+          <GridFact term={strings.page.vessels}>{count(c.vessels_affected)}</GridFact>
+          <GridFact term={strings.page.plants}>{count(c.plants_affected)}</GridFact>
           {c.affected_vessel_markings && (
-            <GridFact term={strings.markings}>{c.affected_vessel_markings}</GridFact>
+            <GridFact term={strings.page.markings}>{c.affected_vessel_markings}</GridFact>
           )}
           {c.suspected_source && (
-            <GridFact term={strings.source}>{words(c.suspected_source)}</GridFact>
+            <GridFact term={strings.page.source}>{words(c.suspected_source)}</GridFact>
           )}
-          {c.description && <GridFact term={strings.description}>{c.description}</GridFact>}
-          {c.notes && <GridFact term={strings.notes}>{c.notes}</GridFact>}
+          {c.description && <GridFact term={strings.page.description}>{c.description}</GridFact>}
+          {c.notes && <GridFact term={strings.page.notes}>{c.notes}</GridFact>}
         </dl>
       </section>
     </>
@@ -183,7 +155,7 @@ function Records(props: { plantIds: readonly string[]; explantIds: readonly stri
           const p = plants[i]!;
           return {
             href: recordHref.plant(id),
-            kind: strings.plant,
+            kind: strings.page.plant,
             label: p.ok ? `${p.data.name} (${p.data.species})` : id,
           };
         }),
@@ -191,7 +163,7 @@ function Records(props: { plantIds: readonly string[]; explantIds: readonly stri
           const e = explants[i]!;
           return {
             href: recordHref.explant(id),
-            kind: strings.explant,
+            kind: strings.page.explant,
             label: e.ok ? (e.data.label ?? e.data.external_id ?? id) : id,
           };
         }),
@@ -201,7 +173,7 @@ function Records(props: { plantIds: readonly string[]; explantIds: readonly stri
   if (names === null || !names.ok || names.data.length === 0) return null;
   return (
     <p class="record-links">
-      {strings.records}:{' '}
+      {strings.page.records}:{' '}
       {names.data.map((record, i) => (
         <span key={record.href}>
           {i > 0 && ', '}
@@ -230,16 +202,16 @@ function Resolve(props: { record: Log; onResolved: (record: Log) => void }) {
   return (
     <BenchForm
       panel
-      title={strings.resolveTitle}
-      lead={strings.resolveLead}
-      save={strings.resolve}
+      title={strings.page.resolveTitle}
+      lead={strings.page.resolveLead}
+      save={strings.page.resolve}
       form={form}
     >
-      <SelectField {...field.select('outcome')} label={strings.outcome} options={OUTCOMES} />
+      <SelectField {...field.select('outcome')} label={strings.page.outcome} options={OUTCOMES} />
       <TextAreaField
         {...field.text('notes')}
-        label={strings.resolveNotes}
-        hint={strings.resolveNotesHint}
+        label={strings.page.resolveNotes}
+        hint={strings.page.resolveNotesHint}
       />
     </BenchForm>
   );

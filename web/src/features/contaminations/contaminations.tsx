@@ -7,46 +7,27 @@ import { usePeopleNames } from '../../ui/people';
 import { Chip, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { contaminationTone, typeWords, type Contamination } from './model';
-import { recordHref, words } from '../records/model';
-
-const strings = {
-  title: 'Contaminations',
-  lead: 'What went wrong in the vessels: the open ones first, each to be resolved when it ends.',
-  show: 'Show',
-  shows: [
-    ['open', 'Open'],
-    ['resolved', 'Resolved and closed'],
-    ['all', 'All'],
-  ] as const,
-  open: 'Open',
-  closed: 'Resolved and closed',
-  loading: 'Loading contaminations…',
-  emptyOpen: 'No open contamination. Nothing to watch.',
-  emptyClosed: 'None resolved yet.',
-  more: 'More contaminations',
-  observed: 'observed',
-  vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'} affected`,
-  by: (name: string) => `by ${name}`,
-  someone: 'a former member',
-} as const;
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 type Show = 'open' | 'resolved' | 'all';
 const PAGE = 25;
 
 /** The contamination logs: open ones first; which to show is kept in the address. */
 export default function Contaminations() {
-  useTitle(strings.title);
+  useTitle(strings.list.title);
   const { query, route } = useLocation();
   const show: Show = query.show === 'resolved' || query.show === 'all' ? query.show : 'open';
   const people = usePeopleNames();
   const csvQuery = show === 'all' ? {} : { open: show === 'open' };
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.list.title} lead={strings.list.lead}>
         <DownloadCsv path="/api/v1/contaminations" query={csvQuery} file="contaminations" />
       </ScreenHeader>
       <div class="field board-filter">
-        <label for="contaminations-show">{strings.show}</label>
+        <label for="contaminations-show">{strings.list.show}</label>
         <select
           id="contaminations-show"
           value={show}
@@ -55,7 +36,7 @@ export default function Contaminations() {
             route(next === 'open' ? '/contaminations' : `/contaminations?show=${next}`);
           }}
         >
-          {strings.shows.map(([value, label]) => (
+          {strings.list.shows.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
@@ -63,14 +44,20 @@ export default function Contaminations() {
         </select>
       </div>
       {show !== 'resolved' && (
-        <Section key="open" open title={strings.open} empty={strings.emptyOpen} people={people} />
+        <Section
+          key="open"
+          open
+          title={strings.list.open}
+          empty={strings.list.emptyOpen}
+          people={people}
+        />
       )}
       {show !== 'open' && (
         <Section
           key="closed"
           open={false}
-          title={strings.closed}
-          empty={strings.emptyClosed}
+          title={strings.list.closed}
+          empty={strings.list.emptyClosed}
           people={people}
         />
       )}
@@ -99,9 +86,9 @@ function Section(props: {
       <h2 id={id}>{props.title}</h2>
       <PagedRows
         list={list}
-        loading={strings.loading}
+        loading={strings.list.loading}
         empty={props.empty}
-        more={strings.more}
+        more={strings.list.more}
         row={(c) => (
           <li class="row" key={c.id}>
             <div class="row-main">
@@ -111,11 +98,13 @@ function Section(props: {
               <p class="muted small">
                 {typeWords(c)} · {words(c.severity)}
                 {c.stage ? ` · ${c.stage}` : ''}
-                {c.vessels_affected !== null ? ` · ${strings.vessels(c.vessels_affected)}` : ''}
+                {c.vessels_affected !== null
+                  ? ` · ${strings.list.vessels(c.vessels_affected)}`
+                  : ''}
               </p>
               <p class="small">
-                {strings.observed} <TimeAgo at={c.observed_at ?? c.created_at} />{' '}
-                {strings.by(props.people.get(c.logged_by) ?? strings.someone)}
+                {strings.list.observed} <TimeAgo at={c.observed_at ?? c.created_at} />{' '}
+                {strings.list.by(props.people.get(c.logged_by) ?? strings.list.someone)}
               </p>
             </div>
             <div class="row-status">

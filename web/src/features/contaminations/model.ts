@@ -1,7 +1,8 @@
 import type { Schemas } from '../../api/client';
 import type { operations } from '../../api/schema';
 import type { Tone } from '../../ui/parts';
-import { words } from '../records/model';
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 export type Contamination = Schemas['Contamination'];
 type Resolve = NonNullable<
@@ -9,17 +10,13 @@ type Resolve = NonNullable<
 >['content']['application/json'];
 export type Outcome = Resolve['outcome'];
 
+const OUTCOME_WORDS: Record<Outcome, string> = strings.outcomes;
+
 /** How a contamination can end, as the API names it, in words. */
-export const OUTCOMES: readonly (readonly [Outcome, string])[] = [
-  ['discarded', 'Discarded'],
-  ['treated', 'Treated'],
-  ['recovered', 'Recovered'],
-  ['false_alarm', 'False alarm'],
-  ['other', 'Other'],
-];
+export const OUTCOMES = Object.entries(OUTCOME_WORDS) as [Outcome, string][];
 
 export const outcomeWords = (outcome: string): string =>
-  OUTCOMES.find(([value]) => value === outcome)?.[1] ?? words(outcome);
+  OUTCOME_WORDS[outcome as Outcome] ?? words(outcome);
 
 /** Statuses that still need attention (the API's `open` filter). */
 const OPEN = ['active', 'quarantined', 'under investigation'];

@@ -12,7 +12,7 @@ import { SensorReadings } from '../sensors/readings';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
 import { deviceTone, isStale, type DeviceStatus as Status } from './status';
-import { recordHref } from '../records/model';
+import { recordHref } from '../../ui/links';
 import { strings } from './strings';
 
 type Device = Schemas['Device'];

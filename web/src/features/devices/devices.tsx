@@ -6,6 +6,7 @@ import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
 import { deviceTone } from './status';
 import { strings } from './strings';
+import { recordHref } from '../../ui/links';
 
 type Device = Schemas['Device'];
 
@@ -32,7 +33,7 @@ export default function Devices() {
           <li class="row" key={device.id}>
             <div class="row-main">
               <p class="row-title">
-                <a href={`/devices/${device.id}`}>{device.name}</a>
+                <a href={recordHref.device(device.id)}>{device.name}</a>
               </p>
               <p class="muted small">
                 {device.type}

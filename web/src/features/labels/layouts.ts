@@ -1,3 +1,5 @@
+import { strings } from './strings';
+
 /**
  * The label stocks the console prints on, in millimetres: the browser's print
  * dialog gets these sizes from the print CSS (`@page` per layout in styles.css),
@@ -41,7 +43,7 @@ function sheet(spec: {
   const down = rows * label.height + (rows - 1) * gap.y;
   return {
     key: spec.key,
-    name: `${spec.paper} sheet, ${columns} × ${rows} labels of ${label.words}`,
+    name: strings.layouts.sheet(spec.paper, columns, rows, label.words),
     page,
     label: { width: label.width, height: label.height },
     columns,
@@ -73,7 +75,7 @@ export const LAYOUTS: readonly LabelLayout[] = [
   }),
   {
     key: 'roll',
-    name: 'Thermal roll, 50 × 25 mm, one label a page',
+    name: strings.layouts.roll,
     page: { width: 50, height: 25 },
     label: { width: 50, height: 25 },
     columns: 1,

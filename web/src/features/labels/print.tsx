@@ -7,31 +7,9 @@ import { zplLabels } from './zpl';
 import { useAnswer } from '../../ui/answer';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
+import { strings } from './strings';
 
 type LabelCode = Schemas['LabelCode'];
-
-const strings = {
-  title: 'Print labels',
-  lead: 'A QR code and the name, stage and date of each record. Scanning the code opens its record.',
-  layout: 'Label stock',
-  print: 'Print',
-  zpl: 'Download ZPL',
-  zplHint: 'For a thermal printer (203 dpi, 50 × 25 mm): send the file to the printer.',
-  printHint:
-    'In the print dialog choose the paper of the stock, margins "None" or "Default" and scale 100 %.',
-  loading: 'Preparing labels…',
-  nothing: 'No records chosen. Tick plants or explants in their lists, then "Print labels".',
-  count: (labels: number, pages: number, roll: boolean) =>
-    `${labels} label${labels === 1 ? '' : 's'}` +
-    (roll ? '' : ` on ${pages} sheet${pages === 1 ? '' : 's'}`),
-  noCode: 'No code',
-  noCodes: (n: number) =>
-    `${n} record${n === 1 ? ' has' : 's have'} no code that opens ${n === 1 ? 'it' : 'them'} (another record holds it): ${n === 1 ? 'it is' : 'they are'} marked "No code".`,
-  page: (n: number) => `Sheet ${n}`,
-  sheets: 'Labels as printed',
-  qr: (code: string) => `QR code: ${code}`,
-  back: { plant: 'Back to plants', explant: 'Back to explants' },
-} as const;
 
 /** The ids an address names: `explant_ids=a,b` or `plant_ids=a,b`. */
 function selectionOf(query: Record<string, string>) {
@@ -45,7 +23,7 @@ const linesOf = (label: LabelCode) =>
   [label.name, label.stage ?? '', label.date ?? ''].filter((line) => line !== '');
 
 export default function LabelPrint() {
-  useTitle(strings.title);
+  useTitle(strings.print.title);
   const { query, path, route } = useLocation();
   const selection = selectionOf(query);
   const layout = layoutOf(query.layout);
@@ -100,11 +78,11 @@ export default function LabelPrint() {
   return (
     <>
       <div class="label-controls">
-        <ScreenHeader title={strings.title} lead={strings.lead} />
-        {selection === null && <Notice>{strings.nothing}</Notice>}
+        <ScreenHeader title={strings.print.title} lead={strings.print.lead} />
+        {selection === null && <Notice>{strings.print.nothing}</Notice>}
         {answer !== null && !answer.ok && <Notice tone="bad">{answer.failure.error}</Notice>}
         <div class="field">
-          <label for="label-layout">{strings.layout}</label>
+          <label for="label-layout">{strings.print.layout}</label>
           <select
             id="label-layout"
             value={layout.key}
@@ -119,10 +97,10 @@ export default function LabelPrint() {
         </div>
         <p role="status" class="muted">
           {answer === null
-            ? strings.loading
-            : strings.count(labels.length, pages.length, layout.key === 'roll')}
+            ? strings.print.loading
+            : strings.print.count(labels.length, pages.length, layout.key === 'roll')}
         </p>
-        {missing > 0 && <Notice tone="bad">{strings.noCodes(missing)}</Notice>}
+        {missing > 0 && <Notice tone="bad">{strings.print.noCodes(missing)}</Notice>}
         <div class="actions">
           <button
             type="button"
@@ -130,20 +108,22 @@ export default function LabelPrint() {
             disabled={labels.length === 0}
             onClick={() => window.print()}
           >
-            {strings.print}
+            {strings.print.print}
           </button>
           <button type="button" class="button" disabled={labels.length === 0} onClick={downloadZpl}>
-            {strings.zpl}
+            {strings.print.zpl}
           </button>
           {selection !== null && (
             <a class="button button-quiet" href={`/${selection.kind}s`}>
-              {strings.back[selection.kind]}
+              {strings.print.back[selection.kind]}
             </a>
           )}
         </div>
-        <p class="muted small">{layout.key === 'roll' ? strings.zplHint : strings.printHint}</p>
+        <p class="muted small">
+          {layout.key === 'roll' ? strings.print.zplHint : strings.print.printHint}
+        </p>
       </div>
-      <div class="label-sheets" role="region" aria-label={strings.sheets} tabIndex={0}>
+      <div class="label-sheets" role="region" aria-label={strings.print.sheets} tabIndex={0}>
         {pages.map((page, index) => (
           <Sheet key={index} layout={layout} labels={page} number={index + 1} />
         ))}
@@ -159,7 +139,7 @@ function Sheet(props: { layout: LabelLayout; labels: readonly LabelCode[]; numbe
   return (
     <section
       class={`label-sheet label-sheet-${layout.key}`}
-      aria-label={strings.page(props.number)}
+      aria-label={strings.print.page(props.number)}
       style={{
         width: mm(layout.page.width),
         height: mm(layout.page.height),
@@ -190,7 +170,7 @@ function Label(props: { layout: LabelLayout; label: LabelCode }) {
     >
       {label.code === null ? (
         <div class="label-nocode" style={{ width: mm(side), height: mm(side) }}>
-          {strings.noCode}
+          {strings.print.noCode}
         </div>
       ) : (
         <Qr code={label.code} side={side} />
@@ -216,7 +196,7 @@ function Qr(props: { code: string; side: number }) {
     <svg
       class="label-qr"
       role="img"
-      aria-label={strings.qr(props.code)}
+      aria-label={strings.print.qr(props.code)}
       viewBox={`${-quiet} ${-quiet} ${box} ${box}`}
       width={mm(props.side)}
       height={mm(props.side)}

@@ -5,31 +5,14 @@ import { qrDecoder } from './decode';
 import { useSignedIn } from '../../api/session';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
+import { recordHref } from '../../ui/links';
+import { ContainerContents } from './contents';
+import { strings } from './strings';
 
 type Resolution = Schemas['LabelResolution'];
 
-const strings = {
-  title: 'Scan',
-  lead: 'Point the camera at a label, or type its code (a USB scanner types it for you): its record opens.',
-  code: 'Label code',
-  codeHint: 'e.g. VT-E-0001',
-  open: 'Open',
-  camera: 'Scan with the camera',
-  stop: 'Stop the camera',
-  photo: 'Read a photo of a label',
-  looking: 'Looking for a QR code…',
-  noCamera: 'The camera could not be started here: type the code, or read a photo of the label.',
-  noQr: 'No QR code found in this photo. Try again closer, with the label flat and lit.',
-  resolving: (code: string) => `Looking up ${code}…`,
-  container: (name: string, n: number) => `${name} holds ${n} item${n === 1 ? '' : 's'}:`,
-  video: 'Camera view',
-} as const;
-
-const recordPath = (type: 'plant' | 'explant', id: string) =>
-  `/${type === 'plant' ? 'plants' : 'explants'}/${id}`;
-
 export default function LabelScan() {
-  useTitle(strings.title);
+  useTitle(strings.scan.title);
   const { route } = useLocation();
   const { can } = useSignedIn();
   const [code, setCode] = useState('');
@@ -55,7 +38,7 @@ export default function LabelScan() {
     busy.current = true;
     setFailure(null);
     setContainer(null);
-    setStatus(strings.resolving(barcode));
+    setStatus(strings.scan.resolving(barcode));
     try {
       const answer = await call(
         api.GET('/api/v1/labels/resolve', { params: { query: { barcode } } }),
@@ -86,7 +69,7 @@ export default function LabelScan() {
         setContainer(answer.data);
         return;
       }
-      route(recordPath(answer.data.record_type, answer.data.record_id));
+      route(recordHref[answer.data.record_type](answer.data.record_id));
     } finally {
       busy.current = false;
     }
@@ -118,7 +101,7 @@ export default function LabelScan() {
       void look();
     } catch {
       stopCamera();
-      setFailure(strings.noCamera);
+      setFailure(strings.scan.noCamera);
     }
   };
 
@@ -129,14 +112,14 @@ export default function LabelScan() {
     const bitmap = await createImageBitmap(file);
     const found = await decode(bitmap).catch(() => null);
     bitmap.close();
-    if (found === null) setFailure(strings.noQr);
+    if (found === null) setFailure(strings.scan.noQr);
     else await open(found);
   };
 
   const hasCamera = typeof navigator.mediaDevices?.getUserMedia === 'function';
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead} />
+      <ScreenHeader title={strings.scan.title} lead={strings.scan.lead} />
       <form
         class="scan-form"
         onSubmit={(event) => {
@@ -145,13 +128,13 @@ export default function LabelScan() {
         }}
       >
         <div class="field">
-          <label for="scan-code">{strings.code}</label>
+          <label for="scan-code">{strings.scan.code}</label>
           <div class="filter-q-input">
             <input
               id="scan-code"
               type="text"
               value={code}
-              placeholder={strings.codeHint}
+              placeholder={strings.scan.codeHint}
               autocomplete="off"
               autocapitalize="off"
               spellcheck={false}
@@ -159,7 +142,7 @@ export default function LabelScan() {
               onInput={(event) => setCode(event.currentTarget.value)}
             />
             <button type="submit" class="button button-primary">
-              {strings.open}
+              {strings.scan.open}
             </button>
           </div>
         </div>
@@ -168,15 +151,15 @@ export default function LabelScan() {
         {hasCamera &&
           (scanning ? (
             <button type="button" class="button" onClick={stopCamera}>
-              {strings.stop}
+              {strings.scan.stop}
             </button>
           ) : (
             <button type="button" class="button button-primary" onClick={() => void startCamera()}>
-              {strings.camera}
+              {strings.scan.camera}
             </button>
           ))}
         <label class="button scan-photo">
-          {strings.photo}
+          {strings.scan.photo}
           <input
             type="file"
             accept="image/*"
@@ -195,27 +178,16 @@ export default function LabelScan() {
         hidden={!scanning}
         muted
         playsInline
-        aria-label={strings.video}
+        aria-label={strings.scan.video}
       />
       <div role="status">
-        {scanning && <p>{strings.looking}</p>}
+        {scanning && <p>{strings.scan.looking}</p>}
         {status !== null && <p>{status}</p>}
       </div>
       {failure !== null && <Notice tone="bad">{failure}</Notice>}
       {container !== null && (
         <section class="scan-container">
-          <p>{strings.container(container.display_name, container.contents?.length ?? 0)}</p>
-          <ul>
-            {(container.contents ?? []).map((item) => (
-              <li key={item.item_id}>
-                {item.record_type === null || item.record_id === null ? (
-                  item.display_name
-                ) : (
-                  <a href={recordPath(item.record_type, item.record_id)}>{item.display_name}</a>
-                )}
-              </li>
-            ))}
-          </ul>
+          <ContainerContents container={container} />
         </section>
       )}
     </>

@@ -1,7 +1,7 @@
 import { api, call, type Schemas } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
 import { Fact, TimeAgo } from '../../ui/parts';
-import { recordHref } from './model';
+import { recordHref } from '../../ui/links';
 import type { RecordContext } from './page/context';
 import { RecordFacts } from './page/facts';
 import { RecordPage } from './page/page';

@@ -2,25 +2,14 @@ import { api, call, type Schemas } from '../../api/client';
 import type { operations } from '../../api/schema';
 import { Chip, TimeAgo } from '../../ui/parts';
 import { listQuery, RecordList, type Filters } from './list';
-import { recordHref, statusTone, words } from './model';
+import { statusTone } from './model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 type Explant = Schemas['Explant'];
 type Query = NonNullable<operations['listExplants']['parameters']['query']>;
 type Status = NonNullable<Query['status']>;
-
-const strings = {
-  title: 'Explants',
-  lead: 'Cultures in vessels: find one by label, batch or code, or filter by stage, room and status.',
-  search: 'Search explants',
-  searchHint: 'Label, batch or code',
-  more: 'More explants',
-  loading: 'Loading explants…',
-  empty: 'No explants yet.',
-  emptyFiltered: 'No explant matches these filters.',
-  noStage: 'No stage yet',
-  vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'}`,
-  transferDue: 'transfer due',
-} as const;
 
 const STATUSES: readonly Status[] = [
   'active',
@@ -45,7 +34,7 @@ export default function Explants() {
     <RecordList<Explant>
       path="/explants"
       csv={{ path: '/api/v1/explants', file: 'explants' }}
-      strings={strings}
+      strings={strings.lists.explants}
       statuses={STATUSES}
       fetchPage={fetchPage}
       select={{
@@ -67,16 +56,18 @@ export default function Explants() {
               <p class="muted small">
                 {explant.batch_number ?? explant.external_id ?? ''}
                 {explant.current_count !== null
-                  ? ` · ${strings.vessels(explant.current_count)}`
+                  ? ` · ${strings.lists.explants.vessels(explant.current_count)}`
                   : ''}
               </p>
               <p class="small">
-                {explant.current_stage?.name ?? explant.current_stage?.stage ?? strings.noStage}
+                {explant.current_stage?.name ??
+                  explant.current_stage?.stage ??
+                  strings.lists.explants.noStage}
                 {room ? ` · ${room}` : ''}
                 {!ended && (
                   <>
                     {' · '}
-                    {strings.transferDue} <TimeAgo at={explant.transfer_due_at} />
+                    {strings.lists.explants.transferDue} <TimeAgo at={explant.transfer_due_at} />
                   </>
                 )}
               </p>

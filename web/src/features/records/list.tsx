@@ -7,8 +7,9 @@ import { DownloadCsv } from '../../ui/download';
 import { usePagedList } from '../../ui/paged';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { words } from './model';
+import { words } from '../../ui/words';
 import { LoadMore } from '../../ui/list';
+import { strings } from './strings';
 
 /** The filters of a plants or explants list, as its address carries them. */
 export interface Filters {
@@ -19,6 +20,8 @@ export interface Filters {
 }
 
 const FILTER_NAMES = ['q', 'stage', 'room_id', 'status'] as const;
+
+const common = strings.lists.filters;
 
 /** Rows per page: a screenful on a desk, never the whole lab. */
 export const PAGE_SIZE = 25;
@@ -52,23 +55,6 @@ export interface ListStrings {
   readonly empty: string;
   readonly emptyFiltered: string;
 }
-
-const common = {
-  find: 'Search',
-  stage: 'Stage',
-  stageHint: 'e.g. Multiplication',
-  room: 'Room',
-  anyRoom: 'Any room',
-  status: 'Status',
-  anyStatus: 'Any status',
-  clear: 'Clear filters',
-  shown: (n: number, more: boolean) => `${n} shown${more ? ', more below' : ''}`,
-  select: (name: string) => `Select ${name}`,
-  selectAll: 'Select all shown',
-  selected: (n: number) => `${n} selected`,
-  printLabels: 'Print labels',
-  unselect: 'Clear selection',
-} as const;
 
 /** The most records one label sheet takes (GET /labels/codes). */
 const MAX_SELECTED = 240;

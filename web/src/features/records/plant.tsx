@@ -1,7 +1,9 @@
 import { api, call, type Schemas } from '../../api/client';
 import { usePagedList } from '../../ui/paged';
 import { Chip, Fact } from '../../ui/parts';
-import { recordHref, statusTone, words } from './model';
+import { statusTone } from './model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
 import type { RecordContext } from './page/context';
 import { ListPart } from './page/history';
 import { RecordFacts } from './page/facts';

@@ -2,23 +2,14 @@ import { api, call, type Schemas } from '../../api/client';
 import type { operations } from '../../api/schema';
 import { Chip } from '../../ui/parts';
 import { listQuery, RecordList, type Filters } from './list';
-import { recordHref, statusTone, words } from './model';
+import { statusTone } from './model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 type Plant = Schemas['Plant'];
 type Query = NonNullable<operations['listPlants']['parameters']['query']>;
 type Status = NonNullable<Query['status']>;
-
-const strings = {
-  title: 'Plants',
-  lead: 'Mother plants and stock: find one by name, species or code, or filter by stage, room and status.',
-  search: 'Search plants',
-  searchHint: 'Name, species, genus or code',
-  more: 'More plants',
-  loading: 'Loading plants…',
-  empty: 'No plants yet.',
-  emptyFiltered: 'No plant matches these filters.',
-  noStage: 'No stage yet',
-} as const;
 
 const STATUSES: readonly Status[] = [
   'active',
@@ -42,7 +33,7 @@ export default function Plants() {
     <RecordList<Plant>
       path="/plants"
       csv={{ path: '/api/v1/plants', file: 'plants' }}
-      strings={strings}
+      strings={strings.lists.plants}
       statuses={STATUSES}
       fetchPage={fetchPage}
       select={{ kind: 'plant', name: (plant) => plant.name }}
@@ -59,7 +50,9 @@ export default function Plants() {
                 {plant.external_id ? ` · ${plant.external_id}` : ''}
               </p>
               <p class="small">
-                {plant.current_stage?.name ?? plant.current_stage?.stage ?? strings.noStage}
+                {plant.current_stage?.name ??
+                  plant.current_stage?.stage ??
+                  strings.lists.plants.noStage}
                 {room ? ` · ${room}` : ''}
               </p>
             </div>

@@ -1,4 +1,4 @@
-/** The words of the plant and explant record pages, in one place. */
+/** The words of the plant and explant screens (their lists and record pages), in one place for translation. */
 export const strings = {
   loading: 'Loading…',
   back: { plant: 'All plants', explant: 'All explants' },
@@ -162,5 +162,48 @@ export const strings = {
     reason: 'Why (optional)',
     yes: 'Yes, archive',
     restore: 'Restore',
+  },
+  /** The plants and explants lists, and their filters. */
+  lists: {
+    plants: {
+      title: 'Plants',
+      lead: 'Mother plants and stock: find one by name, species or code, or filter by stage, room and status.',
+      search: 'Search plants',
+      searchHint: 'Name, species, genus or code',
+      more: 'More plants',
+      loading: 'Loading plants…',
+      empty: 'No plants yet.',
+      emptyFiltered: 'No plant matches these filters.',
+      noStage: 'No stage yet',
+    },
+    explants: {
+      title: 'Explants',
+      lead: 'Cultures in vessels: find one by label, batch or code, or filter by stage, room and status.',
+      search: 'Search explants',
+      searchHint: 'Label, batch or code',
+      more: 'More explants',
+      loading: 'Loading explants…',
+      empty: 'No explants yet.',
+      emptyFiltered: 'No explant matches these filters.',
+      noStage: 'No stage yet',
+      vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'}`,
+      transferDue: 'transfer due',
+    },
+    filters: {
+      find: 'Search',
+      stage: 'Stage',
+      stageHint: 'e.g. Multiplication',
+      room: 'Room',
+      anyRoom: 'Any room',
+      status: 'Status',
+      anyStatus: 'Any status',
+      clear: 'Clear filters',
+      shown: (n: number, more: boolean) => `${n} shown${more ? ', more below' : ''}`,
+      select: (name: string) => `Select ${name}`,
+      selectAll: 'Select all shown',
+      selected: (n: number) => `${n} selected`,
+      printLabels: 'Print labels',
+      unselect: 'Clear selection',
+    },
   },
 } as const;

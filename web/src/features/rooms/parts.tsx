@@ -2,7 +2,9 @@ import { api, call, type Schemas } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
 import { Chip, TimeAgo } from '../../ui/parts';
 import { isStale } from '../devices/status';
-import { sensorWords } from '../records/model';
+import { sensorWords } from '../sensors/strings';
+import { strings } from './strings';
+import { recordHref } from '../../ui/links';
 
 type Device = Schemas['Device'];
 type Alert = Schemas['Alert'];
@@ -14,28 +16,6 @@ type Room = Schemas['Room'];
  * alert rules), a room's latest values, its devices with whether each still
  * reports, and its open alerts.
  */
-
-export const roomWords = {
-  noReadings: 'No sensor readings yet.',
-  devices: 'Devices',
-  noDevices: 'No device in this room.',
-  reporting: 'reporting',
-  stale: 'not reporting',
-  paused: 'paused',
-  retired: 'retired',
-  lastReport: 'Last report',
-  never: 'never',
-  alerts: 'Open alerts',
-  alertOpened: 'opened',
-  condition: (alert: Alert, unitOf: (type: string) => string) => {
-    const what = sensorWords(alert.sensor_type);
-    const unit = unitOf(alert.sensor_type);
-    if (alert.condition === 'no_readings') return `${what}: no readings`;
-    const side = alert.condition === 'above' ? 'above' : 'below';
-    return `${what} ${side} ${alert.threshold ?? '?'}${unit ? ` ${unit}` : ''}`;
-  },
-  latest: 'Latest values',
-} as const;
 
 /** The lab's devices (one page of 200, the most a device list gives) and its open alerts. */
 export function useLabSensors() {
@@ -67,9 +47,9 @@ export function useLabSensors() {
 export function LatestValues(props: { room: Room }) {
   const readings = props.room.latest_readings;
   if (readings === null) return null;
-  if (readings.length === 0) return <p class="muted small">{roomWords.noReadings}</p>;
+  if (readings.length === 0) return <p class="muted small">{strings.parts.noReadings}</p>;
   return (
-    <dl class="readings" aria-label={roomWords.latest}>
+    <dl class="readings" aria-label={strings.parts.latest}>
       {readings.map((reading) => (
         <div key={reading.type} data-type={reading.type}>
           <dt>{sensorWords(reading.type)}</dt>
@@ -90,29 +70,30 @@ export function LatestValues(props: { room: Room }) {
 /** A device's state in words and a chip: reporting, not reporting (stale), paused. */
 export function DeviceState(props: { device: Device; now: number }) {
   const { device } = props;
-  if (device.status === 'paused') return <Chip tone="warn">{roomWords.paused}</Chip>;
-  if (device.status === 'retired') return <Chip tone="off">{roomWords.retired}</Chip>;
+  if (device.status === 'paused') return <Chip tone="warn">{strings.parts.paused}</Chip>;
+  if (device.status === 'retired') return <Chip tone="off">{strings.parts.retired}</Chip>;
   return isStale(device, props.now) ? (
-    <Chip tone="bad">{roomWords.stale}</Chip>
+    <Chip tone="bad">{strings.parts.stale}</Chip>
   ) : (
-    <Chip tone="ok">{roomWords.reporting}</Chip>
+    <Chip tone="ok">{strings.parts.reporting}</Chip>
   );
 }
 
 export function RoomDevices(props: { devices: readonly Device[]; now: number }) {
-  if (props.devices.length === 0) return <p class="muted small">{roomWords.noDevices}</p>;
+  if (props.devices.length === 0) return <p class="muted small">{strings.parts.noDevices}</p>;
   return (
-    <ul class="room-devices" aria-label={roomWords.devices}>
+    <ul class="room-devices" aria-label={strings.parts.devices}>
       {props.devices.map((device) => (
         <li
           key={device.id}
           data-device={device.id}
           data-stale={isStale(device, props.now) ? 'true' : 'false'}
         >
-          <a href={`/devices/${device.id}`}>{device.name}</a>{' '}
+          <a href={recordHref.device(device.id)}>{device.name}</a>{' '}
           <DeviceState device={device} now={props.now} />{' '}
           <span class="muted small">
-            {roomWords.lastReport} <TimeAgo at={device.last_seen_at} never={roomWords.never} />
+            {strings.parts.lastReport}{' '}
+            <TimeAgo at={device.last_seen_at} never={strings.parts.never} />
           </span>
         </li>
       ))}
@@ -120,17 +101,24 @@ export function RoomDevices(props: { devices: readonly Device[]; now: number }) 
   );
 }
 
+/** What an alert watches for, in words: `Temperature above 28 °C`. */
+function conditionWords(alert: Alert, unit: string): string {
+  const what = sensorWords(alert.sensor_type);
+  if (alert.condition === 'no_readings') return strings.parts.noReadingsOf(what);
+  return strings.parts.crossed(what, alert.condition === 'above', alert.threshold, unit);
+}
+
 export function RoomAlerts(props: { alerts: readonly Alert[]; room: Room }) {
   if (props.alerts.length === 0) return null;
   const unitOf = (type: string) =>
     props.room.latest_readings?.find((reading) => reading.type === type)?.unit ?? '';
   return (
-    <ul class="room-alerts" aria-label={roomWords.alerts}>
+    <ul class="room-alerts" aria-label={strings.parts.alerts}>
       {props.alerts.map((alert) => (
         <li key={alert.id} data-alert={alert.id}>
-          <Chip tone="bad">{roomWords.condition(alert, unitOf)}</Chip>{' '}
+          <Chip tone="bad">{conditionWords(alert, unitOf(alert.sensor_type))}</Chip>{' '}
           <span class="muted small">
-            {roomWords.alertOpened} <TimeAgo at={alert.opened_at} />
+            {strings.parts.alertOpened} <TimeAgo at={alert.opened_at} />
           </span>
         </li>
       ))}

@@ -5,20 +5,10 @@ import { useRecordScreen } from '../../ui/record-screen';
 import { SensorReadings } from '../sensors/readings';
 import { useTitle } from '../../ui/title';
 import { isStale } from '../devices/status';
-import { LatestValues, RoomAlerts, RoomDevices, roomWords, useLabSensors } from './parts';
+import { LatestValues, RoomAlerts, RoomDevices, useLabSensors } from './parts';
+import { strings } from './strings';
 
 type Room = Schemas['Room'];
-
-const strings = {
-  title: 'Room',
-  back: 'All rooms',
-  loading: 'Loading the room…',
-  facts: { plants: 'Plants', explants: 'Explants', devices: 'Devices' },
-  alert: (n: number) => `${n} open alert${n === 1 ? '' : 's'}`,
-  stale: (n: number) => `${n} device${n === 1 ? '' : 's'} not reporting`,
-  allWell: 'no open alert',
-  now: 'Now',
-} as const;
 
 /** A room's page: its state now (values, devices, alerts) and its charts. */
 export default function RoomPage(props: { id?: string; params?: { id?: string } }) {
@@ -27,11 +17,11 @@ export default function RoomPage(props: { id?: string; params?: { id?: string } 
   const screen = useRecordScreen<Room>(
     () => call(api.GET('/api/v1/rooms/{id}', { params: { path: { id } } })),
     id,
-    { href: '/rooms', back: strings.back, loading: strings.loading },
+    { href: '/rooms', back: strings.room.back, loading: strings.room.loading },
   );
   const sensors = useLabSensors();
   const room = screen.record;
-  useTitle(room?.name ?? strings.title);
+  useTitle(room?.name ?? strings.room.title);
   const deviceNames = useMemo(
     () => new Map(sensors.devices.map((device) => [device.id, device.name])),
     [sensors.devices],
@@ -47,24 +37,26 @@ export default function RoomPage(props: { id?: string; params?: { id?: string } 
       <ScreenHeader title={room.name}>
         <div class="chips">
           {alerts.length > 0 ? (
-            <Chip tone="bad">{strings.alert(alerts.length)}</Chip>
+            <Chip tone="bad">{strings.room.alert(alerts.length)}</Chip>
           ) : (
-            <Chip tone="ok">{strings.allWell}</Chip>
+            <Chip tone="ok">{strings.room.allWell}</Chip>
           )}
-          {stale > 0 && <Chip tone="bad">{strings.stale(stale)}</Chip>}
+          {stale > 0 && <Chip tone="bad">{strings.room.stale(stale)}</Chip>}
         </div>
       </ScreenHeader>
       <dl class="facts">
-        {room.plant_count !== null && <Fact term={strings.facts.plants}>{room.plant_count}</Fact>}
+        {room.plant_count !== null && (
+          <Fact term={strings.room.facts.plants}>{room.plant_count}</Fact>
+        )}
         {room.explant_count !== null && (
-          <Fact term={strings.facts.explants}>{room.explant_count}</Fact>
+          <Fact term={strings.room.facts.explants}>{room.explant_count}</Fact>
         )}
       </dl>
       <section class="panel" aria-labelledby="room-now">
-        <h2 id="room-now">{strings.now}</h2>
+        <h2 id="room-now">{strings.room.now}</h2>
         <RoomAlerts alerts={alerts} room={room} />
         <LatestValues room={room} />
-        <h3 class="room-devices-title">{roomWords.devices}</h3>
+        <h3 class="room-devices-title">{strings.parts.devices}</h3>
         <RoomDevices devices={devices} now={now} />
       </section>
       <SensorReadings room_id={room.id} deviceNames={deviceNames} />

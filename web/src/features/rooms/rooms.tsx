@@ -4,29 +4,15 @@ import { usePagedList } from '../../ui/paged';
 import { DownloadCsv } from '../../ui/download';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { recordHref } from '../records/model';
+import { recordHref } from '../../ui/links';
 import { LatestValues, RoomAlerts, RoomDevices, useLabSensors } from './parts';
+import { strings } from './strings';
 
 type Room = Schemas['Room'];
 
-const strings = {
-  title: 'Rooms',
-  lead: 'Each growth room with its latest sensor values, its devices and any open alert. Open a room for its charts.',
-  loading: 'Loading rooms…',
-  empty: 'No rooms yet. Rooms are set up by an import.',
-  more: 'More rooms',
-  counts: (plants: number | null, explants: number | null) =>
-    [
-      plants === null ? null : `${plants} plant${plants === 1 ? '' : 's'}`,
-      explants === null ? null : `${explants} explant${explants === 1 ? '' : 's'}`,
-    ]
-      .filter(Boolean)
-      .join(' · '),
-} as const;
-
 /** The lab's rooms at a glance: what each reads now, and what is wrong there. */
 export default function Rooms() {
-  useTitle(strings.title);
+  useTitle(strings.rooms.title);
   const now = useMemo(() => Date.now(), []);
   const sensors = useLabSensors();
   const list = usePagedList<Room>((cursor) =>
@@ -36,7 +22,7 @@ export default function Rooms() {
   );
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.rooms.title} lead={strings.rooms.lead}>
         <DownloadCsv path="/api/v1/rooms" query={{}} file="rooms" />
       </ScreenHeader>
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
@@ -47,7 +33,9 @@ export default function Rooms() {
               <p class="row-title">
                 <a href={recordHref.room(room.id)}>{room.name}</a>
               </p>
-              <p class="muted small">{strings.counts(room.plant_count, room.explant_count)}</p>
+              <p class="muted small">
+                {strings.rooms.counts(room.plant_count, room.explant_count)}
+              </p>
               <RoomAlerts alerts={sensors.alertsIn(room.id)} room={room} />
               <LatestValues room={room} />
               <RoomDevices devices={sensors.devicesIn(room.id)} now={now} />
@@ -55,11 +43,11 @@ export default function Rooms() {
           </li>
         ))}
       </ul>
-      {list.loading && <p>{strings.loading}</p>}
-      {!list.loading && list.items.length === 0 && !list.failure && <p>{strings.empty}</p>}
+      {list.loading && <p>{strings.rooms.loading}</p>}
+      {!list.loading && list.items.length === 0 && !list.failure && <p>{strings.rooms.empty}</p>}
       {list.more && (
         <button type="button" class="button" onClick={() => void list.loadMore()}>
-          {strings.more}
+          {strings.rooms.more}
         </button>
       )}
     </>

@@ -1,6 +1,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ChartSeries } from './chart-data';
+import { strings } from './strings';
 
 /*
  * The one file that imports uPlot (about 50 KB): loaded with import() by the
@@ -61,7 +62,10 @@ export function drawChart(
     scales: { x: { time: true } },
     axes: [axis, { ...axis, size: 56 }],
     series: [
-      { label: 'Time', value: (_u, v) => (v === null ? '–' : new Date(v * 1000).toLocaleString()) },
+      {
+        label: strings.readings.legend.time,
+        value: (_u, v) => (v === null ? '–' : new Date(v * 1000).toLocaleString()),
+      },
       {
         label: series.label,
         stroke: accent,
@@ -70,8 +74,8 @@ export function drawChart(
         points: { show: true, size: 6, fill: accent, filter: isolated(series.avg) },
         value: (_u, v) => formatValue(v, series.unit),
       },
-      edge('min'),
-      edge('max'),
+      edge(strings.readings.legend.min),
+      edge(strings.readings.legend.max),
     ],
     bands: [{ series: [3, 2], fill: `${accent}33` }],
   };

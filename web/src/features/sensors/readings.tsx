@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call, type Answer, type Schemas } from '../../api/client';
-import { sensorWords } from '../records/model';
+import { sensorWords, strings } from './strings';
 import { useAnswer } from '../../ui/answer';
 import {
   BUCKET_MS,
@@ -20,42 +20,6 @@ import { LoadMore } from '../../ui/list';
 
 type Bucket = Schemas['SensorReadingSummaryBucket'];
 type Reading = Schemas['SensorReading'];
-
-const strings = {
-  title: 'Readings',
-  ranges: 'Range',
-  presets: { '24h': '24 h', '7d': '7 days', '30d': '30 days' } satisfies Record<Preset, string>,
-  pick: 'Pick dates',
-  from: 'From',
-  to: 'To',
-  show: 'Show',
-  badRange: 'Pick a “to” date on or after the “from” date.',
-  loading: 'Loading the chart…',
-  none: 'No readings in this range.',
-  bucket: (size: string) => `one point per ${size}`,
-  bucketWords: {
-    '1m': 'minute',
-    '5m': '5 minutes',
-    '15m': '15 minutes',
-    '1h': 'hour',
-    '6h': '6 hours',
-    '1d': 'day',
-  } as Record<string, string>,
-  caption: (s: ChartSeries, count: number, low: number, high: number) =>
-    `${count} reading${count === 1 ? '' : 's'}, from ${low} to ${high} ${s.unit}.`,
-  latest: (value: number, unit: string, at: string) =>
-    ` Latest ${value} ${unit} at ${new Date(at).toLocaleString()}.`,
-  chartHelp:
-    'The line is the mean of each point, the band its lowest to highest; a gap means no readings.',
-  table: (label: string) => `${label}: values table`,
-  columns: ['Time', 'Readings', 'Lowest', 'Mean', 'Highest', 'Last'] as const,
-  raw: 'Raw readings',
-  rawLead: 'Each reading as the sensor sent it, newest first.',
-  rawColumns: ['Time', 'Type', 'Value', 'Device'] as const,
-  rawEmpty: 'No readings in this range.',
-  more: 'More readings',
-  unknownDevice: 'a device',
-} as const;
 
 const DAY = 86_400_000;
 
@@ -136,8 +100,8 @@ export function SensorReadings(props: {
 
   return (
     <section class="panel sensor-readings" aria-labelledby="readings-title">
-      <h2 id="readings-title">{strings.title}</h2>
-      <div class="range-picker" role="group" aria-label={strings.ranges}>
+      <h2 id="readings-title">{strings.readings.title}</h2>
+      <div class="range-picker" role="group" aria-label={strings.readings.ranges}>
         {(Object.keys(PRESETS) as Preset[]).map((key) => (
           <button
             type="button"
@@ -149,7 +113,7 @@ export function SensorReadings(props: {
               go(`range=${key}`);
             }}
           >
-            {strings.presets[key]}
+            {strings.readings.presets[key]}
           </button>
         ))}
         <button
@@ -159,7 +123,7 @@ export function SensorReadings(props: {
           aria-expanded={picking}
           onClick={() => setPicking(!picking)}
         >
-          {strings.pick}
+          {strings.readings.pick}
         </button>
       </div>
       {picking && (
@@ -168,35 +132,17 @@ export function SensorReadings(props: {
           onSubmit={(event) => {
             event.preventDefault();
             if (from === '' || to === '' || to < from) {
-              setPickError(strings.badRange);
+              setPickError(strings.readings.badRange);
               return;
             }
             setPickError(null);
             go(`from=${from}&to=${to}`);
           }}
         >
-          <label class="field">
-            <span>{strings.from}</span>
-            <input
-              type="date"
-              name="from"
-              value={from}
-              max={dateInput(now)}
-              onInput={(e) => setFrom(e.currentTarget.value)}
-            />
-          </label>
-          <label class="field">
-            <span>{strings.to}</span>
-            <input
-              type="date"
-              name="to"
-              value={to}
-              max={dateInput(now)}
-              onInput={(e) => setTo(e.currentTarget.value)}
-            />
-          </label>
+          <RangeDate name="from" value={from} max={dateInput(now)} onInput={setFrom} />
+          <RangeDate name="to" value={to} max={dateInput(now)} onInput={setTo} />
           <button type="submit" class="button button-primary">
-            {strings.show}
+            {strings.readings.show}
           </button>
           {pickError && (
             <p class="form-error" role="alert">
@@ -207,11 +153,32 @@ export function SensorReadings(props: {
       )}
       <p class="muted small">
         {range.since.toLocaleString()} – {range.until.toLocaleString()} ·{' '}
-        {strings.bucket(strings.bucketWords[range.bucket] ?? range.bucket)}
+        {strings.readings.bucket(strings.readings.bucketWords[range.bucket] ?? range.bucket)}
       </p>
       <Charts answer={summary} range={range} />
       <RawReadings scope={scope} range={range} deviceNames={props.deviceNames} />
     </section>
+  );
+}
+
+/** One end of a picked range: a day, no later than today. */
+function RangeDate(props: {
+  name: 'from' | 'to';
+  value: string;
+  max: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <label class="field">
+      <span>{strings.readings[props.name]}</span>
+      <input
+        type="date"
+        name={props.name}
+        value={props.value}
+        max={props.max}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </label>
   );
 }
 
@@ -258,14 +225,15 @@ function Charts(props: { answer: Answer<Bucket[]> | null; range: Range }) {
   if (answer === null)
     return (
       <p class="muted" aria-busy="true">
-        {strings.loading}
+        {strings.readings.loading}
       </p>
     );
   if (!answer.ok) return <Notice tone="bad">{answer.failure.error}</Notice>;
-  if (shaped === null || shaped.series.length === 0) return <p class="muted">{strings.none}</p>;
+  if (shaped === null || shaped.series.length === 0)
+    return <p class="muted">{strings.readings.none}</p>;
   return (
     <div class="charts" data-drawn={drawn ? 'true' : 'false'} data-bucket={range.bucket}>
-      <p class="muted small">{strings.chartHelp}</p>
+      <p class="muted small">{strings.readings.chartHelp}</p>
       {shaped.series.map((series, i) => {
         const { count, low, high, latest } = describe(series);
         return (
@@ -278,8 +246,8 @@ function Charts(props: { answer: Answer<Bucket[]> | null; range: Range }) {
             <figcaption>
               <strong>{series.label}</strong>{' '}
               <span class="muted small">
-                {strings.caption(series, count, low ?? 0, high ?? 0)}
-                {latest ? strings.latest(latest.last, series.unit, latest.last_at) : ''}
+                {strings.readings.caption(series, count, low ?? 0, high ?? 0)}
+                {latest ? strings.readings.latest(latest.last, series.unit, latest.last_at) : ''}
               </span>
             </figcaption>
             <div
@@ -303,19 +271,19 @@ function ValuesTable(props: { series: ChartSeries; bucketMs: number }) {
   const { series } = props;
   return (
     <details class="values-table" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>{strings.table(series.label)}</summary>
+      <summary>{strings.readings.table(series.label)}</summary>
       {open && (
         <div
           class="table-scroll"
           tabIndex={0}
           role="region"
-          aria-label={strings.table(series.label)}
+          aria-label={strings.readings.table(series.label)}
         >
           <table>
-            <caption class="visually-hidden">{strings.table(series.label)}</caption>
+            <caption class="visually-hidden">{strings.readings.table(series.label)}</caption>
             <thead>
               <tr>
-                {strings.columns.map((column) => (
+                {strings.readings.columns.map((column) => (
                   <th scope="col" key={column}>
                     {column}
                   </th>
@@ -368,18 +336,18 @@ function RawReadings(props: {
   );
   return (
     <section class="raw-readings" aria-labelledby="raw-title">
-      <h3 id="raw-title">{strings.raw}</h3>
-      <p class="muted small">{strings.rawLead}</p>
+      <h3 id="raw-title">{strings.readings.raw}</h3>
+      <p class="muted small">{strings.readings.rawLead}</p>
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
       {!list.loading && list.items.length === 0 && !list.failure && (
-        <p class="muted">{strings.rawEmpty}</p>
+        <p class="muted">{strings.readings.rawEmpty}</p>
       )}
       {list.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label={strings.raw}>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label={strings.readings.raw}>
           <table class="raw-table" aria-busy={list.loading}>
             <thead>
               <tr>
-                {strings.rawColumns.map((column) => (
+                {strings.readings.rawColumns.map((column) => (
                   <th scope="col" key={column}>
                     {column}
                   </th>
@@ -398,14 +366,16 @@ function RawReadings(props: {
                   <td>
                     {reading.value} {reading.unit}
                   </td>
-                  <td>{props.deviceNames?.get(reading.device_id) ?? strings.unknownDevice}</td>
+                  <td>
+                    {props.deviceNames?.get(reading.device_id) ?? strings.readings.unknownDevice}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <LoadMore list={list} label={strings.more} />
+      <LoadMore list={list} label={strings.readings.more} />
     </section>
   );
 }

@@ -2,13 +2,7 @@ import { useState } from 'preact/hooks';
 import { TextField } from '../../forms/fields';
 import type { Session } from '../../api/session';
 import { secretOf, signInWith } from './link';
-
-const strings = {
-  label: 'Sign-in link',
-  hint: 'Paste the whole link you were given (it starts with http and contains /sign-in#).',
-  submit: 'Sign in',
-  notALink: 'This is not a sign-in link. It looks like https://…/sign-in#vsl_…',
-} as const;
+import { strings } from './strings';
 
 /** For a link received in a chat or a mail: paste it here and sign in, in this tab. */
 export function PasteLink(props: { onSignedIn: (session: Session) => void }) {
@@ -19,7 +13,7 @@ export function PasteLink(props: { onSignedIn: (session: Session) => void }) {
     event.preventDefault();
     const secret = secretOf(text);
     if (secret === null) {
-      setError(strings.notALink);
+      setError(strings.pasteLink.notALink);
       return;
     }
     setBusy(true);
@@ -32,15 +26,15 @@ export function PasteLink(props: { onSignedIn: (session: Session) => void }) {
     <form class="form" onSubmit={(event) => void submit(event)}>
       <TextField
         name="link"
-        label={strings.label}
-        hint={strings.hint}
+        label={strings.pasteLink.label}
+        hint={strings.pasteLink.hint}
         error={error}
         value={text}
         autocomplete="off"
         onInput={(event) => setText(event.currentTarget.value)}
       />
       <button type="submit" class="button button-primary" disabled={busy}>
-        {strings.submit}
+        {strings.pasteLink.submit}
       </button>
     </form>
   );

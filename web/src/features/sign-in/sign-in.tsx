@@ -5,14 +5,7 @@ import { takeNext } from './next';
 import { useTitle } from '../../ui/title';
 import { PasteLink } from './paste-link';
 import { secretOf, signInWith } from './link';
-
-const strings = {
-  title: 'Sign in',
-  working: 'Signing you in…',
-  failed: 'This link did not sign you in',
-  noLink: 'Open the sign-in link you were given, or paste it here.',
-  again: 'Got a new link? Paste it here, or open it.',
-} as const;
+import { strings } from './strings';
 
 /**
  * Where a sign-in link lands (`/sign-in#vsl_…`). The secret is read from the
@@ -21,7 +14,7 @@ const strings = {
  * the person is taken where they were going.
  */
 export default function SignIn(props: { onSignedIn: (session: Session) => void }) {
-  useTitle(strings.title);
+  useTitle(strings.signIn.title);
   const { route } = useLocation();
   const [secret] = useState(() => secretOf(location.hash.slice(1)));
   const [problem, setProblem] = useState<string | null>(null);
@@ -45,16 +38,18 @@ export default function SignIn(props: { onSignedIn: (session: Session) => void }
     <main class="centered" id="main">
       <div class="card">
         <img src="/favicon.svg" alt="" width="48" height="48" />
-        <h1>{secret !== null && problem === null ? strings.working : strings.title}</h1>
+        <h1>
+          {secret !== null && problem === null ? strings.signIn.working : strings.signIn.title}
+        </h1>
         {problem !== null && (
           <div role="alert">
-            <h2>{strings.failed}</h2>
+            <h2>{strings.signIn.failed}</h2>
             <p>{problem}</p>
           </div>
         )}
         {(secret === null || problem !== null) && (
           <>
-            <p>{problem === null ? strings.noLink : strings.again}</p>
+            <p>{problem === null ? strings.signIn.noLink : strings.signIn.again}</p>
             <PasteLink onSignedIn={done} />
           </>
         )}

@@ -2,10 +2,7 @@ import { api, call } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
 import { TimeAgo } from '../../ui/parts';
 import { evidenceWords, photoOf, type Evidence } from './model';
-
-const PHOTO = 'Photo taken at this step';
-const by = (name: string) => `by ${name}`;
-const FORMER_MEMBER = 'a former member';
+import { strings } from './strings';
 
 /**
  * A run's evidence, oldest first: what was done, measured, noted, photographed, and
@@ -21,7 +18,7 @@ export function EvidenceList(props: {
   const who = (event: Evidence) =>
     props.people === undefined || props.people.size === 0 || event.recordedBy === null
       ? null
-      : (props.people.get(event.recordedBy) ?? FORMER_MEMBER);
+      : (props.people.get(event.recordedBy) ?? strings.evidence.formerMember);
   return (
     <ul class="evidence">
       {props.events.map((event) => {
@@ -34,7 +31,7 @@ export function EvidenceList(props: {
             </span>{' '}
             <span class="muted small">
               <TimeAgo at={event.recordedAt} />
-              {name !== null && ` ${by(name)}`}
+              {name !== null && ` ${strings.evidence.by(name)}`}
             </span>
             {photoOf(event) && <Photo assetId={photoOf(event)!} />}
           </li>
@@ -54,7 +51,7 @@ function Photo(props: { assetId: string }) {
   const src = sameServer(asset.data.view_url);
   return (
     <a href={src} target="_blank" rel="noopener" class="evidence-photo">
-      <img src={src} alt={asset.data.caption ?? PHOTO} loading="lazy" />
+      <img src={src} alt={asset.data.caption ?? strings.evidence.photoAlt} loading="lazy" />
     </a>
   );
 }

@@ -1,5 +1,6 @@
 import { api, call, type Schemas } from '../../api/client';
 import type { Tone } from '../../ui/parts';
+import { strings } from './strings';
 
 export type Sop = Schemas['Sop'];
 export type SopStep = NonNullable<Sop['version']>['steps'][number];
@@ -31,9 +32,9 @@ export const runTone = (status: string): Tone => RUN_TONE[status] ?? 'info';
 /** The range a step accepts, in words: `5.7 to 5.8 pH`, `at least 0 g`. */
 export function rangeWords(reading: StepReading): string | null {
   const { min, max, unit } = reading;
-  if (min !== null && max !== null) return `${min} to ${max} ${unit}`;
-  if (min !== null) return `at least ${min} ${unit}`;
-  if (max !== null) return `at most ${max} ${unit}`;
+  if (min !== null && max !== null) return strings.reading.between(min, max, unit);
+  if (min !== null) return strings.reading.atLeast(min, unit);
+  if (max !== null) return strings.reading.atMost(max, unit);
   return null;
 }
 
@@ -47,16 +48,16 @@ export function checkReading(
   typed: string,
 ): { value: number } | { problem: string } {
   const text = typed.trim().replace(',', '.');
-  if (text === '') return { problem: `Enter the ${reading.metric} in ${reading.unit}.` };
+  if (text === '') return { problem: strings.reading.missing(reading.metric, reading.unit) };
   const value = Number(text);
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) {
-    return { problem: `“${typed.trim()}” is not a number.` };
+    return { problem: strings.reading.notANumber(typed.trim()) };
   }
   const outside =
     (reading.min !== null && value < reading.min) || (reading.max !== null && value > reading.max);
   if (outside) {
     return {
-      problem: `${value} ${reading.unit} is out of range: this step accepts ${rangeWords(reading) ?? ''}. Check the reading; nothing was recorded.`,
+      problem: strings.reading.outside(value, reading.unit, rangeWords(reading) ?? ''),
     };
   }
   return { value };
@@ -67,16 +68,20 @@ export function evidenceWords(event: Evidence): string {
   const p = event.payload as Record<string, unknown>;
   switch (event.eventType) {
     case 'confirmed':
-      return 'Done';
+      return strings.evidence.done;
     case 'skipped':
-      return typeof p.reason === 'string' ? `Skipped: ${p.reason}` : 'Skipped';
+      return typeof p.reason === 'string'
+        ? strings.evidence.skippedFor(p.reason)
+        : strings.evidence.skipped;
     case 'measured':
-      return `${String(p.metric)}: ${String(p.value)} ${String(p.unit)}`;
+      return strings.evidence.measured(String(p.metric), String(p.value), String(p.unit));
     case 'note':
-      if (typeof p.asset_id === 'string') return 'Photo';
-      return typeof p.text === 'string' ? `Note: ${p.text}` : 'Note';
+      if (typeof p.asset_id === 'string') return strings.evidence.photo;
+      return typeof p.text === 'string' ? strings.evidence.noted(p.text) : strings.evidence.note;
     case 'scanned':
-      return typeof p.barcode === 'string' ? `Scanned ${p.barcode}` : 'Scanned';
+      return typeof p.barcode === 'string'
+        ? strings.evidence.scannedCode(p.barcode)
+        : strings.evidence.scanned;
     default:
       return event.eventType.replace(/_/g, ' ');
   }

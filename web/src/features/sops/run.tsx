@@ -4,7 +4,8 @@ import { Chip, Fact, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { usePeopleNames } from '../../ui/people';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
-import { recordHref, words } from '../records/model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
 import { EvidenceList } from './evidence';
 import { Runner } from './runner';
 import {
@@ -18,24 +19,7 @@ import {
   type SopRun,
   type SopStep,
 } from './model';
-
-const strings = {
-  title: 'SOP run',
-  back: 'All SOP runs',
-  loading: 'Loading the run…',
-  version: (n: number | null) => (n === null ? '' : `version ${n}`),
-  for: 'For',
-  started: 'Started',
-  completed: 'Completed',
-  notes: 'Notes',
-  record: 'What was recorded',
-  nothing: 'Nothing recorded yet.',
-  notRecorded: 'Nothing recorded for this step.',
-  step: (n: number) => `Step ${n}`,
-  otherVersion: (run: number | null, now: number | null) =>
-    `This run follows version ${run ?? '?'} of the SOP; the version in force is now ${now ?? 'none'}, so the runner cannot show its steps. What was recorded is below.`,
-  unknownStep: 'Other evidence',
-} as const;
+import { strings } from './strings';
 
 /** Every piece of a run's evidence, oldest first (a run's trail is a few dozen entries). */
 async function readTrail(
@@ -86,8 +70,8 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
   const id = props.params?.id ?? '';
   const screen = useRecordScreen(() => readRun(id), id, {
     href: '/sop-runs',
-    back: strings.back,
-    loading: strings.loading,
+    back: strings.run.back,
+    loading: strings.run.loading,
   });
   const run = screen.record?.run ?? null;
   const sop = screen.record?.sop ?? null;
@@ -100,7 +84,7 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
         : readRecord(kind, recordId).then((a) => (a.ok ? recordName(kind, a.data) : null)),
     [recordId],
   );
-  useTitle(sop ? `${sop.title} · ${strings.title}` : strings.title);
+  useTitle(sop ? `${sop.title} · ${strings.run.title}` : strings.run.title);
 
   if (screen.record === null || run === null) return screen.fallback;
   const { events } = screen.record;
@@ -111,31 +95,31 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
   return (
     <>
       {screen.back}
-      <ScreenHeader title={sop?.title ?? strings.title}>
+      <ScreenHeader title={sop?.title ?? strings.run.title}>
         <Chip tone={runTone(run.status)}>{words(run.status)}</Chip>
       </ScreenHeader>
       <dl class="facts">
         {kind && recordId && (
-          <Fact term={strings.for}>
+          <Fact term={strings.run.for}>
             <a href={recordHref[kind](recordId)}>{record ?? kind}</a>
           </Fact>
         )}
         {run.sopId && (
-          <Fact term="SOP">
+          <Fact term={strings.run.sop}>
             <a href={sopHref(run.sopId)}>
-              {sop?.title ?? 'SOP'} {strings.version(run.version)}
+              {sop?.title ?? strings.run.sop} {strings.run.version(run.version)}
             </a>
           </Fact>
         )}
-        <Fact term={strings.started}>
+        <Fact term={strings.run.started}>
           <TimeAgo at={run.startedAt} />
         </Fact>
         {run.completedAt && (
-          <Fact term={strings.completed}>
+          <Fact term={strings.run.completed}>
             <TimeAgo at={run.completedAt} />
           </Fact>
         )}
-        {run.notes && <Fact term={strings.notes}>{run.notes}</Fact>}
+        {run.notes && <Fact term={strings.run.notes}>{run.notes}</Fact>}
       </dl>
       {open && steps.length > 0 && (
         <Runner
@@ -147,7 +131,7 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
         />
       )}
       {open && steps.length === 0 && sop !== null && (
-        <Notice>{strings.otherVersion(run.version, sop.version?.version ?? null)}</Notice>
+        <Notice>{strings.run.otherVersion(run.version, sop.version?.version ?? null)}</Notice>
       )}
       <RunRecord steps={steps} events={events} />
     </>
@@ -161,19 +145,19 @@ function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
   const others = props.events.filter((e) => !known.has(e.stepKey));
   return (
     <section class="run-record" aria-labelledby="record-title">
-      <h2 id="record-title">{strings.record}</h2>
-      {props.events.length === 0 && <p>{strings.nothing}</p>}
+      <h2 id="record-title">{strings.run.record}</h2>
+      {props.events.length === 0 && <p>{strings.run.nothing}</p>}
       <ol class="run-record-steps">
         {props.steps.map((step, index) => {
           const mine = props.events.filter((e) => e.stepKey === step.id);
           return (
             <li key={step.id} data-step={step.id}>
               <h3>
-                {strings.step(index + 1)}:{' '}
+                {strings.run.step(index + 1)}:{' '}
                 <span class="run-record-instruction">{step.instruction}</span>
               </h3>
               {mine.length === 0 ? (
-                <p class="muted">{strings.notRecorded}</p>
+                <p class="muted">{strings.run.notRecorded}</p>
               ) : (
                 <EvidenceList events={mine} people={people} />
               )}
@@ -183,7 +167,7 @@ function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
       </ol>
       {others.length > 0 && (
         <>
-          <h3>{strings.unknownStep}</h3>
+          <h3>{strings.run.unknownStep}</h3>
           <EvidenceList events={others} withStep people={people} />
         </>
       )}

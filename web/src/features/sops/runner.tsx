@@ -12,46 +12,7 @@ import {
   type SopStep,
   type StepReading,
 } from './model';
-
-const strings = {
-  runner: 'Runner',
-  stepOf: (i: number, n: number) => `Step ${i} of ${n}`,
-  safety: 'Safety',
-  minutes: (n: number) => `about ${n} min`,
-  done: 'Done — next step',
-  doneLast: 'Done',
-  skip: 'Skip this step',
-  skipReason: 'Why skip? (optional)',
-  back: 'Back',
-  next: 'Next without recording',
-  finish: 'Finish the run',
-  recordReading: (metric: string) => `Record ${metric}`,
-  readingLabel: (r: StepReading) => `${r.metric} (${r.unit})`,
-  readingHint: (r: StepReading) => {
-    const range = rangeWords(r);
-    return range ? `Accepted: ${range}` : `In ${r.unit}`;
-  },
-  photo: 'Take or attach a photo',
-  photoHint: 'Saved with the run’s record; the run lists it at this step.',
-  photoSending: 'Sending the photo…',
-  note: 'Add a note',
-  noteSave: 'Save note',
-  recordedHere: 'Recorded at this step',
-  stepsTitle: 'Steps',
-  stepDone: 'done',
-  stepOpen: 'not done',
-  finishTitle: 'Finish the run',
-  allDone: 'Every step has something recorded.',
-  notDone: (n: number, total: number) => `${n} of ${total} steps have nothing recorded yet: `,
-  notes: 'Notes for the record (optional)',
-  complete: 'Complete the run',
-  completeAnyway: (n: number) =>
-    `Complete anyway, with ${n} ${n === 1 ? 'step' : 'steps'} not done`,
-  refused: 'The run was not completed.',
-  backToSteps: 'Back to the steps',
-  fail: 'Close as failed',
-  cancel: 'Cancel the run',
-} as const;
+import { strings } from './strings';
 
 /**
  * The bench runner of an open run: one step at a time in large type, big targets
@@ -84,7 +45,7 @@ export function Runner(props: {
   }, [index]);
   const step = steps[index];
   return (
-    <section class="runner" aria-label={strings.runner}>
+    <section class="runner" aria-label={strings.runner.runner}>
       <StepStrip steps={steps} worked={worked} index={index} onGo={go} />
       {step === undefined ? (
         <FinishPanel
@@ -119,7 +80,7 @@ function StepStrip(props: {
   onGo: (index: number) => void;
 }) {
   return (
-    <nav class="step-strip" aria-label={strings.stepsTitle}>
+    <nav class="step-strip" aria-label={strings.runner.stepsTitle}>
       <ol>
         {props.steps.map((step, i) => {
           const done = props.worked.has(step.id);
@@ -129,7 +90,7 @@ function StepStrip(props: {
                 type="button"
                 class={`step-dot${done ? ' step-dot-done' : ''}`}
                 aria-current={i === props.index ? 'step' : undefined}
-                aria-label={`${strings.stepOf(i + 1, props.steps.length)}, ${done ? strings.stepDone : strings.stepOpen}`}
+                aria-label={`${strings.runner.stepOf(i + 1, props.steps.length)}, ${done ? strings.runner.stepDone : strings.runner.stepOpen}`}
                 onClick={() => props.onGo(i)}
               >
                 <span aria-hidden="true">{done ? '✓' : i + 1}</span>
@@ -144,7 +105,7 @@ function StepStrip(props: {
             aria-current={props.index === props.steps.length ? 'step' : undefined}
             onClick={() => props.onGo(props.steps.length)}
           >
-            {strings.finish}
+            {strings.runner.finish}
           </button>
         </li>
       </ol>
@@ -203,18 +164,18 @@ function StepCard(props: {
   });
   return (
     <article class="step-card" aria-labelledby="step-heading">
-      <p class="step-count">{strings.stepOf(index + 1, total)}</p>
+      <p class="step-count">{strings.runner.stepOf(index + 1, total)}</p>
       <h2 id="step-heading" class="step-instruction" tabIndex={-1} ref={props.heading}>
         {step.instruction}
       </h2>
       {step.safetyWarning && (
         <p class="step-safety" role="note">
-          <strong>⚠ {strings.safety}:</strong> {step.safetyWarning}
+          <strong>⚠ {strings.runner.safety}:</strong> {step.safetyWarning}
         </p>
       )}
       {step.notes && <p class="step-notes">{step.notes}</p>}
       {step.estimatedMinutes !== null && (
-        <p class="muted">{strings.minutes(step.estimatedMinutes)}</p>
+        <p class="muted">{strings.runner.minutes(step.estimatedMinutes)}</p>
       )}
       {step.measurements.map((reading) => (
         <ReadingForm
@@ -233,13 +194,13 @@ function StepCard(props: {
           disabled={confirm.busy}
           onClick={() => void confirm.submit()}
         >
-          {index + 1 === total ? strings.doneLast : strings.done}
+          {index + 1 === total ? strings.runner.doneLast : strings.runner.done}
         </button>
       </div>
       <PhotoForm run={run} step={step} onEvidence={props.onEvidence} />
-      <More label={strings.skip}>
+      <More label={strings.runner.skip}>
         <div class="field">
-          <label for="skip-reason">{strings.skipReason}</label>
+          <label for="skip-reason">{strings.runner.skipReason}</label>
           <input
             id="skip-reason"
             type="text"
@@ -254,13 +215,13 @@ function StepCard(props: {
           disabled={skip.busy}
           onClick={() => void skip.submit()}
         >
-          {strings.skip}
+          {strings.runner.skip}
         </button>
       </More>
       <NoteForm run={run} step={step} onEvidence={props.onEvidence} />
       {props.events.length > 0 && (
-        <section class="step-recorded" aria-label={strings.recordedHere}>
-          <h3>{strings.recordedHere}</h3>
+        <section class="step-recorded" aria-label={strings.runner.recordedHere}>
+          <h3>{strings.runner.recordedHere}</h3>
           <EvidenceList events={props.events} />
         </section>
       )}
@@ -271,10 +232,10 @@ function StepCard(props: {
           disabled={index === 0}
           onClick={() => props.onGo(index - 1)}
         >
-          ← {strings.back}
+          ← {strings.runner.back}
         </button>
         <button type="button" class="button button-large" onClick={() => props.onGo(index + 1)}>
-          {index + 1 === total ? strings.finish : strings.next} →
+          {index + 1 === total ? strings.runner.finish : strings.runner.next} →
         </button>
       </div>
     </article>
@@ -320,7 +281,7 @@ function ReadingForm(props: {
   return (
     <form
       class="reading"
-      aria-label={strings.recordReading(reading.metric)}
+      aria-label={strings.runner.recordReading(reading.metric)}
       onSubmit={(event) => {
         event.preventDefault();
         const checked = checkReading(reading, typed);
@@ -330,9 +291,9 @@ function ReadingForm(props: {
       }}
     >
       <div class={error ? 'field field-invalid' : 'field'}>
-        <label for={name}>{strings.readingLabel(reading)}</label>
+        <label for={name}>{strings.runner.readingLabel(reading.metric, reading.unit)}</label>
         <p class="field-hint" id={`${name}-hint`}>
-          {strings.readingHint(reading)}
+          {strings.runner.readingHint(rangeWords(reading), reading.unit)}
         </p>
         <div class="reading-input">
           <input
@@ -353,7 +314,7 @@ function ReadingForm(props: {
             {reading.unit}
           </span>
           <button type="submit" class="button button-primary button-large" disabled={form.busy}>
-            {strings.recordReading(reading.metric)}
+            {strings.runner.recordReading(reading.metric)}
           </button>
         </div>
         {error && (
@@ -403,7 +364,7 @@ function PhotoForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evid
   const form = useApiForm<Evidence>({
     fields: ['image_base64', 'filename', 'caption'],
     send: async (key) => {
-      const caption = `SOP run, ${step.id}: ${step.instruction}`.slice(0, 500);
+      const caption = strings.runner.photoCaption(step.id, step.instruction).slice(0, 500);
       const asset = await call(
         api.POST('/api/v1/assets', {
           params: { header: { 'idempotency-key': key } },
@@ -427,7 +388,7 @@ function PhotoForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evid
   return (
     <div class="field step-photo">
       <label for={id} class="button button-large">
-        {strings.photo}
+        {strings.runner.photo}
       </label>
       <input
         id={id}
@@ -449,7 +410,7 @@ function PhotoForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evid
         }}
       />
       <p class="field-hint" id={`${id}-hint`}>
-        {form.busy ? strings.photoSending : strings.photoHint}
+        {form.busy ? strings.runner.photoSending : strings.runner.photoHint}
       </p>
       {form.formError && (
         <p class="field-error" role="alert">
@@ -481,11 +442,11 @@ function NoteForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evide
   });
   const id = `note-${props.step.id}`;
   return (
-    <More label={strings.note}>
+    <More label={strings.runner.note}>
       <form class="form" onSubmit={(event) => void form.submit(event)}>
         <FormError message={form.formError ?? form.errorFor('payload')} />
         <div class="field">
-          <label for={id}>{strings.note}</label>
+          <label for={id}>{strings.runner.note}</label>
           <textarea
             id={id}
             rows={3}
@@ -499,7 +460,7 @@ function NoteForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evide
           class="button button-large"
           disabled={form.busy || text.trim() === ''}
         >
-          {strings.noteSave}
+          {strings.runner.noteSave}
         </button>
       </form>
     </More>
@@ -570,18 +531,18 @@ function FinishPanel(props: {
   return (
     <article class="step-card" aria-labelledby="step-heading">
       <h2 id="step-heading" class="step-instruction" tabIndex={-1} ref={props.heading}>
-        {strings.finishTitle}
+        {strings.runner.finishTitle}
       </h2>
       {missing.length === 0 ? (
-        <p class="step-notes">{strings.allDone}</p>
+        <p class="step-notes">{strings.runner.allDone}</p>
       ) : (
         <p class="step-notes">
-          {strings.notDone(missing.length, props.steps.length)}
+          {strings.runner.notDone(missing.length, props.steps.length)}
           {missing.map((s) => `${props.steps.indexOf(s) + 1}`).join(', ')}.
         </p>
       )}
       <div class="field">
-        <label for="field-notes">{strings.notes}</label>
+        <label for="field-notes">{strings.runner.notes}</label>
         <textarea
           id="field-notes"
           rows={3}
@@ -594,7 +555,7 @@ function FinishPanel(props: {
       {refusal !== null && (
         <div class="confirm" role="alert">
           <p>
-            <strong>{strings.refused}</strong> {refusal}
+            <strong>{strings.runner.refused}</strong> {refusal}
           </p>
           <div class="actions">
             <button
@@ -603,7 +564,7 @@ function FinishPanel(props: {
               disabled={busy}
               onClick={() => void anyway.submit()}
             >
-              {strings.completeAnyway(missing.length)}
+              {strings.runner.completeAnyway(missing.length)}
             </button>
           </div>
         </div>
@@ -618,10 +579,10 @@ function FinishPanel(props: {
             void complete.submit();
           }}
         >
-          {strings.complete}
+          {strings.runner.complete}
         </button>
       </div>
-      <More label={strings.fail + ' / ' + strings.cancel.toLowerCase()}>
+      <More label={strings.runner.failOrCancel}>
         <div class="actions">
           <button
             type="button"
@@ -629,16 +590,16 @@ function FinishPanel(props: {
             disabled={busy}
             onClick={() => void fail.submit()}
           >
-            {strings.fail}
+            {strings.runner.fail}
           </button>
           <button type="button" class="button" disabled={busy} onClick={() => void cancel.submit()}>
-            {strings.cancel}
+            {strings.runner.cancel}
           </button>
         </div>
       </More>
       <div class="step-nav">
         <button type="button" class="button button-large" onClick={props.onBack}>
-          ← {strings.backToSteps}
+          ← {strings.runner.backToSteps}
         </button>
       </div>
     </article>

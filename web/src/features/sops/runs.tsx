@@ -7,36 +7,19 @@ import { DownloadCsv } from '../../ui/download';
 import { usePagedList } from '../../ui/paged';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { recordHref, words } from '../records/model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
 import { RUN_STATUSES, runHref, runTone, type SopRun } from './model';
 import { LoadMore } from '../../ui/list';
+import { strings } from './strings';
 
 type Query = NonNullable<operations['listSopRuns']['parameters']['query']>;
 type Status = NonNullable<Query['status']>;
 
-const strings = {
-  title: 'SOP runs',
-  lead: 'Procedures followed at the bench, newest first. Open one to carry on or to read what was recorded.',
-  sops: 'SOPs',
-  status: 'Status',
-  anyStatus: 'Any status',
-  filtered: 'Showing the runs of one',
-  kinds: { sop_id: 'SOP', plant_id: 'plant', explant_id: 'explant' },
-  clear: 'Show all runs',
-  loading: 'Loading runs…',
-  empty: 'No runs here yet. Start one from an SOP.',
-  more: 'More runs',
-  progress: (p: number) => `${Math.round(p)}% of steps done`,
-  started: 'started',
-  plant: 'Plant',
-  explant: 'Explant',
-  unknownSop: 'SOP',
-} as const;
-
 const FILTERS = ['sop_id', 'plant_id', 'explant_id'] as const;
 
 export default function SopRuns() {
-  useTitle(strings.title);
+  useTitle(strings.runs.title);
   const { query, route } = useLocation();
   const status = (RUN_STATUSES as readonly string[]).includes(query.status ?? '')
     ? (query.status as Status)
@@ -74,10 +57,10 @@ export default function SopRuns() {
   };
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.runs.title} lead={strings.runs.lead}>
         <div class="header-actions">
           <a class="button" href="/sops">
-            {strings.sops}
+            {strings.runs.sops}
           </a>
           <DownloadCsv
             path="/api/v1/sop-runs"
@@ -89,11 +72,11 @@ export default function SopRuns() {
       <form
         class="filters"
         role="search"
-        aria-label={strings.title}
+        aria-label={strings.runs.title}
         onSubmit={(e) => e.preventDefault()}
       >
         <div class="field">
-          <label for="filter-status">{strings.status}</label>
+          <label for="filter-status">{strings.runs.status}</label>
           <select
             id="filter-status"
             value={status ?? ''}
@@ -104,7 +87,7 @@ export default function SopRuns() {
               })
             }
           >
-            <option value="">{strings.anyStatus}</option>
+            <option value="">{strings.runs.anyStatus}</option>
             {RUN_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {words(s)}
@@ -115,15 +98,15 @@ export default function SopRuns() {
       </form>
       {record && (
         <p>
-          {strings.filtered} {strings.kinds[record]}.{' '}
+          {strings.runs.filtered} {strings.runs.kinds[record]}.{' '}
           <button type="button" class="button button-quiet" onClick={() => go({ status })}>
-            {strings.clear}
+            {strings.runs.clear}
           </button>
         </p>
       )}
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
       <p class="muted small" role="status">
-        {list.loading ? strings.loading : ''}
+        {list.loading ? strings.runs.loading : ''}
       </p>
       <ul class="rows" aria-busy={list.loading}>
         {list.items.map((run) => (
@@ -131,21 +114,22 @@ export default function SopRuns() {
             <div class="row-main">
               <p class="row-title">
                 <a href={runHref(run.id)}>
-                  {(run.sopId && titles.get(run.sopId)) ?? strings.unknownSop}
+                  {(run.sopId && titles.get(run.sopId)) ?? strings.runs.unknownSop}
                   {run.batchCode ? ` · ${run.batchCode}` : ''}
                 </a>
               </p>
               <p class="muted small">
-                {strings.progress(run.progress)} · {strings.started} <TimeAgo at={run.startedAt} />
+                {strings.runs.progress(run.progress)} · {strings.runs.started}{' '}
+                <TimeAgo at={run.startedAt} />
               </p>
               {run.plantId && (
                 <p class="small">
-                  <a href={recordHref.plant(run.plantId)}>{strings.plant}</a>
+                  <a href={recordHref.plant(run.plantId)}>{strings.runs.plant}</a>
                 </p>
               )}
               {run.explantId && (
                 <p class="small">
-                  <a href={recordHref.explant(run.explantId)}>{strings.explant}</a>
+                  <a href={recordHref.explant(run.explantId)}>{strings.runs.explant}</a>
                 </p>
               )}
             </div>
@@ -155,8 +139,8 @@ export default function SopRuns() {
           </li>
         ))}
       </ul>
-      {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.empty}</p>}
-      <LoadMore list={list} label={strings.more} />
+      {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.runs.empty}</p>}
+      <LoadMore list={list} label={strings.runs.more} />
     </>
   );
 }

@@ -9,35 +9,7 @@ import { Chip, Notice, ScreenHeader } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
 import { rangeWords, readRecord, recordName, runHref, type RecordKind } from './model';
-
-const strings = {
-  title: 'SOP',
-  back: 'All SOPs',
-  loading: 'Loading the SOP…',
-  version: (n: number) => `Version ${n} in force`,
-  noVersion:
-    'This SOP has no version in force, so no run can start from it. A version becomes effective through the lab’s import.',
-  steps: 'Steps',
-  minutes: (n: number) => `about ${n} min`,
-  safety: 'Safety',
-  asks: 'Record',
-  runs: 'Runs of this SOP',
-  start: 'Start a run',
-  startLead:
-    'Choose the plant or explant this run is for, then start. The runner shows one step at a time.',
-  for: 'The run is for',
-  kinds: { explant: 'An explant', plant: 'A plant', none: 'No record (e.g. media preparation)' },
-  search: { explant: 'Find the explant', plant: 'Find the plant' },
-  searchHint: { explant: 'Label, batch or code', plant: 'Name, species or code' },
-  find: 'Find',
-  choose: 'Choose',
-  chosen: 'Chosen:',
-  change: 'Change',
-  noMatch: 'Nothing matches. Try fewer letters.',
-  batch: 'Batch code (optional)',
-  startButton: 'Start the run',
-  pick: 'Choose a record first, or choose “No record”.',
-} as const;
+import { strings } from './strings';
 
 type Choice = RecordKind | 'none';
 interface Picked {
@@ -51,9 +23,9 @@ export default function SopPage(props: { params?: { id?: string } }) {
   const sop = useRecordScreen(
     () => call(api.GET('/api/v1/sops/{id}', { params: { path: { id } } })),
     id,
-    { href: '/sops', back: strings.back, loading: strings.loading },
+    { href: '/sops', back: strings.sop.back, loading: strings.sop.loading },
   );
-  useTitle(sop.record?.title ?? strings.title);
+  useTitle(sop.record?.title ?? strings.sop.title);
   if (sop.record === null) return sop.fallback;
   const data = sop.record;
   return (
@@ -61,35 +33,39 @@ export default function SopPage(props: { params?: { id?: string } }) {
       {sop.back}
       <ScreenHeader title={data.title} lead={data.description ?? undefined}>
         {data.version ? (
-          <Chip tone="ok">{strings.version(data.version.version)}</Chip>
+          <Chip tone="ok">{strings.sop.version(data.version.version)}</Chip>
         ) : (
-          <Chip tone="off">{strings.noVersion.split(',')[0]}</Chip>
+          <Chip tone="off">{strings.sop.noVersion.split(',')[0]}</Chip>
         )}
       </ScreenHeader>
       <p>
-        <a href={`/sop-runs?sop_id=${data.id}`}>{strings.runs}</a>
+        <a href={`/sop-runs?sop_id=${data.id}`}>{strings.sop.runs}</a>
       </p>
-      {data.version === null ? <Notice>{strings.noVersion}</Notice> : <StartRun sopId={data.id} />}
+      {data.version === null ? (
+        <Notice>{strings.sop.noVersion}</Notice>
+      ) : (
+        <StartRun sopId={data.id} />
+      )}
       {data.version && (
         <section aria-labelledby="steps-title">
-          <h2 id="steps-title">{strings.steps}</h2>
+          <h2 id="steps-title">{strings.sop.steps}</h2>
           <ol class="sop-steps">
             {data.version.steps.map((step) => (
               <li key={step.id}>
                 <p>{step.instruction}</p>
                 {step.safetyWarning && (
                   <p class="sop-safety">
-                    <strong>{strings.safety}:</strong> {step.safetyWarning}
+                    <strong>{strings.sop.safety}:</strong> {step.safetyWarning}
                   </p>
                 )}
                 {step.notes && <p class="muted">{step.notes}</p>}
                 {step.measurements.map((m) => (
                   <p key={m.metric} class="small">
-                    {strings.asks}: {m.metric} ({rangeWords(m) ?? m.unit})
+                    {strings.sop.asks}: {m.metric} ({rangeWords(m) ?? m.unit})
                   </p>
                 ))}
                 {step.estimatedMinutes !== null && (
-                  <p class="muted small">{strings.minutes(step.estimatedMinutes)}</p>
+                  <p class="muted small">{strings.sop.minutes(step.estimatedMinutes)}</p>
                 )}
               </li>
             ))}
@@ -142,8 +118,8 @@ function StartRun(props: { sopId: string }) {
   const pickedName = picked === null ? '' : picked.name || named || picked.id;
   return (
     <section class="panel" aria-labelledby="start-title">
-      <h2 id="start-title">{strings.start}</h2>
-      <p class="muted">{strings.startLead}</p>
+      <h2 id="start-title">{strings.sop.start}</h2>
+      <p class="muted">{strings.sop.startLead}</p>
       <form
         class="form"
         aria-labelledby="start-title"
@@ -157,7 +133,7 @@ function StartRun(props: { sopId: string }) {
           message={form.formError ?? form.errorFor('plant_id') ?? form.errorFor('explant_id')}
         />
         <fieldset class="field">
-          <legend>{strings.for}</legend>
+          <legend>{strings.sop.for}</legend>
           <div class="choice-row">
             {(['explant', 'plant', 'none'] as const).map((kind) => (
               <label key={kind} class="choice">
@@ -172,7 +148,7 @@ function StartRun(props: { sopId: string }) {
                     if (picked?.kind !== kind) setPicked(null);
                   }}
                 />
-                {strings.kinds[kind]}
+                {strings.sop.kinds[kind]}
               </label>
             ))}
           </div>
@@ -180,9 +156,9 @@ function StartRun(props: { sopId: string }) {
         {choice !== 'none' &&
           (picked !== null ? (
             <p class="picked">
-              {strings.chosen} <strong>{pickedName}</strong>{' '}
+              {strings.sop.chosen} <strong>{pickedName}</strong>{' '}
               <button type="button" class="button button-quiet" onClick={() => setPicked(null)}>
-                {strings.change}
+                {strings.sop.change}
               </button>
             </p>
           ) : (
@@ -196,18 +172,18 @@ function StartRun(props: { sopId: string }) {
           ))}
         {missing && (
           <p class="field-error" role="alert">
-            {strings.pick}
+            {strings.sop.pick}
           </p>
         )}
         <TextField
           {...field.text('batch_code')}
-          label={strings.batch}
+          label={strings.sop.batch}
           maxLength={120}
           autocomplete="off"
         />
         <div class="actions">
           <button type="submit" class="button button-primary button-large" disabled={form.busy}>
-            {strings.startButton}
+            {strings.sop.startButton}
           </button>
         </div>
       </form>
@@ -236,13 +212,13 @@ function RecordSearch(props: { kind: RecordKind; onPick: (picked: Picked) => voi
   const find = () => setAsked(text.trim());
   return (
     <div class="field record-search">
-      <label for="record-search">{strings.search[props.kind]}</label>
+      <label for="record-search">{strings.sop.search[props.kind]}</label>
       <div class="filter-q-input">
         <input
           id="record-search"
           type="search"
           value={text}
-          placeholder={strings.searchHint[props.kind]}
+          placeholder={strings.sop.searchHint[props.kind]}
           autocomplete="off"
           enterkeyhint="search"
           onInput={(event) => setText(event.currentTarget.value)}
@@ -254,13 +230,13 @@ function RecordSearch(props: { kind: RecordKind; onPick: (picked: Picked) => voi
           }}
         />
         <button type="button" class="button" onClick={find}>
-          {strings.find}
+          {strings.sop.find}
         </button>
       </div>
       {results && !results.ok && <p class="field-error">{results.error}</p>}
-      {results?.ok && results.items.length === 0 && <p>{strings.noMatch}</p>}
+      {results?.ok && results.items.length === 0 && <p>{strings.sop.noMatch}</p>}
       {results?.ok && results.items.length > 0 && (
-        <ul class="rows" aria-label={strings.search[props.kind]}>
+        <ul class="rows" aria-label={strings.sop.search[props.kind]}>
           {results.items.map((item) => (
             <li class="row" key={item.id}>
               <div class="row-main">
@@ -270,10 +246,10 @@ function RecordSearch(props: { kind: RecordKind; onPick: (picked: Picked) => voi
                 <button
                   type="button"
                   class="button"
-                  aria-label={`${strings.choose} ${item.name}`}
+                  aria-label={`${strings.sop.choose} ${item.name}`}
                   onClick={() => props.onPick({ kind: props.kind, id: item.id, name: item.name })}
                 >
-                  {strings.choose}
+                  {strings.sop.choose}
                 </button>
               </div>
             </li>

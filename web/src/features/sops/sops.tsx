@@ -5,22 +5,12 @@ import { DownloadCsv } from '../../ui/download';
 import { useTitle } from '../../ui/title';
 import { sopHref } from './model';
 import { LoadMore } from '../../ui/list';
+import { strings } from './strings';
 
 type SopSummary = Schemas['SopSummary'];
 
-const strings = {
-  title: 'SOPs',
-  lead: 'Standard operating procedures. Open one to read its steps and start a run at the bench.',
-  runs: 'All SOP runs',
-  loading: 'Loading SOPs…',
-  empty: 'No SOPs yet. They come in with the lab’s import file.',
-  more: 'More SOPs',
-  version: (n: number) => (n === 0 ? 'no version' : `version ${n}`),
-  minutes: (n: number) => `about ${n} min`,
-} as const;
-
 export default function Sops() {
-  useTitle(strings.title);
+  useTitle(strings.sops.title);
   const list = usePagedList<SopSummary>((cursor) =>
     call(
       api.GET('/api/v1/sops', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }),
@@ -28,16 +18,16 @@ export default function Sops() {
   );
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.sops.title} lead={strings.sops.lead}>
         <div class="header-actions">
           <a class="button" href="/sop-runs">
-            {strings.runs}
+            {strings.sops.runs}
           </a>
           <DownloadCsv path="/api/v1/sops" query={{}} file="sops" />
         </div>
       </ScreenHeader>
       {list.failure && <Notice tone="bad">{list.failure.error}</Notice>}
-      {list.loading && list.items.length === 0 && <p aria-busy="true">{strings.loading}</p>}
+      {list.loading && list.items.length === 0 && <p aria-busy="true">{strings.sops.loading}</p>}
       <ul class="rows">
         {list.items.map((sop) => (
           <li class="row" key={sop.id}>
@@ -48,10 +38,10 @@ export default function Sops() {
               <p class="muted small">
                 {[
                   sop.category,
-                  strings.version(sop.currentVersion),
+                  strings.sops.version(sop.currentVersion),
                   sop.estimatedTimeMinutes === null
                     ? null
-                    : strings.minutes(sop.estimatedTimeMinutes),
+                    : strings.sops.minutes(sop.estimatedTimeMinutes),
                 ]
                   .filter(Boolean)
                   .join(' · ')}
@@ -63,8 +53,8 @@ export default function Sops() {
           </li>
         ))}
       </ul>
-      {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.empty}</p>}
-      <LoadMore list={list} label={strings.more} />
+      {!list.loading && !list.failure && list.items.length === 0 && <p>{strings.sops.empty}</p>}
+      <LoadMore list={list} label={strings.sops.more} />
     </>
   );
 }

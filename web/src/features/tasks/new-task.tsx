@@ -16,26 +16,8 @@ import {
   type Task,
   type TaskStatus,
 } from './model';
-import { words } from '../records/model';
-
-const strings = {
-  title: 'New task',
-  name: 'What needs doing',
-  nameHint: 'e.g. “Pour 40 jars of MS medium”',
-  due: 'Due',
-  record: 'Plant or explant (optional)',
-  status: 'Column',
-  category: 'Kind of work',
-  priority: 'Priority',
-  noPriority: 'None',
-  genus: 'Genus',
-  genusHint: 'The genus it is for: the store’s demand for it shows on the card.',
-  assignee: 'Assigned to',
-  nobody: 'Nobody yet',
-  notes: 'Notes',
-  save: 'Create task',
-  cancel: 'Cancel',
-} as const;
+import { words } from '../../ui/words';
+import { strings } from './strings';
 
 /** The form that creates a task: a title is all the API needs; the rest is behind More. */
 export function NewTask(props: {
@@ -83,22 +65,22 @@ export function NewTask(props: {
   return (
     <BenchForm
       panel
-      title={strings.title}
-      save={strings.save}
+      title={strings.newTask.title}
+      save={strings.newTask.save}
       form={form}
       onCancel={props.onCancel}
     >
       <TextField
         {...field.text('title')}
-        label={strings.name}
-        hint={strings.nameHint}
+        label={strings.newTask.name}
+        hint={strings.newTask.nameHint}
         required
         autocomplete="off"
       />
-      <DateField {...field.value('due_date')} label={strings.due} />
+      <DateField {...field.value('due_date')} label={strings.newTask.due} />
       <RecordPicker
         name="entity_id"
-        label={strings.record}
+        label={strings.newTask.record}
         value={record}
         onChange={setRecord}
         error={form.errorFor('entity_id') ?? form.errorFor('entity_type')}
@@ -106,31 +88,31 @@ export function NewTask(props: {
       <More>
         <SelectField
           {...field.select('workflow_status')}
-          label={strings.status}
+          label={strings.newTask.status}
           options={TASK_STATUSES.map((s) => [s, STATUS_WORDS[s]] as const)}
         />
         <SelectField
           {...field.select('category')}
-          label={strings.category}
+          label={strings.newTask.category}
           options={CATEGORIES.map((c) => [c, words(c)] as const)}
         />
         <SelectField
           {...field.select('priority')}
-          label={strings.priority}
-          options={[['', strings.noPriority], ...PRIORITIES.map((p) => [p, p] as const)]}
+          label={strings.newTask.priority}
+          options={[['', strings.newTask.noPriority], ...PRIORITIES.map((p) => [p, p] as const)]}
         />
         <TextField
           {...field.text('genus')}
-          label={strings.genus}
-          hint={strings.genusHint}
+          label={strings.newTask.genus}
+          hint={strings.newTask.genusHint}
           autocomplete="off"
         />
         <SelectField
           {...field.select('assigned_to')}
-          label={strings.assignee}
-          options={[['', strings.nobody], ...props.people.entries()]}
+          label={strings.newTask.assignee}
+          options={[['', strings.newTask.nobody], ...props.people.entries()]}
         />
-        <TextAreaField {...field.text('notes')} label={strings.notes} />
+        <TextAreaField {...field.text('notes')} label={strings.newTask.notes} />
       </More>
     </BenchForm>
   );

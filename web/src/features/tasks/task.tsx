@@ -10,48 +10,18 @@ import { usePeopleNames } from '../../ui/people';
 import { Chip, GridFact, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
-import { recordHref, words } from '../records/model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
 import {
   dueTone,
   statusWords,
   STATUS_WORDS,
   TASK_STATUSES,
-  useDemand,
   type Task as TaskRecord,
   type TaskStatus,
 } from './model';
-
-const strings = {
-  title: 'Task',
-  back: 'All tasks',
-  loading: 'Loading the task…',
-  facts: 'About this task',
-  status: 'Status',
-  due: 'Due',
-  noDue: 'No due date',
-  priority: 'Priority',
-  category: 'Kind of work',
-  genus: 'Genus',
-  demand: 'Demand for the genus',
-  demandNone: 'No demand recorded',
-  demandNotInPlan: 'Not part of this lab’s plan',
-  assigned: 'Assigned to',
-  nobody: 'Nobody',
-  notes: 'Notes',
-  created: 'Created',
-  completed: 'Completed',
-  completedBy: (name: string) => `by ${name}`,
-  record: 'Linked record',
-  noRecord: 'Not linked to a plant or explant.',
-  plant: 'Plant',
-  explant: 'Explant',
-  actions: 'Actions',
-  complete: 'Mark as done',
-  reopen: 'Reopen',
-  move: 'Move to',
-  moved: (status: string) => `Moved to ${status}.`,
-  someone: 'a former member',
-} as const;
+import { useDemand } from './demand';
+import { strings } from './strings';
 
 export default function Task() {
   const { params } = useRoute();
@@ -59,9 +29,9 @@ export default function Task() {
   const screen = useRecordScreen<TaskRecord>(
     () => call(api.GET('/api/v1/tasks/{id}', { params: { path: { id } } })),
     id,
-    { href: '/tasks', back: strings.back, loading: strings.loading, small: true },
+    { href: '/tasks', back: strings.task.back, loading: strings.task.loading, small: true },
   );
-  useTitle(screen.record?.title ?? strings.title);
+  useTitle(screen.record?.title ?? strings.task.title);
   if (screen.record === null) return screen.fallback;
   return <TaskPage task={screen.record} back={screen.back} onChange={screen.setRecord} />;
 }
@@ -73,7 +43,7 @@ function TaskPage(props: { task: TaskRecord; back: VNode; onChange: (task: TaskR
   const demand = useDemand(task.genus ? [task.genus] : []);
   const genusDemand = demand.kind === 'ok' ? demand.scoreOf(task.genus) : null;
   const nameOf = (member: string | null) =>
-    member === null ? strings.nobody : (people.get(member) ?? strings.someone);
+    member === null ? strings.task.nobody : (people.get(member) ?? strings.task.someone);
   return (
     <>
       {props.back}
@@ -82,43 +52,44 @@ function TaskPage(props: { task: TaskRecord; back: VNode; onChange: (task: TaskR
           <Chip tone={task.status === 'done' ? 'ok' : 'info'}>{statusWords(task.status)}</Chip>
           {task.due_date !== null && task.status !== 'done' && (
             <Chip tone={dueTone(task, Date.now())}>
-              {strings.due} <TimeAgo at={task.due_date} />
+              {strings.task.due} <TimeAgo at={task.due_date} />
             </Chip>
           )}
         </div>
       </ScreenHeader>
       {atLeast('member') && <Actions task={task} onChange={props.onChange} />}
       <section class="panel" aria-labelledby="task-facts">
-        <h2 id="task-facts">{strings.facts}</h2>
+        <h2 id="task-facts">{strings.task.facts}</h2>
         <dl class="facts facts-grid">
-          <GridFact term={strings.status}>{statusWords(task.status)}</GridFact>
-          <GridFact term={strings.due}>
-            {task.due_date === null ? strings.noDue : new Date(task.due_date).toLocaleString()}
+          <GridFact term={strings.task.status}>{statusWords(task.status)}</GridFact>
+          <GridFact term={strings.task.due}>
+            {task.due_date === null ? strings.task.noDue : new Date(task.due_date).toLocaleString()}
           </GridFact>
-          <GridFact term={strings.priority}>{task.priority ?? '–'}</GridFact>
-          <GridFact term={strings.category}>
+          <GridFact term={strings.task.priority}>{task.priority ?? '–'}</GridFact>
+          <GridFact term={strings.task.category}>
             {task.category_label ?? (task.category ? words(task.category) : '–')}
           </GridFact>
-          <GridFact term={strings.genus}>{task.genus ? <i>{task.genus}</i> : '–'}</GridFact>
+          <GridFact term={strings.task.genus}>{task.genus ? <i>{task.genus}</i> : '–'}</GridFact>
           {task.genus && (
-            <GridFact term={strings.demand}>
+            <GridFact term={strings.task.demand}>
               {demand.kind === 'not-in-plan'
-                ? strings.demandNotInPlan
+                ? strings.task.demandNotInPlan
                 : genusDemand === null
-                  ? strings.demandNone
+                  ? strings.task.demandNone
                   : genusDemand.score}
             </GridFact>
           )}
-          <GridFact term={strings.assigned}>{nameOf(task.assigned_to)}</GridFact>
-          <GridFact term={strings.created}>
+          <GridFact term={strings.task.assigned}>{nameOf(task.assigned_to)}</GridFact>
+          <GridFact term={strings.task.created}>
             <TimeAgo at={task.created_at} />
           </GridFact>
           {task.completed_at !== null && (
-            <GridFact term={strings.completed}>
-              <TimeAgo at={task.completed_at} /> {strings.completedBy(nameOf(task.completed_by))}
+            <GridFact term={strings.task.completed}>
+              <TimeAgo at={task.completed_at} />{' '}
+              {strings.task.completedBy(nameOf(task.completed_by))}
             </GridFact>
           )}
-          {task.notes && <GridFact term={strings.notes}>{task.notes}</GridFact>}
+          {task.notes && <GridFact term={strings.task.notes}>{task.notes}</GridFact>}
         </dl>
       </section>
       <LinkedRecord link={task.entity_link ?? null} />
@@ -160,11 +131,11 @@ function LinkedRecord(props: {
   }, [link?.entity_id]);
   return (
     <section class="panel" aria-labelledby="task-record">
-      <h2 id="task-record">{strings.record}</h2>
-      {link === null && <p class="muted">{strings.noRecord}</p>}
+      <h2 id="task-record">{strings.task.record}</h2>
+      {link === null && <p class="muted">{strings.task.noRecord}</p>}
       {link !== null && (
         <p>
-          {link.entity_type === 'plant' ? strings.plant : strings.explant}:{' '}
+          {link.entity_type === 'plant' ? strings.task.plant : strings.task.explant}:{' '}
           <a href={recordHref[link.entity_type](link.entity_id)}>
             {answer?.ok ? answer.data.label : link.entity_id}
           </a>
@@ -190,7 +161,7 @@ function Actions(props: { task: TaskRecord; onChange: (task: TaskRecord) => void
         }),
       ),
     onSuccess: (changed) => {
-      setMoved(strings.moved(statusWords(changed.status)));
+      setMoved(strings.task.moved(statusWords(changed.status)));
       props.onChange(changed);
     },
   });
@@ -201,7 +172,7 @@ function Actions(props: { task: TaskRecord; onChange: (task: TaskRecord) => void
 
   return (
     <section class="panel" aria-labelledby="task-actions">
-      <h2 id="task-actions">{strings.actions}</h2>
+      <h2 id="task-actions">{strings.task.actions}</h2>
       <FormError message={form.errorFor('workflow_status') ?? form.formError} />
       <div class="actions">
         {task.status !== 'done' ? (
@@ -211,18 +182,18 @@ function Actions(props: { task: TaskRecord; onChange: (task: TaskRecord) => void
             disabled={form.busy}
             onClick={() => go('done')}
           >
-            {strings.complete}
+            {strings.task.complete}
           </button>
         ) : (
           <button type="button" class="button" disabled={form.busy} onClick={() => go('todo')}>
-            {strings.reopen}
+            {strings.task.reopen}
           </button>
         )}
       </div>
       <div class="board-filter">
         <SelectField
           name="move-to"
-          label={strings.move}
+          label={strings.task.move}
           error={null}
           options={TASK_STATUSES.map((s) => [s, STATUS_WORDS[s]] as const)}
           value={task.status}

@@ -10,47 +10,18 @@ import { usePagedList, type PagedList } from '../../ui/paged';
 import { usePeopleNames } from '../../ui/people';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { recordHref, words } from '../records/model';
-import {
-  dueTone,
-  STATUS_WORDS,
-  TASK_STATUSES,
-  useDemand,
-  type DemandAnswer,
-  type Task,
-  type TaskStatus,
-} from './model';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
+import { dueTone, STATUS_WORDS, TASK_STATUSES, type Task, type TaskStatus } from './model';
+import { useDemand, type DemandAnswer } from './demand';
 import { NewTask } from './new-task';
-
-const strings = {
-  title: 'Tasks',
-  lead: 'The lab’s work by where it stands, earliest due first; the store’s demand per genus says what matters most.',
-  create: 'New task',
-  created: (title: string) => `Task “${title}” created.`,
-  mine: 'Show',
-  everyone: 'Everyone’s tasks',
-  onlyMine: 'Only mine',
-  demand: 'Demand by genus',
-  demandLead: 'The latest score the store sent for each genus: higher means more is wanted.',
-  demandEmpty: 'No demand recorded yet.',
-  demandNotInPlan: 'Task demand is not part of this lab’s plan.',
-  score: 'demand',
-  loading: 'Loading…',
-  empty: 'Nothing here.',
-  more: 'More',
-  noDue: 'No due date',
-  due: 'due',
-  complete: 'Complete',
-  completed: 'done',
-  unassigned: 'Not assigned',
-  count: (n: number, more: boolean) => `${n}${more ? '+' : ''}`,
-} as const;
+import { strings } from './strings';
 
 /** Cards read per column and page. */
 const COLUMN_PAGE = 20;
 
 export default function Tasks() {
-  useTitle(strings.title);
+  useTitle(strings.board.title);
   const { atLeast, session } = useSignedIn();
   const { query, route } = useLocation();
   const mine = query.assigned_to === session.member.id;
@@ -84,11 +55,11 @@ export default function Tasks() {
 
   return (
     <>
-      <ScreenHeader title={strings.title} lead={strings.lead}>
+      <ScreenHeader title={strings.board.title} lead={strings.board.lead}>
         <div class="header-actions">
           {writer && !creating && (
             <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
-              {strings.create}
+              {strings.board.create}
             </button>
           )}
           <DownloadCsv path="/api/v1/tasks" query={filter} file="tasks" />
@@ -100,7 +71,7 @@ export default function Tasks() {
           onCancel={() => setCreating(false)}
           onCreated={(task) => {
             setCreating(false);
-            setNotice(strings.created(task.title));
+            setNotice(strings.board.created(task.title));
             listOf(task.status)?.upsert(task, true);
           }}
         />
@@ -111,7 +82,7 @@ export default function Tasks() {
         </p>
       )}
       <div class="field board-filter">
-        <label for="tasks-mine">{strings.mine}</label>
+        <label for="tasks-mine">{strings.board.mine}</label>
         <select
           id="tasks-mine"
           value={mine ? 'mine' : ''}
@@ -123,8 +94,8 @@ export default function Tasks() {
             )
           }
         >
-          <option value="">{strings.everyone}</option>
-          <option value="mine">{strings.onlyMine}</option>
+          <option value="">{strings.board.everyone}</option>
+          <option value="mine">{strings.board.onlyMine}</option>
         </select>
       </div>
       <DemandPanel demand={demand} />
@@ -149,17 +120,17 @@ function DemandPanel(props: { demand: DemandAnswer }) {
   const { demand } = props;
   return (
     <section class="panel demand" aria-labelledby="demand-title">
-      <h2 id="demand-title">{strings.demand}</h2>
-      <p class="muted small">{strings.demandLead}</p>
-      {demand.kind === 'loading' && <p class="muted">{strings.loading}</p>}
+      <h2 id="demand-title">{strings.board.demand}</h2>
+      <p class="muted small">{strings.board.demandLead}</p>
+      {demand.kind === 'loading' && <p class="muted">{strings.board.loading}</p>}
       {demand.kind === 'not-in-plan' && (
         <Notice>
-          {strings.demandNotInPlan} {demand.failure.error}
+          {strings.board.demandNotInPlan} {demand.failure.error}
         </Notice>
       )}
       {demand.kind === 'failed' && <Notice tone="bad">{demand.failure.error}</Notice>}
       {demand.kind === 'ok' && demand.current.length === 0 && (
-        <p class="muted">{strings.demandEmpty}</p>
+        <p class="muted">{strings.board.demandEmpty}</p>
       )}
       {demand.kind === 'ok' && demand.current.length > 0 && (
         <ol class="demand-list">
@@ -191,14 +162,14 @@ function Column(props: {
     <section class="board-column" aria-labelledby={id}>
       <h2 id={id}>
         {STATUS_WORDS[status]}{' '}
-        <span class="muted small">{strings.count(list.items.length, list.more)}</span>
+        <span class="muted small">{strings.board.count(list.items.length, list.more)}</span>
       </h2>
       <PagedRows
         list={list}
         class="cards"
-        loading={strings.loading}
-        empty={strings.empty}
-        more={strings.more}
+        loading={strings.board.loading}
+        empty={strings.board.empty}
+        more={strings.board.more}
         row={(task) => (
           <TaskCard
             key={task.id}
@@ -241,10 +212,10 @@ function TaskCard(props: {
       </p>
       <p class="small">
         {task.due_date === null ? (
-          <span class="muted">{strings.noDue}</span>
+          <span class="muted">{strings.board.noDue}</span>
         ) : (
           <Chip tone={dueTone(task, Date.now())}>
-            {strings.due} <TimeAgo at={task.due_date} />
+            {strings.board.due} <TimeAgo at={task.due_date} />
           </Chip>
         )}
         {task.priority && <span class="tag">{task.priority}</span>}
@@ -259,7 +230,7 @@ function TaskCard(props: {
               <>
                 {' '}
                 <span class="demand-score">
-                  {strings.score} {demand.score}
+                  {strings.board.score} {demand.score}
                 </span>
               </>
             )}
@@ -268,8 +239,8 @@ function TaskCard(props: {
       </p>
       <p class="muted small">
         {task.assigned_to === null
-          ? strings.unassigned
-          : (props.people.get(task.assigned_to) ?? strings.unassigned)}
+          ? strings.board.unassigned
+          : (props.people.get(task.assigned_to) ?? strings.board.unassigned)}
       </p>
       {props.writer && task.status !== 'done' && (
         <div class="row-actions">
@@ -277,10 +248,10 @@ function TaskCard(props: {
             type="button"
             class="button"
             disabled={complete.busy}
-            aria-label={`${strings.complete}: ${task.title}`}
+            aria-label={`${strings.board.complete}: ${task.title}`}
             onClick={() => void complete.submit()}
           >
-            {strings.complete}
+            {strings.board.complete}
           </button>
         </div>
       )}

@@ -3,9 +3,13 @@ import { useMemo } from 'preact/hooks';
 import { api, call, type Answer, type Schemas } from '../../api/client';
 import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
+import { usePeopleNames } from '../../ui/people';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { eventWords, recordHref, sensorWords, words } from '../records/model';
+import { sensorWords } from '../sensors/strings';
+import { eventWords, strings } from './strings';
+import { recordHref } from '../../ui/links';
+import { words } from '../../ui/words';
 
 type Task = Schemas['Task'];
 type Contamination = Schemas['Contamination'];
@@ -13,43 +17,7 @@ type Explant = Schemas['Explant'];
 type ChangeEvent = Schemas['ChangeEvent'];
 type Room = Schemas['Room'];
 
-const strings = {
-  title: 'Today',
-  lead: (name: string, role: string, workspace: string) =>
-    `Signed in as ${name}, ${role} of ${workspace}. What needs doing, what is wrong, and what happened.`,
-  loading: 'Loading…',
-  tasks: 'Tasks due today or tomorrow',
-  tasksEmpty: 'No open task is due today or tomorrow.',
-  overdue: 'overdue',
-  dueToday: 'due today',
-  due: 'Due',
-  noOne: 'Not assigned',
-  contaminations: 'Open contaminations',
-  contaminationsEmpty: 'No open contamination. Nothing to watch.',
-  vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'} affected`,
-  observed: 'Observed',
-  transfers: 'Cultures due for transfer this week',
-  transfersEmpty: 'No culture is due for transfer in the next 7 days.',
-  transferDue: 'Transfer due',
-  vesselsNow: (n: number) => `${n} vessel${n === 1 ? '' : 's'}`,
-  activity: 'Latest activity',
-  activityEmpty: 'Nothing recorded yet.',
-  someone: 'Someone',
-  alert: 'Sensor alert',
-  rooms: 'Rooms',
-  roomsEmpty: 'No rooms yet.',
-  noReadings: 'No sensor readings yet.',
-  counts: (plants: number | null, explants: number | null) =>
-    `${count(plants, 'plant')} · ${count(explants, 'explant')}`,
-  priority: (priority: string) => `${priority} priority`,
-  read: 'Read',
-} as const;
-
 const DAY = 86_400_000;
-
-function count(n: number | null, noun: string): string {
-  return n === null ? `– ${noun}s` : `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
 
 /** Midnight at the end of tomorrow, in the lab's (the browser's) time. */
 function endOfTomorrow(now: Date): Date {
@@ -67,14 +35,7 @@ export default function Today() {
   const { session } = useSignedIn();
   useTitle(strings.title);
   const now = useMemo(() => new Date(), []);
-  const people = useAnswer(() =>
-    call(api.GET('/api/v1/people', { params: { query: { limit: 200 } } })),
-  );
-  const names = useMemo(() => {
-    const map = new Map<string, string>();
-    if (people?.ok) for (const person of people.data) map.set(person.id, person.name);
-    return map;
-  }, [people]);
+  const names = usePeopleNames();
 
   return (
     <>

@@ -11,7 +11,7 @@ import {
 } from '../../../forms/fields';
 import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../../forms/form';
 import { More } from '../../../ui/parts';
-import { words } from '../model';
+import { words } from '../../../ui/words';
 import { useRecordPage } from './context';
 import { strings } from '../strings';
 
