@@ -92,7 +92,8 @@ function Root() {
         <ErrorBoundary>
           <Router>
             {ROUTES.map((route) => (
-              <Route key={route.path} path={route.path} component={route.component} />
+              // No key: two addresses of one screen (`/` and `/today`) keep it mounted.
+              <Route path={route.path} component={route.component} />
             ))}
             <Route default component={NotFound} />
           </Router>

@@ -161,6 +161,21 @@ export function SensorReadings(props: {
   );
 }
 
+/** A table's column headings. */
+function ColumnHeads(props: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((column) => (
+          <th scope="col" key={column}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** One end of a picked range: a day, no later than today. */
 function RangeDate(props: {
   name: 'from' | 'to';
@@ -281,15 +296,7 @@ function ValuesTable(props: { series: ChartSeries; bucketMs: number }) {
         >
           <table>
             <caption class="visually-hidden">{strings.readings.table(series.label)}</caption>
-            <thead>
-              <tr>
-                {strings.readings.columns.map((column) => (
-                  <th scope="col" key={column}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <ColumnHeads columns={strings.readings.columns} />
             <tbody>
               {series.buckets.map((bucket) => (
                 <tr key={bucket.start} data-start={bucket.start}>
@@ -345,15 +352,7 @@ function RawReadings(props: {
       {list.items.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-label={strings.readings.raw}>
           <table class="raw-table" aria-busy={list.loading}>
-            <thead>
-              <tr>
-                {strings.readings.rawColumns.map((column) => (
-                  <th scope="col" key={column}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <ColumnHeads columns={strings.readings.rawColumns} />
             <tbody>
               {list.items.map((reading) => (
                 <tr key={reading.id}>
