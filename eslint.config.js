@@ -51,6 +51,59 @@ const moduleFaces = {
   },
 };
 
+const WEB = join(import.meta.dirname, 'web', 'src');
+
+/** The console's floors, lowest first: a file imports from its own floor or one below. */
+const WEB_FLOORS = ['api', 'ui', 'forms', 'features', 'app'];
+
+/** The floor of a path in `web/src/` (its first folder), or null outside them. */
+function webFloorOf(path) {
+  const inside = relative(WEB, path);
+  if (inside.startsWith('..') || !inside.includes(sep)) return null;
+  const floor = WEB_FLOORS.indexOf(inside.split(sep)[0]);
+  return floor === -1 ? null : floor;
+}
+
+/**
+ * The console's arrows point down: `api/` is the floor, `ui/` and `forms/` stand on it,
+ * the screens of `features/` on those, and `app/` (the table of screens, the router, the
+ * shell) on top. A feature may use another feature's pieces; nothing below a feature
+ * imports one, and nothing below `app/` imports it.
+ */
+const webFloors = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      up: "'{{to}}/' stands above '{{from}}/' in the console: {{from}}/ may import only {{below}}",
+    },
+  },
+  create(context) {
+    const from = webFloorOf(context.filename);
+    if (from === null) return {};
+    const check = (node) => {
+      if (node?.type !== 'Literal' || typeof node.value !== 'string') return;
+      if (!node.value.startsWith('.')) return;
+      const to = webFloorOf(normalize(join(dirname(context.filename), node.value)));
+      if (to === null || to <= from) return;
+      const below = WEB_FLOORS.slice(0, from + 1)
+        .map((floor) => `${floor}/`)
+        .join(', ');
+      context.report({
+        node,
+        messageId: 'up',
+        data: { from: WEB_FLOORS[from], to: WEB_FLOORS[to], below },
+      });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -82,6 +135,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { vitro: { rules: { 'module-faces': moduleFaces } } },
     rules: { 'vitro/module-faces': 'error' },
+  },
+  {
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    plugins: { web: { rules: { floors: webFloors } } },
+    rules: { 'web/floors': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -1,6 +1,8 @@
-// `npm start` runs this after build-if-stale.mjs: it builds the console (web/ into
+// `npm start` runs this before build-if-stale.mjs: it builds the console (web/ into
 // dist/web/) only when dist/web/index.html is missing or a file of web/ changed
-// since, so a start with nothing changed runs no bundler.
+// since, so a start with nothing changed runs no bundler. First, because the console's
+// build writes the server's list of console addresses (src/console/pages.ts) when the
+// console's table of screens changed: the server's build then compiles it.
 import console from 'node:console';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

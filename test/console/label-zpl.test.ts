@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { qrMatrix } from '../../web/src/labels/qr.js';
-import { zplLabels } from '../../web/src/labels/zpl.js';
+import { qrMatrix } from '../../web/src/features/labels/qr.js';
+import { zplLabels } from '../../web/src/features/labels/zpl.js';
 
 /** The ZPL the Print labels screen downloads for a 50 × 25 mm roll at 203 dpi. */
 describe('ZPL labels', () => {

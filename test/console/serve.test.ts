@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_PAGES } from '../../src/console/pages.js';
@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from '../support/harness.js';
 import { REPO_ROOT } from '../support/node-script.js';
+import { consolePaths } from '../../scripts/console-pages.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
@@ -107,12 +108,14 @@ describe('the console, served by the API process', () => {
     expect((await t.request({ method: 'GET', url: '/favicon.svg' })).statusCode).toBe(200);
   });
 
-  it("has a screen or a placeholder in the console's router for every address", () => {
-    const router = ['routes.tsx', 'app.tsx']
-      .map((file) => readFileSync(join(REPO_ROOT, 'web', 'src', file), 'utf8'))
-      .join('\n');
-    for (const path of CONSOLE_PAGES) {
-      expect(router.includes(`'${path}'`) || router.includes(`path="${path}"`), path).toBe(true);
-    }
+  it("answers exactly the addresses of the console's screens: each has a screen, each screen is answered", async () => {
+    const screens = await consolePaths();
+    const served: readonly string[] = CONSOLE_PAGES;
+    for (const path of served) expect(screens, `${path} has no screen`).toContain(path);
+    for (const path of screens)
+      expect(
+        served,
+        `${path} is not answered: npm run build:web writes src/console/pages.ts`,
+      ).toContain(path);
   });
 });

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
+import { strings } from './strings';
 
 /** The API's named shapes (Member, ApiKey, Device, Session, …), as its OpenAPI document says. */
 export type Schemas = components['schemas'];
@@ -35,7 +36,7 @@ interface Envelope<T> {
 const OFFLINE: Failure = {
   status: 0,
   code: 'NETWORK',
-  error: 'The server could not be reached. Check the connection and try again.',
+  error: strings.offline,
 };
 
 /** Listeners told when the API says the session has ended (401). */
@@ -70,7 +71,7 @@ export async function call<T>(
     error:
       typeof body.error === 'string'
         ? body.error
-        : `The server answered ${response.status} ${response.statusText}`,
+        : strings.answered(response.status, response.statusText),
   };
   if (response.status === 401 && !response.url.endsWith('/api/v1/session')) {
     for (const listener of signedOutListeners) listener();

@@ -63,9 +63,10 @@ export function TextField(
     type?: 'text' | 'email';
     required?: boolean;
     autocomplete?: string;
+    maxLength?: number;
   },
 ) {
-  const { value, onInput, type, required, autocomplete, ...field } = props;
+  const { value, onInput, type, required, autocomplete, maxLength, ...field } = props;
   const email = type === 'email';
   return (
     <InputField
@@ -78,6 +79,7 @@ export function TextField(
         onInput,
         required,
         autocomplete,
+        maxLength,
       }}
     />
   );
@@ -171,15 +173,6 @@ export function TextAreaField(
       />
     </Wrapper>
   );
-}
-
-/**
- * What a number field holds, for a request: left out when empty, else the number it
- * reads as (text that is no number goes as null, which the API refuses naming the field).
- */
-export function countOf(value: string): number | undefined {
-  const text = value.trim();
-  return text === '' ? undefined : Number(text);
 }
 
 /**

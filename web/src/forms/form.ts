@@ -70,6 +70,8 @@ export interface FormValues<K extends string> {
   /** The fields, for `useApiForm({ fields })`. */
   readonly names: readonly K[];
   readonly set: (name: K) => (value: string) => void;
+  /** Back to the values the form started with (after a save that keeps the form open). */
+  readonly reset: () => void;
 }
 
 /** The values of a form's fields in one place, starting from `initial`. */
@@ -79,5 +81,30 @@ export function useFormValues<K extends string>(initial: Record<K, string>): For
     now,
     names: Object.keys(initial) as K[],
     set: (name) => (value) => setNow((held) => ({ ...held, [name]: value })),
+    reset: () => setNow(initial),
+  };
+}
+
+/** Whether the API's refusal names one of these fields (a part kept behind "More" opens). */
+export const hasError = (form: ApiForm<unknown>, fields: readonly string[]) =>
+  fields.some((field) => form.errorFor(field) !== null);
+
+/** What a text field holds, for a request: left out when blank, else trimmed. */
+export const textOf = (value: string): string | undefined =>
+  value.trim() === '' ? undefined : value.trim();
+
+/**
+ * What a number field holds, for a request: left out when empty, else the number it
+ * reads as (text that is no number goes as null, which the API refuses naming the field).
+ */
+export function countOf(value: string): number | undefined {
+  const text = value.trim();
+  return text === '' ? undefined : Number(text);
+}
+
+/** A request body's optional members that were given: the undefined ones left out. */
+export function given<T extends Record<string, unknown>>(members: T) {
+  return Object.fromEntries(Object.entries(members).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
   };
 }

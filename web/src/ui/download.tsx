@@ -1,12 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Notice } from './parts';
-
-const strings = {
-  download: 'Download CSV',
-  busy: 'Preparing CSV…',
-  offline: 'The server could not be reached. Check the connection and try again.',
-  failed: (status: number) => `The server answered ${status}.`,
-} as const;
+import { strings } from './strings';
+import { strings as client } from '../api/strings';
 
 /**
  * "Download CSV" for a list: every row matching `query` (the list's current
@@ -38,7 +33,9 @@ export function DownloadCsv(props: {
       });
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as { error?: unknown };
-        setFailure(typeof body.error === 'string' ? body.error : strings.failed(response.status));
+        setFailure(
+          typeof body.error === 'string' ? body.error : strings.download.failed(response.status),
+        );
         return;
       }
       const url = URL.createObjectURL(await response.blob());
@@ -51,7 +48,7 @@ export function DownloadCsv(props: {
       // Give the browser the file before the address goes.
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch {
-      setFailure(strings.offline);
+      setFailure(client.offline);
     } finally {
       setBusy(false);
     }
@@ -59,7 +56,7 @@ export function DownloadCsv(props: {
   return (
     <div class="download">
       <button type="button" class="button" disabled={busy} onClick={() => void download()}>
-        {busy ? strings.busy : strings.download}
+        {busy ? strings.download.busy : strings.download.download}
       </button>
       {failure && <Notice tone="bad">{failure}</Notice>}
     </div>

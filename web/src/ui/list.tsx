@@ -25,17 +25,27 @@ export function PagedRows<T extends { id: string }>(props: {
       </ul>
       {list.loading && props.loading && <p>{props.loading}</p>}
       {!list.loading && !list.failure && list.items.length === 0 && <p>{props.empty}</p>}
-      {list.more && (
-        <button
-          type="button"
-          class="button"
-          disabled={list.loading}
-          onClick={() => void list.loadMore()}
-        >
-          {props.more}
-        </button>
-      )}
+      <LoadMore list={list} label={props.more} />
     </>
+  );
+}
+
+/** "More": the list's next page, while the API has one. */
+export function LoadMore(props: {
+  list: Pick<PagedList<unknown>, 'more' | 'loading' | 'loadMore'>;
+  label: string;
+}) {
+  const { list } = props;
+  if (!list.more) return null;
+  return (
+    <button
+      type="button"
+      class="button"
+      disabled={list.loading}
+      onClick={() => void list.loadMore()}
+    >
+      {props.label}
+    </button>
   );
 }
 

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { strings } from './strings';
 
 /** `3 h ago`, with the exact time in the title and for screen readers. */
 export function TimeAgo(props: { at: string | null; never?: string }) {
-  if (props.at === null) return <span>{props.never ?? 'never'}</span>;
+  if (props.at === null) return <span>{props.never ?? strings.never}</span>;
   const at = new Date(props.at);
   const exact = at.toLocaleString();
   return (
@@ -17,16 +18,15 @@ export function ago(then: number, now: number): string {
   const seconds = Math.round((now - then) / 1000);
   const future = seconds < 0;
   const s = Math.abs(seconds);
+  if (s < 60) return strings.justNow;
+  const { units } = strings;
   const [value, unit] =
-    s < 60
-      ? [0, 'now']
-      : s < 3600
-        ? [Math.floor(s / 60), 'min']
-        : s < 86_400
-          ? [Math.floor(s / 3600), 'h']
-          : [Math.floor(s / 86_400), s < 172_800 ? 'day' : 'days'];
-  if (unit === 'now') return 'just now';
-  return future ? `in ${value} ${unit}` : `${value} ${unit} ago`;
+    s < 3600
+      ? [Math.floor(s / 60), units.min]
+      : s < 86_400
+        ? [Math.floor(s / 3600), units.h]
+        : [Math.floor(s / 86_400), s < 172_800 ? units.day : units.days];
+  return future ? strings.in(value, unit) : strings.ago(value, unit);
 }
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'off' | 'info';
@@ -71,10 +71,10 @@ export function SecretBox(props: {
       </output>
       <div class="actions">
         <button type="button" class="button" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? strings.copied : strings.copy}
         </button>
         <button type="button" class="button button-quiet" onClick={props.onDone}>
-          Done
+          {strings.done}
         </button>
       </div>
     </section>
@@ -85,7 +85,7 @@ export function SecretBox(props: {
 export function More(props: { label?: string; open?: boolean; children: ComponentChildren }) {
   return (
     <details class="more" open={props.open === true ? true : undefined}>
-      <summary>{props.label ?? 'More'}</summary>
+      <summary>{props.label ?? strings.more}</summary>
       {props.children}
     </details>
   );

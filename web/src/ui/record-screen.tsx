@@ -67,7 +67,7 @@ export function useRecordScreen<T>(
   const back = <BackLink href={words.href} label={words.back} small={words.small} />;
   // A record of another id (the address changed) is not shown while the new one reads.
   const answer = held !== null && held.id === id ? held.answer : null;
-  if (answer === null) {
+  if (answer === null || !answer.ok) {
     return {
       record: null,
       back,
@@ -75,20 +75,11 @@ export function useRecordScreen<T>(
       fallback: (
         <>
           {back}
-          <p aria-busy="true">{words.loading}</p>
-        </>
-      ),
-    };
-  }
-  if (!answer.ok) {
-    return {
-      record: null,
-      back,
-      reload,
-      fallback: (
-        <>
-          {back}
-          <Notice tone="bad">{answer.failure.error}</Notice>
+          {answer === null ? (
+            <p aria-busy="true">{words.loading}</p>
+          ) : (
+            <Notice tone="bad">{answer.failure.error}</Notice>
+          )}
         </>
       ),
     };

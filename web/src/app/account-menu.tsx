@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../api/client';
+import type { NavEntry } from './screens';
+import { useSignedIn } from '../api/session';
+import { strings } from './strings';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+
+/** Who is signed in, and the ways out: this device, or every device at once. */
+/** `places`: the screens the phone's bottom bar has no room for (hidden on a desk, where the sidebar lists them). */
+export function AccountMenu(props: { places: readonly NavEntry[] }) {
+  const { session, setSession } = useSignedIn();
+  const { route } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent && event.key !== 'Escape') return;
+      if (event instanceof MouseEvent && box.current?.contains(event.target as Node)) return;
+      setOpen(false);
+    };
+    document.addEventListener('keydown', close);
+    document.addEventListener('click', close);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('click', close);
+    };
+  }, [open]);
+
+  const signOut = async (everywhere: boolean) => {
+    const answer = await call(
+      everywhere ? api.DELETE('/api/v1/sessions') : api.DELETE('/api/v1/session'),
+    );
+    if (!answer.ok && answer.failure.status !== 401) {
+      setProblem(answer.failure.error);
+      return;
+    }
+    setSession(null);
+    route('/signed-out?bye=1', true);
+  };
+
+  const { member, workspace } = session;
+  return (
+    <div class="account" ref={box}>
+      <button
+        type="button"
+        class="account-button"
+        aria-expanded={open}
+        aria-controls="account-menu"
+        onClick={() => setOpen(!open)}
+      >
+        <span class="avatar" aria-hidden="true">
+          {initials(member.name)}
+        </span>
+        <span class="account-name">{member.name}</span>
+        <span class="visually-hidden">{strings.account}</span>
+      </button>
+      {open && (
+        <div class="account-menu" id="account-menu">
+          <p>
+            {strings.signedInAs} <strong>{member.name}</strong>
+            <br />
+            <span class="muted">{strings.roleIn(member.role, workspace.name)}</span>
+          </p>
+          {props.places.length > 0 && (
+            <ul class="account-places">
+              {props.places.map((entry) => (
+                <li key={entry.href}>
+                  <a href={entry.href} onClick={() => setOpen(false)}>
+                    {entry.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" class="button" onClick={() => void signOut(false)}>
+            {strings.signOut}
+          </button>
+          <button type="button" class="button button-quiet" onClick={() => void signOut(true)}>
+            {strings.signOutEverywhere}
+          </button>
+          <p class="muted small">{strings.signOutEverywhereHint}</p>
+          {problem && <p role="alert">{problem}</p>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import type { ComponentType } from 'preact';
+import { lazy } from 'preact-iso';
+import type { Session } from '../api/session';
+import { strings as admin } from '../features/admin/strings';
+import { strings as devices } from '../features/devices/strings';
+import SignedOut from '../features/sign-in/signed-out';
+import SignIn from '../features/sign-in/sign-in';
+import type { IconName } from './icons';
+import { strings } from './strings';
+
+/** A screen's place in the navigation: left on a desk, the bottom bar on a phone. */
+export interface NavPlace {
+  readonly label: string;
+  readonly icon: IconName;
+}
+
+/** What a screen for admins and owners shows anyone else: its header, and why not. */
+export interface AdminsOnly {
+  readonly title: string;
+  readonly lead: string;
+  readonly adminsOnly: string;
+}
+
+/** The address's parameters, as the router hands them to a screen (`/plants/:id`). */
+export interface ScreenProps {
+  readonly id?: string;
+  readonly params?: { readonly id?: string };
+}
+
+/**
+ * One screen of the console: its address, its code, its place in the navigation and
+ * who may see it. `anyone`: the sign-in pages, shown before anyone is signed in;
+ * `signed-in`: every member of the lab; `admins`: admins and owners (anyone else sees
+ * the screen's header and why not; the API would refuse them its data anyway).
+ */
+export type Screen = { readonly path: string } & (
+  | {
+      readonly who: 'anyone';
+      readonly screen: ComponentType<{ onSignedIn: (session: Session) => void }>;
+    }
+  | {
+      readonly who: 'signed-in' | { readonly admins: AdminsOnly };
+      readonly screen: ComponentType<ScreenProps>;
+      readonly nav?: NavPlace;
+    }
+);
+
+/*
+ * Each screen is its own chunk, loaded when first opened. The sign-in pages are in the
+ * first chunk: they are what a signed-out person opens first.
+ */
+const Today = lazy(() => import('../features/today/today'));
+const Plants = lazy(() => import('../features/records/plants'));
+const Plant = lazy(() => import('../features/records/plant'));
+const Explants = lazy(() => import('../features/records/explants'));
+const Explant = lazy(() => import('../features/records/explant'));
+const Tasks = lazy(() => import('../features/tasks/tasks'));
+const Task = lazy(() => import('../features/tasks/task'));
+const Sops = lazy(() => import('../features/sops/sops'));
+const Sop = lazy(() => import('../features/sops/sop'));
+const SopRuns = lazy(() => import('../features/sops/runs'));
+const SopRun = lazy(() => import('../features/sops/run'));
+const Contaminations = lazy(() => import('../features/contaminations/contaminations'));
+const Contamination = lazy(() => import('../features/contaminations/contamination'));
+const Rooms = lazy(() => import('../features/rooms/rooms'));
+const Room = lazy(() => import('../features/rooms/room'));
+const LabelScan = lazy(() => import('../features/labels/scan'));
+const LabelPrint = lazy(() => import('../features/labels/print'));
+const Members = lazy(() => import('../features/admin/members'));
+const ApiKeys = lazy(() => import('../features/admin/api-keys'));
+const Devices = lazy(() => import('../features/devices/devices'));
+const Device = lazy(() => import('../features/devices/device'));
+/** Addresses whose screens are still to come: a placeholder until they land. */
+const NotBuilt = lazy(() => import('./not-built'));
+/** What any other address shows. */
+export const NotFound = lazy(() => import('./not-found'));
+
+const nav = strings.nav;
+
+/**
+ * Every screen of the console, in the navigation's order. The router (app.tsx) and the
+ * navigation (shell.tsx) are made from it, and so are the addresses the server answers
+ * with the console (`src/console/pages.ts`, written from this table by
+ * `scripts/console-pages.ts`). A new screen is one entry here.
+ */
+export const SCREENS: readonly Screen[] = [
+  { path: '/sign-in', screen: SignIn, who: 'anyone' },
+  { path: '/signed-out', screen: SignedOut, who: 'anyone' },
+  { path: '/', screen: Today, who: 'signed-in', nav: { label: nav.today, icon: 'home' } },
+  { path: '/today', screen: Today, who: 'signed-in' },
+  { path: '/plants', screen: Plants, who: 'signed-in', nav: { label: nav.plants, icon: 'plant' } },
+  { path: '/plants/:id', screen: Plant, who: 'signed-in' },
+  {
+    path: '/explants',
+    screen: Explants,
+    who: 'signed-in',
+    nav: { label: nav.explants, icon: 'flask' },
+  },
+  { path: '/explants/:id', screen: Explant, who: 'signed-in' },
+  { path: '/tasks', screen: Tasks, who: 'signed-in', nav: { label: nav.tasks, icon: 'tasks' } },
+  { path: '/tasks/:id', screen: Task, who: 'signed-in' },
+  { path: '/sops', screen: Sops, who: 'signed-in', nav: { label: nav.sops, icon: 'steps' } },
+  { path: '/sops/:id', screen: Sop, who: 'signed-in' },
+  { path: '/sop-runs', screen: SopRuns, who: 'signed-in' },
+  { path: '/sop-runs/:id', screen: SopRun, who: 'signed-in' },
+  {
+    path: '/contaminations',
+    screen: Contaminations,
+    who: 'signed-in',
+    nav: { label: nav.contaminations, icon: 'warning' },
+  },
+  { path: '/contaminations/:id', screen: Contamination, who: 'signed-in' },
+  { path: '/rooms', screen: Rooms, who: 'signed-in', nav: { label: nav.rooms, icon: 'room' } },
+  { path: '/rooms/:id', screen: Room, who: 'signed-in' },
+  {
+    path: '/labels',
+    screen: LabelScan,
+    who: 'signed-in',
+    nav: { label: nav.labels, icon: 'scan' },
+  },
+  { path: '/labels/scan', screen: LabelScan, who: 'signed-in' },
+  { path: '/labels/print', screen: LabelPrint, who: 'signed-in' },
+  {
+    path: '/members',
+    screen: Members,
+    who: { admins: admin.members },
+    nav: { label: nav.members, icon: 'people' },
+  },
+  {
+    path: '/api-keys',
+    screen: ApiKeys,
+    who: { admins: admin.apiKeys },
+    nav: { label: nav.apiKeys, icon: 'key' },
+  },
+  {
+    path: '/devices',
+    screen: Devices,
+    who: { admins: devices.devices },
+    nav: { label: nav.devices, icon: 'device' },
+  },
+  // Every member sees a device's readings; an admin also manages it there (device.tsx).
+  { path: '/devices/:id', screen: Device, who: 'signed-in' },
+  { path: '/sensors', screen: NotBuilt, who: 'signed-in' },
+  { path: '/settings', screen: NotBuilt, who: 'signed-in' },
+];
+
+export interface NavEntry extends NavPlace {
+  readonly href: string;
+  /** Shown to admins and owners only. */
+  readonly admin: boolean;
+}
+
+/** The navigation: the screens that have a place in it, in the table's order. */
+export const NAVIGATION: readonly NavEntry[] = SCREENS.flatMap((entry) =>
+  entry.who !== 'anyone' && entry.nav
+    ? [{ href: entry.path, ...entry.nav, admin: entry.who !== 'signed-in' }]
+    : [],
+);

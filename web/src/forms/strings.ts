@@ -1,0 +1,15 @@
+/** The words of the forms' shared pieces, in one place for translation. */
+export const strings = {
+  cancel: 'Cancel',
+  picker: {
+    find: 'Find',
+    hint: 'A few letters of its name, species, code or label.',
+    searching: 'Searching…',
+    none: 'Nothing matches.',
+    plant: 'plant',
+    explant: 'explant',
+    unlink: 'Remove link',
+    linked: 'Linked to',
+    results: 'Matches',
+  },
+} as const;
