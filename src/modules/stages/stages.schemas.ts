@@ -45,7 +45,9 @@ export const StageQuery = Type.Object({
 
 export const AdvanceStageMeta = Type.Object({
   previous_stage_id: Nullable(
-    Uuid({ description: 'The stage this move closed; null when it closed none (a back-dated move)' }),
+    Uuid({
+      description: 'The stage this move closed; null when it closed none (a back-dated move)',
+    }),
   ),
   warning: Type.Optional(Type.String()),
 });
