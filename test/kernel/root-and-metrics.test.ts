@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { body, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import {
+  body,
+  createLab,
+  databaseTargets,
+  startTestApp,
+  type TestApp,
+} from '../support/harness.js';
 
 const tempDirEnv = () => ({ VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-metrics-')) });
 
@@ -31,6 +37,35 @@ describe('GET /', () => {
     for (const path of [body(res).data.docs, body(res).data.openapi]) {
       expect((await t.request({ method: 'GET', url: path })).statusCode, path).toBe(200);
     }
+  });
+});
+
+describe('GET /api/v1', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!);
+  });
+  afterAll(() => t.close());
+
+  it('says what the API is without a key: its name, version and where its docs are', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1' });
+    expect(res.statusCode).toBe(200);
+    expect(body(res)).toEqual({
+      ok: true,
+      data: {
+        name: 'Vitro lab API',
+        version: '1',
+        server_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        docs: '/docs',
+        openapi: '/api/v1/openapi.json',
+      },
+    });
+    // With a key too (a client checking its address and key at once).
+    const lab = await createLab(t.database);
+    expect(
+      body(await t.request({ method: 'GET', url: '/api/v1', headers: lab.owner.headers })).data
+        .version,
+    ).toBe('1');
   });
 });
 

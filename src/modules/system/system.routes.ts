@@ -1,10 +1,37 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { sendFailure } from '../../kernel/http.js';
 
-/** Liveness and readiness probes; no key needed. */
+/** The server's own version, from its package (read once). */
+function serverVersion(): string {
+  try {
+    const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
+    const { version } = JSON.parse(text) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Liveness and readiness probes, and what the API is (`GET /api/v1`, which clients
+ * call first to check the address); no key needed.
+ */
 export function registerSystemRoutes(app: FastifyInstance, database: Database): void {
+  const about = {
+    ok: true,
+    data: {
+      name: 'Vitro lab API',
+      version: '1',
+      server_version: serverVersion(),
+      docs: '/docs',
+      openapi: '/api/v1/openapi.json',
+    },
+  };
+  app.get('/api/v1', { schema: { hide: true } }, async () => about);
+
   app.get('/healthz', { schema: { hide: true } }, async () => ({
     ok: true,
     data: { status: 'ok' },
