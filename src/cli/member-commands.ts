@@ -1,9 +1,34 @@
 import type { Command } from 'commander';
 import { ROLES } from '../kernel/access.js';
-import { addMember, listMembers, removeMember, setMemberRole } from '../modules/identity/index.js';
+import {
+  addMember,
+  listMembers,
+  listWorkspaces,
+  removeMember,
+  setMemberRole,
+} from '../modules/identity/index.js';
+import type { Db } from '../db/database.js';
 import type { CommandKit } from './command-kit.js';
 import { registerMemberSessionCommands } from './member-sessions.js';
 import { memberSummary } from './present.js';
+
+/**
+ * The workspace a command names, or the only one there is: a lab with one
+ * workspace need not copy its id. Several and none named is an error listing them.
+ */
+async function workspaceOf(db: Db, named: string | undefined): Promise<string> {
+  if (named !== undefined) return named;
+  const all = await listWorkspaces(db);
+  if (all.length === 1) return all[0]!.id;
+  if (all.length === 0)
+    throw new Error(
+      'there is no workspace yet: create one with `vitro workspace create --name NAME`',
+    );
+  throw new Error(
+    `there are ${all.length} workspaces; name one with --workspace: ` +
+      all.map((w) => `${w.id} (${w.name})`).join(', '),
+  );
+}
 
 /** `vitro member …` (docs/cli.md): loaded only when a command names the group. */
 export function registerMemberCommands(
@@ -32,9 +57,9 @@ export function registerMemberCommands(
     member
       .command('list')
       .description("List a workspace's members, removed ones too -> {members: [...]}")
-      .addOption(required('--workspace <id>', 'workspace id')),
-    async (o: { workspace: string }, { db }) => ({
-      members: (await listMembers(db, o.workspace)).map(memberSummary),
+      .option('--workspace <id>', 'workspace id (default: the only workspace, when there is one)'),
+    async (o: { workspace?: string }, { db }) => ({
+      members: (await listMembers(db, await workspaceOf(db, o.workspace))).map(memberSummary),
     }),
   );
   action(
