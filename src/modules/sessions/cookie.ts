@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SECRET_PREFIXES } from '../../kernel/credentials.js';
 
 /** A session ends after this long unused. */
 export const SESSION_IDLE_DAYS = 30;
@@ -8,8 +9,8 @@ export const SIGN_IN_LINK_MINUTES = 15;
 export const SIGN_IN_LINK_MS = SIGN_IN_LINK_MINUTES * 60 * 1000;
 
 /** Secrets: 256 random bits, base64url; a prefix tells a link from a session. */
-export const LINK_PREFIX = 'vsl_';
-export const SESSION_PREFIX = 'vss_';
+export const LINK_PREFIX = SECRET_PREFIXES.signInLink;
+export const SESSION_PREFIX = SECRET_PREFIXES.session;
 
 export function newSecret(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
