@@ -145,7 +145,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     database,
     authenticate: createAuthenticator(database, app.log),
-    sessions: createSessionAuthenticator(database, app.log, config.publicUrl),
+    sessions: createSessionAuthenticator(database, app.log, {
+      publicUrl: config.publicUrl,
+      lifetimeMs: config.sessionLifetimeMs,
+    }),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,
@@ -224,6 +227,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ).bytes,
     },
     publicUrlSet: config.publicUrlSet,
+    sessionLifetimeMs: config.sessionLifetimeMs,
   });
   options.extraRoutes?.(routes);
 
@@ -231,7 +235,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
     );
-    purgeFinishedSessions(database.db).catch((error: unknown) =>
+    purgeFinishedSessions(database.db, config.sessionLifetimeMs).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
     );
   };

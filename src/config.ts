@@ -74,6 +74,8 @@ export interface Config {
   readonly readingsRetentionDays: number | null;
   /** Scheduled backups (BACKUP_DIR), or null when off. */
   readonly backup: BackupScheduleConfig | null;
+  /** How long a console session lasts from sign-in, however much it is used. */
+  readonly sessionLifetimeMs: number;
 }
 
 /** The longest retention a setting may name: 100 years (any longer is for ever). */
@@ -502,6 +504,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: parseMetricsToken(env),
     readingsRetentionDays: parseRetentionDays(env),
     backup: parseBackupSchedule(env, database),
+    sessionLifetimeMs: parseDuration(env, 'VITRO_SESSION_LIFETIME', 30 * DURATION_UNITS.d!),
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);

@@ -10,6 +10,9 @@ import { body, createLab, startTestApp, type TestApp } from '../support/harness.
 import { CONSOLE_ORIGIN, cookieOf, mintLink, sessionClient, signIn } from '../support/sessions.js';
 import { describeOnDatabases } from '../support/suite.js';
 
+/** The default session lifetime (VITRO_SESSION_LIFETIME unset): 30 days. */
+const LIFETIME_MS = 30 * 86_400_000;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describeOnDatabases('console sign-in', (target) => {
@@ -375,10 +378,10 @@ describeOnDatabases('console sign-in', (target) => {
           .where('workspace_id', '=', lab.workspaceId)
           .execute()
       ).length;
-    await purgeFinishedSessions(t.database.db, new Date());
+    await purgeFinishedSessions(t.database.db, LIFETIME_MS, new Date());
     expect(await count('sessions')).toBe(1);
     expect(await count('sign_in_links')).toBe(2);
-    await purgeFinishedSessions(t.database.db, new Date(Date.now() + 2 * 86_400_000));
+    await purgeFinishedSessions(t.database.db, LIFETIME_MS, new Date(Date.now() + 2 * 86_400_000));
     expect(await count('sessions')).toBe(0);
     expect(await count('sign_in_links')).toBe(0);
   });

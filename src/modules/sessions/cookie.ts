@@ -28,17 +28,36 @@ export function sessionCookieName(publicUrl: string): string {
 }
 
 /**
+ * When a session ends unless signed out first: 30 days unused, and at the latest
+ * its lifetime (VITRO_SESSION_LIFETIME) after sign-in, however much it is used.
+ */
+export function sessionEndsAt(
+  session: { created_at: string; last_used_at: string },
+  lifetimeMs: number,
+): string {
+  const idle = Date.parse(session.last_used_at) + SESSION_IDLE_MS;
+  const absolute = Date.parse(session.created_at) + lifetimeMs;
+  return new Date(Math.min(idle, absolute)).toISOString();
+}
+
+/**
  * The Set-Cookie of a session: HttpOnly (never readable from script),
  * SameSite=Strict (never sent with a request another site starts), Secure when
- * PUBLIC_URL is https, for the whole origin, kept as long as the session may idle.
+ * PUBLIC_URL is https, for the whole origin, kept until the session ends.
  */
-export function sessionCookie(publicUrl: string, token: string): string {
+export function sessionCookie(
+  publicUrl: string,
+  token: string,
+  endsAt: string,
+  now: string,
+): string {
+  const seconds = Math.max(0, Math.floor((Date.parse(endsAt) - Date.parse(now)) / 1000));
   const parts = [
     `${sessionCookieName(publicUrl)}=${token}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Strict',
-    `Max-Age=${SESSION_IDLE_MS / 1000}`,
+    `Max-Age=${seconds}`,
   ];
   if (isHttps(publicUrl)) parts.push('Secure');
   return parts.join('; ');
