@@ -24,6 +24,8 @@ export interface RateLimitConfig {
   readonly workspacePerMinute: number;
   readonly readingsKeyPer5Minutes: number;
   readonly readingsWorkspacePer5Minutes: number;
+  /** Failed credentials (401) per client address per minute; past it, 429. */
+  readonly authFailuresPerMinute: number;
 }
 
 export interface WebhookConfig {
@@ -104,6 +106,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = Object.freeze({
   workspacePerMinute: 3000,
   readingsKeyPer5Minutes: 5000,
   readingsWorkspacePer5Minutes: 10000,
+  authFailuresPerMinute: 30,
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -494,6 +497,11 @@ export function loadConfig(env: Env = process.env): Config {
         env,
         'VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN',
         DEFAULT_RATE_LIMITS.readingsWorkspacePer5Minutes,
+      ),
+      authFailuresPerMinute: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN',
+        DEFAULT_RATE_LIMITS.authFailuresPerMinute,
       ),
     }),
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
