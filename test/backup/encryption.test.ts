@@ -73,7 +73,7 @@ describe.each(backupTargets())('encrypted backups, $name', (target) => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.out.records).toEqual(backup.out.records);
     expect(await workspaceNames(into)).toContain('Greenleaf Tissue Culture Lab (demo)');
-  });
+  }, 120_000); // scrypt, deliberately slow, runs once to encrypt and twice per restore
 
   it('to an age recipient (BACKUP_RECIPIENTS or --recipient): its identity restores it', async () => {
     const identity = await generateIdentity();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
 import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
-import { CONSOLE_ORIGIN, mintLink, signIn } from '../support/sessions.js';
+import { mintLink, redeemLink, signIn } from '../support/sessions.js';
 import { describeOnDatabases } from '../support/suite.js';
 
 /** Sign-in links that stop working before they are used, and links named before use. */
@@ -13,11 +13,7 @@ describeOnDatabases('sign-in links revoked, and named before use', (target) => {
   afterAll(() => t.close());
 
   const exchange = (secret: string, headers: Record<string, string> = {}) =>
-    t.request({
-      method: 'POST',
-      url: '/api/v1/session',
-      headers: { authorization: `Bearer ${secret}`, origin: CONSOLE_ORIGIN, ...headers },
-    });
+    redeemLink(t, secret, headers);
   const describe = (secret: string, headers: Record<string, string> = {}) =>
     t.request({
       method: 'GET',

@@ -1,6 +1,7 @@
 import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { SessionTable, SignInLinkTable } from '../../db/schema.js';
+import type { WhereInterface } from 'kysely';
+import type { DB, SessionTable, SignInLinkTable } from '../../db/schema.js';
 
 export type SignInLinkRow = SignInLinkTable;
 export type SessionRow = SessionTable;
@@ -56,6 +57,15 @@ export async function findSignInLinkHolder(db: Db, workspaceId: string, id: stri
     .executeTakeFirst();
 }
 
+/** Narrows an update to the links that could still sign someone in at `now`. */
+function stillUsable(now: string) {
+  return <Q extends WhereInterface<DB, 'sign_in_links'>>(query: Q): Q =>
+    query
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now) as Q;
+}
+
 /**
  * Marks a link used, if it still can be: one statement, so of two requests
  * racing with the same link only one gets a session.
@@ -71,9 +81,7 @@ export async function redeemSignInLink(
     .set({ used_at: now })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
+    .$call(stillUsable(now))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -93,9 +101,7 @@ export async function revokeMemberLinkRows(
     .set({ revoked_at: at })
     .where('workspace_id', '=', workspaceId)
     .where('member_id', '=', memberId)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', at)
+    .$call(stillUsable(at))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
