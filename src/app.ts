@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -8,7 +9,7 @@ import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
 import { purgeExpiredIdempotencyKeys } from './kernel/idempotency.js';
 import { writesSettled } from './kernel/writes-in-flight.js';
 import { serializeRequest } from './kernel/log-redaction.js';
-import { installMetrics } from './kernel/metrics.js';
+import { installMetrics, ownHostNames } from './kernel/metrics.js';
 import { installOpenApi } from './kernel/openapi.js';
 import { CursorCodec } from './kernel/paging.js';
 import {
@@ -144,7 +145,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config,
     database,
     authenticate: createAuthenticator(database, app.log),
-    sessions: createSessionAuthenticator(database, app.log, config.publicUrl),
+    sessions: createSessionAuthenticator(database, app.log, {
+      publicUrl: config.publicUrl,
+      lifetimeMs: config.sessionLifetimeMs,
+    }),
     rateLimiter: createRateLimiter({
       limits: config.rateLimits,
       redis,
@@ -156,7 +160,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installHttpConventions(app);
   installCors(app, config.corsOrigins);
   installProtocolErrors(app);
-  const metrics = installMetrics(app, config.metricsToken);
+  const metrics = installMetrics(app, {
+    token: config.metricsToken,
+    hostNames: ownHostNames({
+      machine: hostname(),
+      publicUrl: config.publicUrl,
+      host: config.host,
+    }),
+  });
   const webhookPolicy = targetPolicy(config.webhooks);
   // Background work (webhook deliveries, the alert timer), in any number of processes; off where
   // VITRO_WORKER=off (and in the tests, unless one turns it on). The built server delivers on a
@@ -216,6 +227,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         ).bytes,
     },
     publicUrlSet: config.publicUrlSet,
+    sessionLifetimeMs: config.sessionLifetimeMs,
   });
   options.extraRoutes?.(routes);
 
@@ -223,7 +235,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge expired idempotency keys'),
     );
-    purgeFinishedSessions(database.db).catch((error: unknown) =>
+    purgeFinishedSessions(database.db, config.sessionLifetimeMs).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
     );
   };

@@ -24,6 +24,8 @@ export interface RateLimitConfig {
   readonly workspacePerMinute: number;
   readonly readingsKeyPer5Minutes: number;
   readonly readingsWorkspacePer5Minutes: number;
+  /** Failed credentials (401) per client address per minute; past it, 429. */
+  readonly authFailuresPerMinute: number;
 }
 
 export interface WebhookConfig {
@@ -45,6 +47,14 @@ export interface BackupScheduleConfig {
   /** How many archives are kept; older ones are deleted after each success. */
   readonly keep: number;
 }
+
+/**
+ * How archives are encrypted (age): to a passphrase, or to recipients' public keys
+ * (`age1…`), whose identities (private keys) decrypt them away from the server.
+ */
+export type BackupEncryption =
+  | { readonly kind: 'passphrase'; readonly passphrase: string }
+  | { readonly kind: 'recipients'; readonly recipients: readonly string[] };
 
 export interface Config {
   readonly host: string;
@@ -74,6 +84,13 @@ export interface Config {
   readonly readingsRetentionDays: number | null;
   /** Scheduled backups (BACKUP_DIR), or null when off. */
   readonly backup: BackupScheduleConfig | null;
+  /** How long a console session lasts from sign-in, however much it is used. */
+  readonly sessionLifetimeMs: number;
+  /**
+   * Encryption of every archive, scheduled or `vitro backup` (BACKUP_RECIPIENTS or
+   * BACKUP_PASSPHRASE_FILE); null = archives are plain (mode 0600).
+   */
+  readonly backupEncryption: BackupEncryption | null;
 }
 
 /** The longest retention a setting may name: 100 years (any longer is for ever). */
@@ -102,6 +119,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = Object.freeze({
   workspacePerMinute: 3000,
   readingsKeyPer5Minutes: 5000,
   readingsWorkspacePer5Minutes: 10000,
+  authFailuresPerMinute: 30,
 });
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -412,6 +430,71 @@ function parseBackupSchedule(env: Env, database: DatabaseConfig): BackupSchedule
   };
 }
 
+/** A passphrase shorter than this is refused: it guards every record of the lab. */
+export const MIN_PASSPHRASE_LENGTH = 10;
+
+/** The passphrase a file holds: its first line, as it is. */
+export function readPassphraseFile(file: string, name: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError(name, `cannot read ${file} (${String(code ?? error)})`);
+  }
+  const passphrase = text.split(/\r?\n/)[0] ?? '';
+  if (passphrase.length < MIN_PASSPHRASE_LENGTH) {
+    throw new ConfigError(
+      name,
+      `${file} must hold a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters on its ` +
+        'first line (e.g. five random words)',
+    );
+  }
+  return passphrase;
+}
+
+/** An age recipient: `age1` and bech32 (a native or post-quantum public key). */
+const AGE_RECIPIENT = /^age1[0-9a-z]{50,}$/;
+
+/** Checks recipients' shape (the age library checks them fully when it encrypts). */
+export function ageRecipients(raw: readonly string[], name: string): string[] {
+  if (raw.length === 0) throw new ConfigError(name, 'needs at least one age1… recipient');
+  for (const recipient of raw) {
+    if (!AGE_RECIPIENT.test(recipient)) {
+      throw new ConfigError(
+        name,
+        `"${recipient}" is not an age recipient (a public key age1…, as age-keygen prints it)`,
+      );
+    }
+  }
+  return [...raw];
+}
+
+function parseBackupEncryption(env: Env): BackupEncryption | null {
+  const recipients = read(env, 'BACKUP_RECIPIENTS');
+  const passphraseFile = read(env, 'BACKUP_PASSPHRASE_FILE');
+  if (recipients !== undefined && passphraseFile !== undefined) {
+    throw new ConfigError(
+      'BACKUP_RECIPIENTS',
+      'set either BACKUP_RECIPIENTS or BACKUP_PASSPHRASE_FILE, not both (an age archive is ' +
+        'encrypted to recipients or to a passphrase)',
+    );
+  }
+  if (recipients !== undefined) {
+    return {
+      kind: 'recipients',
+      recipients: Object.freeze(ageRecipients(commaParts(recipients), 'BACKUP_RECIPIENTS')),
+    };
+  }
+  if (passphraseFile !== undefined) {
+    return {
+      kind: 'passphrase',
+      passphrase: readPassphraseFile(resolve(passphraseFile), 'BACKUP_PASSPHRASE_FILE'),
+    };
+  }
+  return null;
+}
+
 /** Reads the secret from the environment, else from (or newly into) the data directory. */
 function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
   const raw = read(env, 'VITRO_SECRET');
@@ -493,6 +576,11 @@ export function loadConfig(env: Env = process.env): Config {
         'VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN',
         DEFAULT_RATE_LIMITS.readingsWorkspacePer5Minutes,
       ),
+      authFailuresPerMinute: positiveInt(
+        env,
+        'VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN',
+        DEFAULT_RATE_LIMITS.authFailuresPerMinute,
+      ),
     }),
     allowedPrivateAddresses: Object.freeze(parseCidrs(env)),
     webhooks: parseWebhooks(env),
@@ -502,6 +590,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: parseMetricsToken(env),
     readingsRetentionDays: parseRetentionDays(env),
     backup: parseBackupSchedule(env, database),
+    sessionLifetimeMs: parseDuration(env, 'VITRO_SESSION_LIFETIME', 30 * DURATION_UNITS.d!),
+    backupEncryption: parseBackupEncryption(env),
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Parser, type ReadEntry } from 'tar';
 import { isSafePartPath, MANIFEST_PATH, parseManifest, type Manifest } from './manifest.js';
+import { openArchive, type DecryptionKeys } from './encryption.js';
 import { PRIVATE_DIR, PRIVATE_FILE } from './parts.js';
 
 /** A manifest larger than this is not one Vitro wrote (100,000 files make about 15 MB). */
@@ -17,13 +18,15 @@ class Enough extends Error {}
 
 /**
  * Reads the archive's entries in order, handing each to `onEntry`, which must
- * consume it. Gzipped or not (the parser sniffs it).
+ * consume it. Gzipped or not (the parser sniffs it); an encrypted archive is
+ * decrypted with `keys` as it is read.
  */
 async function readEntries(
   archive: string,
+  keys: DecryptionKeys | null,
   onEntry: (entry: ReadEntry) => Promise<void> | void,
 ): Promise<void> {
-  const input = createReadStream(archive);
+  const input = await openArchive(archive, keys);
   let failure: unknown = null;
   // The parser may hand out the next entry before the last one was read: one at a time.
   let queue = Promise.resolve();
@@ -80,10 +83,13 @@ const notABackup = (archive: string, why: string) =>
   new Error(`${archive} is not a Vitro backup archive (${why})`);
 
 /** The manifest of an archive: its first entry, read without going further. */
-export async function readManifest(archive: string): Promise<Manifest> {
+export async function readManifest(
+  archive: string,
+  keys: DecryptionKeys | null = null,
+): Promise<Manifest> {
   let manifest: Manifest | null = null;
   try {
-    await readEntries(archive, async (entry) => {
+    await readEntries(archive, keys, async (entry) => {
       if (entry.path !== MANIFEST_PATH || !FILE_TYPES.has(entry.type)) {
         throw notABackup(archive, `its first entry is ${entry.path}, not ${MANIFEST_PATH}`);
       }
@@ -113,13 +119,14 @@ export async function extractVerified(
   manifest: Manifest,
   into: string,
   onPart?: (done: number, total: number) => void,
+  keys: DecryptionKeys | null = null,
 ): Promise<void> {
   const expected = new Map(manifest.parts.map((part) => [part.path, part]));
   const seen = new Set<string>();
   let first = true;
   const damaged = (what: string) =>
     new Error(`${archive} is damaged: ${what}; nothing was restored`);
-  await readEntries(archive, async (entry) => {
+  await readEntries(archive, keys, async (entry) => {
     if (first) {
       first = false;
       await readText(entry, MAX_MANIFEST_BYTES);

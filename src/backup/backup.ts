@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { create as createTar } from 'tar';
-import type { Config } from '../config.js';
+import type { BackupEncryption, Config } from '../config.js';
 import { DEMO_KEY_FILE, demoKeyPath } from '../config.js';
 import type { Database } from '../db/database.js';
 import {
@@ -24,6 +24,7 @@ import {
   PRIVATE_DIR,
   PRIVATE_FILE,
 } from './parts.js';
+import { encryptingStream, ENCRYPTED_SUFFIX } from './encryption.js';
 import { pgDump } from './postgres-tools.js';
 import { snapshotSqlite } from '../db/sqlite-snapshot.js';
 
@@ -67,6 +68,8 @@ export interface BackupProgress {
 export interface BackupOptions {
   /** The archive to write; it must not exist yet. */
   readonly archive: string;
+  /** Encrypts the archive (age) to a passphrase or to recipients; null or absent: plain. */
+  readonly encryption?: BackupEncryption | null;
   readonly onProgress?: (progress: BackupProgress) => void;
   /** Stops the backup; the partial archive and its staging folder are removed. */
   readonly signal?: AbortSignal;
@@ -82,18 +85,23 @@ export interface BackupSummary {
   readonly records: Readonly<Record<string, number>>;
   readonly files: Manifest['files'];
   readonly not_covered: readonly string[];
+  /** How the archive is encrypted (age), or null: plain, readable by its owner only. */
+  readonly encryption: BackupEncryption['kind'] | null;
 }
 
-/** `vitro-backup-20261126T230000Z.tar.gz`: sorts by time, one per second. */
-export function archiveName(at: Date): string {
+/**
+ * `vitro-backup-20261126T230000Z.tar.gz`: sorts by time, one per second; an
+ * encrypted one ends in `.tar.gz.age`.
+ */
+export function archiveName(at: Date, encrypted = false): string {
   const stamp = at
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
-  return `vitro-backup-${stamp}.tar.gz`;
+  return `vitro-backup-${stamp}.tar.gz${encrypted ? ENCRYPTED_SUFFIX : ''}`;
 }
 
-export const ARCHIVE_NAME = /^vitro-backup-\d{8}T\d{6}Z\.tar\.gz$/;
+export const ARCHIVE_NAME = /^vitro-backup-\d{8}T\d{6}Z\.tar\.gz(\.age)?$/;
 
 interface DatabasePart {
   readonly path: string;
@@ -196,7 +204,10 @@ async function stagingFolder(config: Config, archive: string): Promise<string> {
   return folder;
 }
 
-/** Writes the archive: the manifest first, then every part, gzipped, readable by its owner only. */
+/**
+ * Writes the archive: the manifest first, then every part, gzipped, readable by its
+ * owner only, and encrypted whole (manifest too) when asked.
+ */
 async function writeArchive(
   staging: string,
   paths: readonly string[],
@@ -204,6 +215,9 @@ async function writeArchive(
   partial: string,
   options: BackupOptions,
 ): Promise<void> {
+  // Ready before the archive starts: its first bytes flow at once, and none may be lost.
+  const encryption = options.encryption ?? null;
+  const encryptor = encryption === null ? null : await encryptingStream(encryption);
   let packed = 0;
   const pack = createTar(
     { cwd: staging, gzip: { level: GZIP_LEVEL }, portable: true, noDirRecurse: true },
@@ -216,18 +230,18 @@ async function writeArchive(
       percent: Math.min(99, Math.floor((100 * packed) / Math.max(1, totalBytes))),
     });
   });
-  await pipeline(
-    pack,
-    createWriteStream(partial, { flags: 'wx', mode: PRIVATE_FILE }),
-    options.signal ? { signal: options.signal } : {},
-  );
+  const file = createWriteStream(partial, { flags: 'wx', mode: PRIVATE_FILE });
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (encryptor === null) await pipeline(pack, file, signal);
+  else await pipeline(pack, encryptor, file, signal);
 }
 
 /**
  * One consistent archive of the lab's data: the database (SQLite online backup
  * or pg_dump), every stored file of the local file store, the generated secret
  * and demo key, and a manifest with counts and checksums. Safe while the server
- * serves and takes writes. The archive appears under its name only once whole.
+ * serves and takes writes. The archive appears under its name only once whole;
+ * with `encryption`, it is an age file.
  */
 export async function createBackup(
   config: Config,
@@ -324,6 +338,7 @@ export async function createBackup(
       records: manifest.records,
       files: manifest.files,
       not_covered: notCovered,
+      encryption: options.encryption?.kind ?? null,
     };
   } finally {
     await rm(partial, { force: true });

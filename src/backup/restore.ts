@@ -7,13 +7,16 @@ import { displayDatabaseUrl, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrations as knownMigrations } from '../db/migrations/index.js';
 import { readManifest, extractVerified } from './archive-reader.js';
-import { DATA_PREFIX, DATABASE_PARTS, dataFilePath, FILES_PREFIX } from './backup.js';
+import { DATA_FILES, DATA_PREFIX, DATABASE_PARTS, dataFilePath, FILES_PREFIX } from './backup.js';
+import type { DecryptionKeys } from './encryption.js';
 import type { Manifest } from './manifest.js';
 import { exists, PRIVATE_DIR, PRIVATE_FILE } from './parts.js';
 import { pgRestore } from './postgres-tools.js';
 
 export interface RestoreOptions {
   readonly archive: string;
+  /** What decrypts an encrypted archive (passphrases, age identities). */
+  readonly keys?: DecryptionKeys | null;
   /** Replace a database and files that are already there (the server must be stopped). */
   readonly force?: boolean;
   readonly onProgress?: (progress: { phase: 'checksums'; percent: number }) => void;
@@ -51,6 +54,25 @@ function checkCompatible(manifest: Manifest, config: Config): void {
       `the archive's schema (${manifest.database.schema_version ?? '?'}) is newer than this ` +
         `Vitro knows (${latest}): it was made by Vitro ${manifest.vitro_version}; restore it ` +
         `with that version or a later one (${unknown.length} migration(s) unknown here, e.g. ${unknown[0]})`,
+    );
+  }
+  // Only the parts a restore knows where to put: the database of this kind, stored
+  // files, and the data directory's secret and demo key. A manifest that lists any
+  // other (data/vitro.db, data/anything) is refused before anything is read.
+  const unknownPart = manifest.parts.find(
+    (part) =>
+      part.path !== DATABASE_PARTS[dialect] &&
+      !part.path.startsWith(FILES_PREFIX) &&
+      !(
+        part.path.startsWith(DATA_PREFIX) &&
+        (DATA_FILES as readonly string[]).includes(part.path.slice(DATA_PREFIX.length))
+      ),
+  );
+  if (unknownPart !== undefined) {
+    throw new Error(
+      `the archive lists a part Vitro does not restore (${unknownPart.path}); only ` +
+        `${DATABASE_PARTS[dialect]}, ${FILES_PREFIX}… and ` +
+        `${DATA_FILES.map((name) => DATA_PREFIX + name).join(', ')} are; nothing was restored`,
     );
   }
   const hasFiles = manifest.parts.some((part) => part.path.startsWith(FILES_PREFIX));
@@ -193,7 +215,8 @@ export async function restoreBackup(
   options: RestoreOptions,
 ): Promise<RestoreSummary> {
   const archive = resolve(options.archive);
-  const manifest = await readManifest(archive);
+  const keys = options.keys ?? null;
+  const manifest = await readManifest(archive, keys);
   checkCompatible(manifest, config);
   const force = options.force ?? false;
   const found = await occupied(config);
@@ -208,8 +231,13 @@ export async function restoreBackup(
   const staging = join(config.dataDir, `.restore-${randomUUID()}`);
   await mkdir(staging, { mode: PRIVATE_DIR });
   try {
-    await extractVerified(archive, manifest, staging, (done, total) =>
-      options.onProgress?.({ phase: 'checksums', percent: Math.floor((100 * done) / total) }),
+    await extractVerified(
+      archive,
+      manifest,
+      staging,
+      (done, total) =>
+        options.onProgress?.({ phase: 'checksums', percent: Math.floor((100 * done) / total) }),
+      keys,
     );
 
     const database = config.database;

@@ -10,10 +10,13 @@ import { PRIVATE_DIR } from './parts.js';
 /** Taken in BACKUP_DIR while a backup runs, so that two processes never write there at once. */
 const LOCK_FILE = '.vitro-backup.lock';
 
-/** The time an archive was made, from its name (`vitro-backup-20261126T230000Z.tar.gz`). */
+/**
+ * The time an archive was made, from its name (`vitro-backup-20261126T230000Z.tar.gz`,
+ * or `….tar.gz.age` encrypted).
+ */
 export function archiveTime(name: string): number | null {
   if (!ARCHIVE_NAME.test(name)) return null;
-  const s = name.slice('vitro-backup-'.length, -'.tar.gz'.length);
+  const s = name.slice('vitro-backup-'.length, 'vitro-backup-'.length + 16);
   return Date.parse(
     `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`,
   );
@@ -82,6 +85,7 @@ export function startBackupSchedule(
   registry: Registry,
 ): BackupSchedule {
   const schedule = config.backup;
+  const encryption = config.backupEncryption;
   const lastSuccess = new Gauge({
     name: 'vitro_backup_last_success_timestamp_seconds',
     help: 'When the last scheduled backup succeeded (Unix time); 0 before the first',
@@ -133,7 +137,8 @@ export function startBackupSchedule(
     running.set(1);
     try {
       const summary = await createBackup(config, database, {
-        archive: join(schedule.dir, archiveName(new Date(started))),
+        archive: join(schedule.dir, archiveName(new Date(started), encryption !== null)),
+        encryption,
         signal: controller.signal,
       });
       lastSuccess.set(Math.floor(Date.now() / 1000));

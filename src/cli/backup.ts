@@ -1,14 +1,20 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { archiveName, createBackup, type BackupSummary } from '../backup/backup.js';
-import { loadConfig } from '../config.js';
+import {
+  ageRecipients,
+  loadConfig,
+  readPassphraseFile,
+  type BackupEncryption,
+  type Config,
+} from '../config.js';
 import type { CliIo } from './io.js';
 import { progressReporter } from './progress.js';
 import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
 
 /** `--out`: a file to create, or a directory to create it in (default: the working directory). */
-function archivePath(out: string | undefined, now: Date): string {
-  const name = archiveName(now);
+function archivePath(out: string | undefined, now: Date, encrypted: boolean): string {
+  const name = archiveName(now, encrypted);
   if (out === undefined) return resolve(name);
   if (out.endsWith('/')) return resolve(out, name);
   try {
@@ -19,17 +25,62 @@ function archivePath(out: string | undefined, now: Date): string {
   return resolve(out);
 }
 
-/** `vitro backup [--out PATH]`: one archive of the database, stored files and data directory. */
-export async function runBackup(io: CliIo, options: { out?: string }): Promise<BackupSummary> {
+export interface BackupCommandOptions {
+  out?: string;
+  encrypt?: boolean;
+  recipient?: string[];
+  passphraseFile?: string;
+}
+
+/**
+ * How this archive is encrypted: `--recipient`/`--passphrase-file` when given (they
+ * imply `--encrypt`), else BACKUP_RECIPIENTS / BACKUP_PASSPHRASE_FILE, which
+ * encrypt every archive; `--encrypt` with neither is refused.
+ */
+function encryptionOf(options: BackupCommandOptions, config: Config): BackupEncryption | null {
+  const recipients = options.recipient ?? [];
+  if (recipients.length > 0 && options.passphraseFile !== undefined) {
+    throw new Error(
+      '--recipient and --passphrase-file: give one or the other (an age archive is encrypted ' +
+        'to recipients or to a passphrase)',
+    );
+  }
+  if (recipients.length > 0) {
+    return { kind: 'recipients', recipients: ageRecipients(recipients, '--recipient') };
+  }
+  if (options.passphraseFile !== undefined) {
+    const file = resolve(options.passphraseFile);
+    return { kind: 'passphrase', passphrase: readPassphraseFile(file, '--passphrase-file') };
+  }
+  if (config.backupEncryption !== null) return config.backupEncryption;
+  if (options.encrypt === true) {
+    throw new Error(
+      '--encrypt: say how, with --recipient age1… (a public key; its identity decrypts) or ' +
+        '--passphrase-file FILE, or set BACKUP_RECIPIENTS or BACKUP_PASSPHRASE_FILE',
+    );
+  }
+  return null;
+}
+
+/**
+ * `vitro backup [--out PATH] [--encrypt …]`: one archive of the database, stored
+ * files and data directory, encrypted (age) when asked or configured.
+ */
+export async function runBackup(io: CliIo, options: BackupCommandOptions): Promise<BackupSummary> {
   const config = loadConfig(io.env);
-  const archive = archivePath(options.out, new Date());
+  const encryption = encryptionOf(options, config);
+  const archive = archivePath(options.out, new Date(), encryption !== null);
   // SQLite is copied by a connection of its own; PostgreSQL needs one for its snapshot.
   const database =
     config.database.dialect === 'postgres'
       ? await openCheckedDatabase(config, { poolSize: 2 })
       : null;
   try {
-    return await createBackup(config, database, { archive, onProgress: progressReporter(io) });
+    return await createBackup(config, database, {
+      archive,
+      encryption,
+      onProgress: progressReporter(io),
+    });
   } catch (error) {
     throw explainStartupError(error, config, 'database');
   } finally {

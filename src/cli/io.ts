@@ -3,6 +3,11 @@ import { AppError } from '../kernel/errors.js';
 /** Where a CLI run reads its environment and writes its output (tests pass their own). */
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether stdout is a terminal (a person reads it) rather than a file, a pipe or
+   * a service manager's log: `serve` prints a live sign-in link only to a terminal.
+   */
+  readonly terminal?: boolean;
   out(text: string): void;
   err(text: string): void;
 }
@@ -10,6 +15,7 @@ export interface CliIo {
 export function processIo(): CliIo {
   return {
     env: process.env,
+    terminal: process.stdout.isTTY === true,
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
   };

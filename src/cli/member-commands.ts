@@ -76,10 +76,15 @@ export function registerMemberCommands(
   action(
     member
       .command('remove')
-      .description('Remove a member; their keys stop working at once -> {id, status}')
+      .description(
+        'Remove a member; their keys, console sessions and unused sign-in links stop working ' +
+          'at once -> {id, status}',
+      )
       .addOption(required('--member <id>', 'member id')),
     async (o: { member: string }, trx) => {
       const row = await removeMember(trx, o.member);
+      const { signOutRemovedMember } = await import('../modules/sessions/index.js');
+      await signOutRemovedMember(trx, row, new Date().toISOString());
       return { id: row.id, status: row.status };
     },
   );

@@ -14,8 +14,8 @@ export function registerMemberSessionCommands(
     member
       .command('link')
       .description(
-        'Mint a personal sign-in link for the console (works once, within 15 minutes) -> ' +
-          '{member_id, url, expires_at}',
+        'Mint a personal sign-in link for the console (works once, within 15 minutes; the ' +
+          "member's older unused links stop working) -> {member_id, url, expires_at}",
       )
       .addOption(required('--member <id>', 'member id')),
     async (o: { member: string }, trx, config) => {
@@ -26,11 +26,27 @@ export function registerMemberSessionCommands(
   action(
     member
       .command('sign-out')
-      .description('End every console session of a member -> {member_id, ended_sessions}')
+      .description(
+        'End every console session of a member and revoke their unused sign-in links -> ' +
+          '{member_id, ended_sessions, revoked_links}',
+      )
       .addOption(required('--member <id>', 'member id')),
     async (o: { member: string }, trx) => {
       const { signOutMember } = await import('../modules/sessions/index.js');
       return signOutMember(trx, o.member, new Date().toISOString());
+    },
+  );
+  action(
+    member
+      .command('revoke-links')
+      .description(
+        "Revoke a member's unused sign-in links (their sessions go on) -> " +
+          '{member_id, revoked_links}',
+      )
+      .addOption(required('--member <id>', 'member id')),
+    async (o: { member: string }, trx) => {
+      const { revokeSignInLinksOfMember } = await import('../modules/sessions/index.js');
+      return revokeSignInLinksOfMember(trx, o.member, new Date().toISOString());
     },
   );
 }

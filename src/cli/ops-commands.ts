@@ -19,10 +19,21 @@ export function registerOperationsCommands(
     .option(
       '--out <path>',
       'archive file to create, or a directory to create it in (default: ./vitro-backup-<UTC time>.tar.gz)',
-    );
+    )
+    .option(
+      '--encrypt',
+      'encrypt the archive (age; .tar.gz.age) to --recipient or --passphrase-file, else to ' +
+        'BACKUP_RECIPIENTS or BACKUP_PASSPHRASE_FILE (which encrypt every archive)',
+    )
+    .option(
+      '--recipient <age1…>',
+      'encrypt to this age public key (repeat for several); its identity decrypts',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--passphrase-file <file>', 'encrypt to the passphrase on the first line of this file');
   backup.action(async () => {
     const { runBackup } = await import('./backup.js');
-    done(await runBackup(io, backup.opts<{ out?: string }>()));
+    done(await runBackup(io, backup.opts()));
   });
 
   const restore = program
@@ -35,10 +46,19 @@ export function registerOperationsCommands(
     .option(
       '--force',
       'replace the database and stored files already there (stop the server first)',
+    )
+    .option(
+      '--passphrase-file <file>',
+      'decrypt an encrypted archive with the passphrase on the first line of this file ' +
+        '(default: BACKUP_PASSPHRASE_FILE)',
+    )
+    .option(
+      '--identity-file <file>',
+      'decrypt an archive encrypted to recipients with these age identities (AGE-SECRET-KEY-1…)',
     );
   restore.action(async (path: string) => {
     const { runRestore } = await import('./restore.js');
-    done(await runRestore(io, path, restore.opts<{ force?: boolean }>()));
+    done(await runRestore(io, path, restore.opts()));
   });
 
   const doctor = program

@@ -20,12 +20,13 @@ type DemoInfo =
   | { status: 'created'; key_file: string; workspace_id: string; key: string }
   | { status: 'stale'; key_file: string; workspace_id: string; key: string; message: string };
 
-/** Beside the key, a way in for a person: the demo lab owner's sign-in link. */
-interface DemoSignIn {
-  base_url: string;
-  sign_in_url: string;
-  sign_in_expires_at: string;
-}
+/**
+ * Beside the key, a way in for a person: the demo lab owner's sign-in link, or,
+ * where the line would land in a log, the command that mints one.
+ */
+type DemoSignIn =
+  | { base_url: string; sign_in_url: string; sign_in_expires_at: string }
+  | { base_url: string; sign_in_command: string };
 
 /**
  * A demo lab just created on an empty database: its key goes into the key file
@@ -67,12 +68,19 @@ export function consoleBaseUrl(config: Config, listening: string): string {
   return url.origin;
 }
 
-/** A sign-in link for the demo lab's owner (works once, within 15 minutes). */
+/**
+ * A sign-in link for the demo lab's owner (works once, within 15 minutes), when
+ * the start line may carry a secret; else the command that mints one.
+ */
 async function demoSignIn(
   database: Database,
   ownerId: string,
   baseUrl: string,
+  showSecrets: boolean,
 ): Promise<DemoSignIn> {
+  if (!showSecrets) {
+    return { base_url: baseUrl, sign_in_command: `npx vitro member link --member ${ownerId}` };
+  }
   const { mintSignInLinkForMember } = await import('../modules/sessions/index.js');
   const link = await transact(database, (trx) =>
     mintSignInLinkForMember(trx, ownerId, baseUrl, new Date().toISOString()),
@@ -135,6 +143,9 @@ export async function startServe(
     throw explainStartupError(error, config, 'listen');
   }
   const baseUrl = consoleBaseUrl(config, server.url);
+  // Secrets (the demo key, a live sign-in link) go to a terminal, or on the first start
+  // (the demo lab just made); never into the log of a service started again and again.
+  const showSecrets = io.terminal === true || lab !== null;
   let demo: (DemoInfo & Partial<DemoSignIn>) | null = null;
   try {
     const authenticate = createAuthenticator(database, server.app.log);
@@ -148,7 +159,7 @@ export async function startServe(
       owner = found.memberId;
     }
     if (demo !== null && owner !== null) {
-      demo = { ...demo, ...(await demoSignIn(database, owner, baseUrl)) };
+      demo = { ...demo, ...(await demoSignIn(database, owner, baseUrl, showSecrets)) };
     }
   } catch (error) {
     await server.close();

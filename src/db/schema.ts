@@ -680,6 +680,8 @@ export interface SignInLinkTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** When it was revoked unused (a newer link, a sign-out everywhere, an admin). */
+  revoked_at: string | null;
 }
 
 /** A console session: the cookie's SHA-256; ends on sign-out or after 30 days unused. */

@@ -9,6 +9,19 @@ import type { Db } from '../db/database.js';
  * refused without a database read; only the SHA-256 digest is ever stored.
  */
 
+/**
+ * The prefix of every kind of secret Vitro hands out. The request log redacts any
+ * value holding one (`log-redaction.ts`), so a new kind of secret takes its prefix
+ * from here.
+ */
+export const SECRET_PREFIXES = {
+  apiKey: 'xpk_',
+  deviceToken: 'xpd_',
+  signInLink: 'vsl_',
+  session: 'vss_',
+  webhookSigningSecret: 'whsec_',
+} as const;
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
@@ -50,7 +63,8 @@ function checksum(text: string): string {
 }
 
 function typePrefix(kind: CredentialKind, environment: Environment): string {
-  return `${kind === 'key' ? 'xpk' : 'xpd'}_${environment === 'production' ? 'live' : 'dev'}_`;
+  const type = kind === 'key' ? SECRET_PREFIXES.apiKey : SECRET_PREFIXES.deviceToken;
+  return `${type}${environment === 'production' ? 'live' : 'dev'}_`;
 }
 
 export function hashCredential(credential: string): string {

@@ -113,6 +113,8 @@ export function installHttpConventions(app: FastifyInstance): void {
   // Synchronous: it runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    // A browser never reads an answer as another type than it says (JSON as HTML, say).
+    reply.header('x-content-type-options', 'nosniff');
     if (closing) {
       done(
         new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { SECRET_PREFIXES } from './credentials.js';
 
 /**
  * Query parameters whose value is a credential, compared case-insensitively.
@@ -23,8 +24,16 @@ const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'signature',
 ]);
 
-/** Anything shaped like a Vitro key or device token, wherever it appears. */
-const CREDENTIAL = /xp[kd]_(?:live|dev)_/i;
+/**
+ * Anything holding a Vitro secret (a key, device token, sign-in link, session or
+ * webhook signing secret: every prefix of `SECRET_PREFIXES`), wherever it appears.
+ */
+const CREDENTIAL = new RegExp(
+  Object.values(SECRET_PREFIXES)
+    .map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'i',
+);
 
 /** How much of a cursor the log keeps: enough to tell two apart, not a replayable one. */
 const CURSOR_KEEP = 12;
@@ -44,9 +53,9 @@ function redactParam(part: string): string {
   const rawName = equals < 0 ? part : part.slice(0, equals);
   const rawValue = equals < 0 ? '' : part.slice(equals + 1);
   const name = decode(rawName).trim().toLowerCase();
-  if (SECRET_PARAMS.has(name) || CREDENTIAL.test(decode(rawName))) {
-    return `${rawName}=${REDACTED}`;
-  }
+  // A secret sent as a parameter's name (`?xpk_live_…`) goes whole.
+  if (CREDENTIAL.test(decode(rawName))) return REDACTED;
+  if (SECRET_PARAMS.has(name)) return `${rawName}=${REDACTED}`;
   if (CREDENTIAL.test(decode(rawValue))) return `${rawName}=${REDACTED}`;
   if (name === 'cursor' && rawValue.length > CURSOR_KEEP) {
     return `${rawName}=${rawValue.slice(0, CURSOR_KEEP)}…`;
@@ -57,8 +66,8 @@ function redactParam(part: string): string {
 /**
  * A request URL fit for the log: the value of every credential-like query
  * parameter (api_key, key, token, access_token, … in any case or encoding) and
- * of any parameter or path segment holding something shaped like a key or device
- * token is replaced by [REDACTED]; a `cursor` is cut to its first characters.
+ * of any parameter or path segment holding a Vitro secret (by its prefix) is
+ * replaced by [REDACTED]; a `cursor` is cut to its first characters.
  */
 export function redactUrl(url: string): string {
   const question = url.indexOf('?');

@@ -101,12 +101,43 @@ function isLoopback(address: string | undefined): boolean {
   return ipaddr.process(address).range() === 'loopback';
 }
 
+/** Who may read /metrics. */
+export interface MetricsAccess {
+  /** METRICS_TOKEN: required from every client; null = loopback clients only. */
+  readonly token: string | null;
+  /**
+   * Names of this server a loopback client may call it by (lower case), besides
+   * `localhost` and IP addresses: this machine's host name, PUBLIC_URL's, HOST's.
+   */
+  readonly hostNames: readonly string[];
+}
+
+/** The host name of a Host header, lower case, without port or IPv6 brackets. */
+function hostNameOf(host: string | undefined): string {
+  if (host === undefined) return '';
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.split(':')[0]!;
+  return name.toLowerCase();
+}
+
+/**
+ * Whether a loopback client called this server by a name of its own. A page of
+ * another site that has rebound its DNS name to 127.0.0.1 sends that name as its
+ * Host: it is none of these, so the page cannot read the metrics.
+ */
+function ownHost(host: string | undefined, names: readonly string[]): boolean {
+  const name = hostNameOf(host);
+  return name === 'localhost' || ipaddr.isValid(name) || names.includes(name);
+}
+
 /**
  * Who may read /metrics: with METRICS_TOKEN set, any client sending it as a
  * Bearer token; without, clients on this machine only (their socket address is
- * loopback), so a server on 0.0.0.0 does not publish its metrics by default.
+ * loopback), so a server on 0.0.0.0 does not publish its metrics by default, and
+ * only by one of the server's own names, so a page that rebinds its DNS name to
+ * this machine does not read them either.
  */
-function checkMetricsAccess(req: FastifyRequest, token: string | null): void {
+function checkMetricsAccess(req: FastifyRequest, access: MetricsAccess): void {
+  const token = access.token;
   if (token !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (match === null || !sameSecret(match[1]!, token)) {
@@ -123,13 +154,42 @@ function checkMetricsAccess(req: FastifyRequest, token: string | null): void {
         'read it from elsewhere with Authorization: Bearer <METRICS_TOKEN>',
     );
   }
+  if (!ownHost(req.headers.host, access.hostNames)) {
+    throw new AppError(
+      'FORBIDDEN',
+      `/metrics answers clients on this machine only by this server's own names ` +
+        `(localhost, an IP address${access.hostNames.map((n) => `, ${n}`).join('')}), ` +
+        `not by Host "${hostNameOf(req.headers.host)}"; scrape it at one of those, or set ` +
+        'METRICS_TOKEN on the server and send Authorization: Bearer <METRICS_TOKEN>',
+    );
+  }
+}
+
+/** The names a loopback scraper may call this server by, besides localhost and IP addresses. */
+export function ownHostNames(input: {
+  machine: string;
+  publicUrl: string;
+  host: string;
+}): string[] {
+  const names = new Set<string>();
+  const add = (name: string) => {
+    const lower = name.toLowerCase().replace(/\.$/, '');
+    if (lower !== '' && !ipaddr.isValid(lower)) names.add(lower);
+  };
+  add(input.machine);
+  add(input.machine.split('.')[0]!);
+  add(new URL(input.publicUrl).hostname.replace(/^\[|\]$/g, ''));
+  add(input.host);
+  names.delete('localhost');
+  return [...names];
 }
 
 /**
  * Prometheus metrics: request counts and latency by route and status, at GET
- * /metrics, for loopback clients or holders of `metricsToken`.
+ * /metrics, for loopback clients calling the server by its own names, or holders
+ * of the token.
  */
-export function installMetrics(app: FastifyInstance, metricsToken: string | null): Registry {
+export function installMetrics(app: FastifyInstance, access: MetricsAccess): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitro_' });
   const record = httpMetrics(registry);
@@ -145,7 +205,7 @@ export function installMetrics(app: FastifyInstance, metricsToken: string | null
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-    checkMetricsAccess(req, metricsToken);
+    checkMetricsAccess(req, access);
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });

@@ -33,7 +33,7 @@ export function frameworkErrorHandler(
   req: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  reply.header('x-request-id', req.id);
+  reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff');
   let failure: Failure;
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
@@ -150,6 +150,7 @@ export function answerClientError(
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
       'Connection: close\r\n\r\n' +
       body,
   );
@@ -166,6 +167,7 @@ function writeRawFailure(res: ServerResponse, failure: Failure): void {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'x-request-id': randomUUID(),
+    'x-content-type-options': 'nosniff',
     connection: 'close',
     ...failure.headers,
   });

@@ -28,6 +28,11 @@ export interface RateLimiter {
   consumeReadings(subject: RateLimitSubject, count: number): Promise<void>;
   /** Gives back readings counted for a request that then stored nothing (a refused batch). */
   refundReadings(subject: RateLimitSubject, count: number): Promise<void>;
+  /**
+   * Counts one failed credential (a 401) of a client address; past the budget it
+   * throws 429 with Retry-After. Good credentials never reach it.
+   */
+  consumeFailedCredential(address: string): Promise<void>;
 }
 
 export interface RateLimiterOptions {
@@ -130,6 +135,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       `per-workspace readings budget (${limits.readingsWorkspacePer5Minutes} per 5 minutes)`,
     keyOf: (s) => s.workspaceId,
   };
+  const failuresPerAddress = makeLimiter(
+    options,
+    `${prefix}:rl:fail:addr`,
+    limits.authFailuresPerMinute,
+    60,
+  );
   return {
     // Every authenticated request counts, refused ones too (DESIGN §4).
     consumeRequest: (subject) =>
@@ -139,6 +150,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     refundReadings: async (subject, count) => {
       await readingsPerCredential.limiter.reward(readingsPerCredential.keyOf(subject), count);
       await readingsPerWorkspace.limiter.reward(readingsPerWorkspace.keyOf(subject), count);
+    },
+    consumeFailedCredential: async (address) => {
+      try {
+        await failuresPerAddress.consume(address);
+      } catch (refusal) {
+        throw asRateLimitError(
+          refusal,
+          `failed-credential budget of this client address (${limits.authFailuresPerMinute} ` +
+            'per minute)',
+        );
+      }
     },
   };
 }

@@ -55,6 +55,18 @@ function isOwnOrigin(origin: string, host: string | undefined, publicUrl: string
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
+/**
+ * Whether a request presented a credential (a key, token or sign-in link in
+ * `Authorization`, or a session cookie): only those count as failed credentials
+ * when refused. A request with none (a browser asking whether it is signed in)
+ * costs no lookup and does not count.
+ */
+export function presentsCredential(req: FastifyRequest, cookieName: string): boolean {
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined && authorization !== '') return true;
+  return cookieValue(req.headers.cookie, cookieName) !== null;
+}
+
 function bearerSecret(authorization: string | undefined): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) {

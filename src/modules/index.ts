@@ -33,7 +33,7 @@ import { sopRunRecords } from './sop-runs/index.js';
 import { registerSopRoutes } from './sops/sops.routes.js';
 import { sopRecords } from './sops/index.js';
 import { registerPricingRoutes } from './pricing/pricing.routes.js';
-import { registerSessionRoutes } from './sessions/index.js';
+import { registerSessionRoutes, signOutRemovedMember } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerRoomRoutes } from './rooms/rooms.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
@@ -85,6 +85,8 @@ export interface ModuleDeps {
   readonly webhooks: { readonly policy: TargetPolicy };
   /** Whether PUBLIC_URL was set: sign-in links use it, else the address the console was opened at. */
   readonly publicUrlSet: boolean;
+  /** How long a console session lasts from sign-in (VITRO_SESSION_LIFETIME). */
+  readonly sessionLifetimeMs: number;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -116,6 +118,9 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
   registerRoomRoutes(routes);
-  registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
-  registerManagementRoutes(routes);
+  registerSessionRoutes(routes, {
+    publicUrlSet: deps.publicUrlSet,
+    sessionLifetimeMs: deps.sessionLifetimeMs,
+  });
+  registerManagementRoutes(routes, { memberRemoved: signOutRemovedMember });
 }

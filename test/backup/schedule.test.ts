@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -72,6 +73,34 @@ describe('scheduled backups (BACKUP_DIR, BACKUP_EVERY, BACKUP_KEEP)', () => {
       expect(archives.map((name) => statSync(join(backups, name)).size)).toContain(size);
       expect(await metric(app, 'vitro_backup_last_duration_seconds')).toBeGreaterThan(0);
       expect(await metric(app, 'vitro_backup_failures_total')).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('encrypt every archive with BACKUP_RECIPIENTS, and count and prune .tar.gz.age ones', async () => {
+    const identity = await generateIdentity();
+    const { app, backups, lines } = await serveWithSchedule({
+      BACKUP_EVERY: '1s',
+      BACKUP_KEEP: '2',
+      BACKUP_RECIPIENTS: await identityToRecipient(identity),
+    });
+    try {
+      const written = () => lines.filter((line) => line.msg === 'scheduled backup written');
+      await until(() => written().length >= 3);
+      const archives = readdirSync(backups).filter((name) => name.startsWith('vitro-backup-'));
+      expect(archives).toHaveLength(2);
+      for (const name of archives) {
+        expect(name).toMatch(/^vitro-backup-\d{8}T\d{6}Z\.tar\.gz\.age$/);
+        expect(readFileSync(join(backups, name)).subarray(0, 21).toString()).toBe(
+          'age-encryption.org/v1',
+        );
+      }
+      expect(await metric(app, 'vitro_backup_failures_total')).toBe(0);
+      // The schedule reads the time of its newest encrypted archive, as of a plain one.
+      expect(await metric(app, 'vitro_backup_last_success_timestamp_seconds')).toBeGreaterThan(
+        Date.parse('2026-01-01') / 1000,
+      );
     } finally {
       await app.close();
     }

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { demoKeyPath } from '../../src/cli/demo-key.js';
 import { startServe } from '../../src/cli/serve.js';
@@ -17,24 +18,51 @@ interface DemoLine {
   message?: string;
 }
 
-/** `vitro serve --demo` in this process: its start line's `demo` entry, then it stops. */
-async function startDemo(env: Record<string, string>, demo = true): Promise<DemoLine | undefined> {
+/**
+ * `vitro serve --demo` in this process: its start line's `demo` entry, then it
+ * stops. `terminal`: stdout is a terminal (else a file or a service's log).
+ */
+async function startDemo(
+  env: Record<string, string>,
+  demo = true,
+  terminal = false,
+): Promise<DemoLine | undefined> {
   const started = await startServe(
-    { env: { PORT: '0', LOG_LEVEL: 'silent', ...env }, out: () => undefined, err: () => undefined },
+    {
+      env: { PORT: '0', LOG_LEVEL: 'silent', ...env },
+      terminal,
+      out: () => undefined,
+      err: () => undefined,
+    },
     { demo, handleSignals: false, logger: false },
   );
   try {
     const summary = started.summary as {
-      demo?: DemoLine & { base_url?: string; sign_in_url?: string; sign_in_expires_at?: string };
+      demo?: DemoLine & {
+        base_url?: string;
+        sign_in_url?: string;
+        sign_in_expires_at?: string;
+        sign_in_command?: string;
+      };
     };
-    // A working key (or a lab just made) comes with its owner's sign-in link.
-    const { base_url, sign_in_url, sign_in_expires_at, ...line } = summary.demo ?? {};
-    if (summary.demo?.key !== undefined || summary.demo?.status === 'ok') {
+    // A lab just made, or a working key on a terminal, comes with its owner's sign-in
+    // link; a working key on a later start that may land in a log, with the command
+    // that mints one.
+    const { base_url, sign_in_url, sign_in_expires_at, sign_in_command, ...line } =
+      summary.demo ?? {};
+    if (summary.demo?.key !== undefined || (terminal && summary.demo?.status === 'ok')) {
       expect(sign_in_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sign-in#vsl_/);
       expect(sign_in_url!.startsWith(`${base_url}/sign-in#`)).toBe(true);
       expect(Date.parse(sign_in_expires_at!)).toBeGreaterThan(Date.now());
+      expect(sign_in_command).toBeUndefined();
+    } else if (summary.demo?.status === 'ok') {
+      expect(sign_in_url).toBeUndefined();
+      expect(sign_in_expires_at).toBeUndefined();
+      expect(sign_in_command).toMatch(/^npx vitro member link --member [0-9a-f-]{36}$/);
+      expect(base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     } else {
       expect(sign_in_url).toBeUndefined();
+      expect(sign_in_command).toBeUndefined();
     }
     if (summary.demo?.status === 'ok') {
       const me = await fetch(`${(started.summary as { listening: string }).listening}/api/v1/me`, {
@@ -71,6 +99,31 @@ describe('the demo key file on start', () => {
     expect(second).toEqual({ status: 'ok', key_file: keyFile, workspace_id: first!.workspace_id });
     // Without --demo the line still says whether the saved key works.
     expect(await startDemo({ VITRO_DATA_DIR: dir }, false)).toEqual(second);
+  });
+
+  it('prints a live sign-in link on a later start only to a terminal', async () => {
+    const dir = tempDir();
+    const first = await startDemo({ VITRO_DATA_DIR: dir });
+    const links = () => {
+      const db = new SqliteDatabase(join(dir, 'vitro.db'), { readonly: true });
+      try {
+        return db.prepare('select count(*) from sign_in_links').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const minted = links();
+    expect(minted).toBe(1);
+    // Not a terminal (a service's log): no link minted, none printed.
+    expect(await startDemo({ VITRO_DATA_DIR: dir })).toMatchObject({ status: 'ok' });
+    expect(links()).toBe(minted);
+    // A terminal: a fresh link (checked by startDemo).
+    expect(await startDemo({ VITRO_DATA_DIR: dir }, true, true)).toEqual({
+      status: 'ok',
+      key_file: join(dir, 'demo-key.txt'),
+      workspace_id: first!.workspace_id,
+    });
+    expect(links()).toBe(minted + 1);
   });
 
   it('says when the file is missing and how to get a new key, creating nothing', async () => {

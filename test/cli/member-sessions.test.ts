@@ -55,11 +55,15 @@ describe.each(cliTargets())('vitro member link / sign-out on $name', (target) =>
       expect((await session()).statusCode).toBe(200);
 
       const out = await runInProcess(env, 'member', 'sign-out', '--member', member);
-      expect(out).toMatchObject({ code: 0, out: { member_id: member, ended_sessions: 1 } });
+      expect(out).toMatchObject({
+        code: 0,
+        out: { member_id: member, ended_sessions: 1, revoked_links: 0 },
+      });
       expect((await session()).statusCode).toBe(401);
       expect((await runInProcess(env, 'member', 'sign-out', '--member', member)).out).toEqual({
         member_id: member,
         ended_sessions: 0,
+        revoked_links: 0,
       });
     } finally {
       await app.close();
@@ -74,5 +78,84 @@ describe.each(cliTargets())('vitro member link / sign-out on $name', (target) =>
     expect(unknown.err).toEqual({ error: 'Member not found' });
     const missing = await runInProcess(env, 'member', 'sign-out');
     expect(missing.err.error).toContain("required option '--member <id>' not specified");
+  });
+
+  it('voids unused links: a newer link, revoke-links, sign-out and remove', async () => {
+    const env = { ...target.env(), PUBLIC_URL: 'http://lab-server:3000' };
+    const ws = (await runInProcess(env, 'workspace', 'create', '--name', 'Lab')).out.id as string;
+    const add = async () =>
+      (
+        await runInProcess(
+          env,
+          'member',
+          'add',
+          '--workspace',
+          ws,
+          '--name',
+          'Bo',
+          '--role',
+          'member',
+        )
+      ).out.id as string;
+    const member = await add();
+    const link = async (id = member) =>
+      ((await runInProcess(env, 'member', 'link', '--member', id)).out.url as string).split(
+        '#',
+      )[1]!;
+
+    const config = loadConfig(env);
+    const database = openDatabase(config.database);
+    const app = await buildApp(config, { database, logger: false });
+    const signIn = (secret: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/session',
+        headers: { authorization: `Bearer ${secret}`, origin: 'http://lab-server:3000' },
+      });
+    const refusal = async (secret: string) => {
+      const res = await signIn(secret);
+      expect(res.statusCode).toBe(401);
+      return res.json<{ error: string }>().error;
+    };
+    try {
+      // A newer link voids the older one.
+      const older = await link();
+      const newer = await link();
+      expect(await refusal(older)).toContain('revoked');
+      // revoke-links voids what is left; a second time there is nothing.
+      expect((await runInProcess(env, 'member', 'revoke-links', '--member', member)).out).toEqual({
+        member_id: member,
+        revoked_links: 1,
+      });
+      expect(await refusal(newer)).toContain('revoked');
+      expect((await runInProcess(env, 'member', 'revoke-links', '--member', member)).out).toEqual({
+        member_id: member,
+        revoked_links: 0,
+      });
+      // sign-out voids links too; a link minted after it works.
+      const beforeSignOut = await link();
+      expect((await runInProcess(env, 'member', 'sign-out', '--member', member)).out).toEqual({
+        member_id: member,
+        ended_sessions: 0,
+        revoked_links: 1,
+      });
+      expect(await refusal(beforeSignOut)).toContain('revoked');
+      expect((await signIn(await link())).statusCode).toBe(201);
+      // remove voids them in the database, not only by the member's status.
+      const leaving = await add();
+      await link(leaving);
+      expect((await runInProcess(env, 'member', 'remove', '--member', leaving)).code).toBe(0);
+      const rows = await database.db
+        .selectFrom('sign_in_links')
+        .select(['revoked_at', 'used_at'])
+        .where('member_id', '=', leaving)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.revoked_at).not.toBeNull();
+      expect(rows[0]!.used_at).toBeNull();
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

@@ -44,6 +44,11 @@ describe('CSV negotiation and cells', () => {
     for (const text of ['=1+1', '+1', '-2', '@SUM(A1)', '\tx', '\rx']) {
       expect(csvCell(text)).toBe(`'${text}`);
     }
+    // After a line break too: a spreadsheet, or a reader splitting lines, starts a line there.
+    expect(csvCell('\n=1+1')).toBe("\n'=1+1");
+    expect(csvCell('x\r+1+2')).toBe("x\r'+1+2");
+    expect(csvCell('=a\r\n@b\n\tc\r\r-d')).toBe("'=a\r\n'@b\n'\tc\r'\r'-d");
+    expect(csvCell('one\ntwo\r\nthree')).toBe('one\ntwo\r\nthree');
     expect(csvCell('Ficus lyrata')).toBe('Ficus lyrata');
     expect(csvCell('a=1')).toBe('a=1');
     expect(csvCell(-2)).toBe('-2');

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCredential } from '../../src/kernel/credentials.js';
+import { generateCredential, SECRET_PREFIXES } from '../../src/kernel/credentials.js';
 import { redactUrl } from '../../src/kernel/log-redaction.js';
+import { newSigningSecret } from '../../src/modules/webhooks/signing.js';
+import { mintLink, signIn } from '../support/sessions.js';
 import {
   body,
   createLab,
@@ -96,6 +98,26 @@ describe('request log with keys in query strings, paths and headers', () => {
     expect(log).toContain('/api/v1/plants?limit=1&KEY=[REDACTED]');
   });
 
+  it('logs no sign-in link, session or webhook signing secret sent in a URL', async () => {
+    const link = (await mintLink(t, lab.owner.memberId)).secret;
+    const session = (await signIn(t, lab.owner.memberId)).cookie.split('=')[1]!;
+    const signing = newSigningSecret();
+    log = '';
+    for (const path of [
+      `/api/v1/plants?next=${link}`,
+      `/sign-in?s=${encodeURIComponent(session)}&limit=1`,
+      `/api/v1/webhooks?q=${encodeURIComponent(signing)}`,
+      `/nowhere/${link}`,
+    ]) {
+      await (await fetch(`${base}${path}`, { headers: lab.owner.headers })).arrayBuffer();
+    }
+    expect(log.match(/"incoming request"/g)).toHaveLength(4);
+    for (const secret of [link, session, signing]) {
+      expect(log).not.toContain(secret.slice(secret.indexOf('_') + 1, secret.indexOf('_') + 12));
+    }
+    expect(log).toContain('/api/v1/plants?next=[REDACTED]');
+  });
+
   it('logs only the start of a cursor', async () => {
     for (let i = 0; i < 2; i++) {
       await t.request({
@@ -135,7 +157,23 @@ describe('redactUrl', () => {
     ['/a?cursor=short', '/a?cursor=short'],
     ['/a?cursor=0123456789abcdefghij', '/a?cursor=0123456789ab…'],
     ['/files/xpk_dev_zzzz/x?sig=abc&expires=1', '/files/[REDACTED]/x?sig=[REDACTED]&expires=1'],
+    ['/sign-in?next=vsl_abcDEF', '/sign-in?next=[REDACTED]'],
+    ['/sign-in/vsl_abc?x=1', '/sign-in/[REDACTED]?x=1'],
+    ['/a?s=VSS_abc&limit=2', '/a?s=[REDACTED]&limit=2'],
+    ['/a?q=whsec_abc%2Bdef%3D&limit=2', '/a?q=[REDACTED]&limit=2'],
+    ['/a?q=whsec%5Fabc', '/a?q=[REDACTED]'],
+    ['/a?q=vsl', '/a?q=vsl'],
   ])('%s -> %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
+
+  it.each(Object.entries(SECRET_PREFIXES))(
+    'redacts every kind of secret by its prefix: %s (%s)',
+    (_kind, prefix) => {
+      const secret = `${prefix}Zz09-_AbC`;
+      expect(redactUrl(`/a?q=${secret}&limit=1`)).toBe('/a?q=[REDACTED]&limit=1');
+      expect(redactUrl(`/a/${encodeURIComponent(secret)}/b`)).toBe('/a/[REDACTED]/b');
+      expect(redactUrl(`/a?${secret}=1`)).toBe('/a?[REDACTED]');
+    },
+  );
 });

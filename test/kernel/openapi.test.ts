@@ -179,6 +179,9 @@ describe('OpenAPI document', () => {
         'revokeApiKey',
         'getDevice',
         'changeDeviceStatus',
+        // Beyond the wire format: sign-in links named before use, and revoked (issue 37).
+        'describeSignInLink',
+        'revokeSignInLinks',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
+import { generateCredential } from '../../src/kernel/credentials.js';
 import { createRateLimiter, type RateLimitSubject } from '../../src/kernel/rate-limit.js';
 import {
   body,
@@ -15,6 +16,7 @@ import {
   type TestApp,
 } from '../support/harness.js';
 import { startLocalRedis } from '../support/local-services.js';
+import { CONSOLE_ORIGIN, mintLink } from '../support/sessions.js';
 import { kernelTestRoutes } from './routes.js';
 
 const limits = (key: number, workspace: number, readingsKey = 1000, readingsWorkspace = 1000) => ({
@@ -108,6 +110,68 @@ describe.each(databaseTargets())('rate limits on $name', (target) => {
     expect((await post()).statusCode).toBe(429);
   });
 
+  it('answers 429 with Retry-After to a client address past its failed-credential budget', async () => {
+    const t = await start({ ...limits(1000, 1000), VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' });
+    const lab = await createLab(t.database);
+    const from = (remoteAddress: string, authorization?: string) =>
+      t.request({
+        method: 'GET',
+        url: '/api/v1/plants',
+        remoteAddress,
+        headers: authorization === undefined ? {} : { authorization },
+      });
+    const unknownKey = `Bearer ${generateCredential('key', 'production').secret}`;
+    const link = await mintLink(t, lab.owner.memberId);
+    // Five failures of any kind: an unknown key (a database lookup), a malformed one,
+    // a sign-in link where a key goes, an ended session.
+    const failures = [
+      await from('203.0.113.7', unknownKey),
+      await from('203.0.113.7', 'Bearer nope'),
+      await from('203.0.113.7', `Bearer ${link.secret}`),
+      await from('203.0.113.7', unknownKey),
+      await t.request({
+        method: 'GET',
+        url: '/api/v1/plants',
+        remoteAddress: '203.0.113.7',
+        headers: { cookie: `vitro_session=vss_${'x'.repeat(43)}` },
+      }),
+    ];
+    expect(failures.map((res) => res.statusCode)).toEqual([401, 401, 401, 401, 401]);
+    // The sixth failure, of any kind, is throttled: 429, the budget named, Retry-After.
+    for (const authorization of [unknownKey, 'Bearer nope']) {
+      const refused = await from('203.0.113.7', authorization);
+      expect(refused.statusCode).toBe(429);
+      expect(body(refused)).toMatchObject({ ok: false, data: null, code: 'RATE_LIMIT_EXCEEDED' });
+      expect(body(refused).error).toMatch(/failed-credential budget .*\(5 per minute\)/);
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    // Good credentials from that address are served as ever, and counted as ever.
+    expect((await from('203.0.113.7', lab.owner.headers.authorization)).statusCode).toBe(200);
+    // Other addresses have budgets of their own; no credential at all is no failure.
+    expect((await from('198.51.100.2', unknownKey)).statusCode).toBe(401);
+    for (let i = 0; i < 8; i++) expect((await from('198.51.100.3')).statusCode).toBe(401);
+    expect((await from('198.51.100.3', unknownKey)).statusCode).toBe(401);
+  });
+
+  it('counts a used sign-in link against the address, as any failed credential', async () => {
+    const t = await start({ ...limits(1000, 1000), VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN: '2' });
+    const lab = await createLab(t.database);
+    const link = await mintLink(t, lab.owner.memberId);
+    const signIn = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/session',
+        remoteAddress: '203.0.113.9',
+        headers: { authorization: `Bearer ${link.secret}`, origin: CONSOLE_ORIGIN },
+      });
+    expect((await signIn()).statusCode).toBe(201);
+    expect((await signIn()).statusCode).toBe(401);
+    expect((await signIn()).statusCode).toBe(401);
+    expect((await signIn()).statusCode).toBe(429);
+  });
+
   it('counts readings per key/token and per workspace, refusing a batch over budget', async () => {
     const t = await start({ ...limits(1000, 1000, 10, 15) });
     const lab = await createLab(t.database);
@@ -138,6 +202,7 @@ describe('rate limiter budgets (memory store)', () => {
         workspacePerMinute: 2,
         readingsKeyPer5Minutes: 1,
         readingsWorkspacePer5Minutes: 1,
+        authFailuresPerMinute: 1,
       },
       redis: null,
     });
@@ -223,6 +288,39 @@ describe.skipIf(redis === null)('rate limits with the Redis store', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     const keys = await redisA.keys(`${prefix}:*`);
     expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it('shares the failed-credential budget of an address between app instances', async () => {
+    const prefix = `test-${randomUUID()}`;
+    const database = await openDatabase();
+    const redisA = client(redis!);
+    const redisB = client(redis!);
+    await Promise.all([redisA, redisB].map(ready));
+    const failing = { ...limits(1000, 1000), VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN: '3' };
+    const appFor = async (store: Redis) => {
+      const app = await buildApp(testConfig(failing), {
+        database,
+        redis: store,
+        logger: false,
+        rateLimitPrefix: prefix,
+      });
+      apps.push(app);
+      return app;
+    };
+    const [appA, appB] = [await appFor(redisA), await appFor(redisB)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const app = i % 2 === 0 ? appA : appB;
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        remoteAddress: '203.0.113.50',
+        headers: { authorization: 'Bearer nope' },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect(await redisA.keys(`${prefix}:rl:fail:*`)).toHaveLength(1);
   });
 
   it('falls back to an in-process limit when Redis goes away mid-run, and keeps serving', async (context) => {

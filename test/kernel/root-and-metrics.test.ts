@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -11,6 +11,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const tempDirEnv = () => ({ VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-metrics-')) });
 
@@ -96,12 +97,79 @@ describe('GET /metrics without METRICS_TOKEN: loopback clients only', () => {
     },
   );
 
+  it.each([
+    'localhost',
+    'localhost:3000',
+    '127.0.0.1:3000',
+    '[::1]:3000',
+    hostname(),
+    `${hostname().toUpperCase()}:3000`,
+  ])('answers a loopback client calling it by its own name: Host %s', async (host) => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '127.0.0.1',
+      headers: { host },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each(['evil.example:3000', 'evil.example', 'rebind.attacker.test:80'])(
+    'refuses a loopback client calling it by another name (DNS rebinding): Host %j',
+    async (host) => {
+      const res = await t.request({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '127.0.0.1',
+        headers: { host },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(body(res)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      expect(body(res).error).toContain('METRICS_TOKEN');
+      expect(body(res).error).toContain("this server's own names");
+      expect(res.body).not.toContain('vitro_http');
+    },
+  );
+
   it('answers a real loopback socket', async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const port = (t.app.server.address() as AddressInfo).port;
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('vitro_http_request_duration_seconds');
+  });
+});
+
+describe('GET /metrics by the name PUBLIC_URL gives', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(databaseTargets()[0]!, {
+      env: { PUBLIC_URL: 'https://Lab.Example.org', HOST: 'lab-server' },
+    });
+  });
+  afterAll(() => t.close());
+
+  it.each(['lab.example.org', 'LAB.example.org:443', 'lab-server:3000'])(
+    'answers a loopback client calling it %s',
+    async (host) => {
+      const res = await t.request({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '::1',
+        headers: { host },
+      });
+      expect(res.statusCode).toBe(200);
+    },
+  );
+
+  it('refuses any other name', async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '::1',
+      headers: { host: 'lab.example.org.evil.test' },
+    });
+    expect(res.statusCode).toBe(403);
   });
 });
 
@@ -118,7 +186,8 @@ describe('GET /metrics with METRICS_TOKEN: the token from anywhere', () => {
       method: 'GET',
       url: '/metrics',
       remoteAddress,
-      headers: { authorization: `Bearer ${token}` },
+      // The token, not the name, is the proof: any Host will do.
+      headers: { authorization: `Bearer ${token}`, host: 'metrics.example:9100' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('vitro_http_requests_total');
@@ -145,6 +214,38 @@ describe('GET /metrics with METRICS_TOKEN: the token from anywhere', () => {
     for (const bad of ['short', 'has a space in it somewhere']) {
       expect(() => loadConfig({ ...tempDirEnv(), METRICS_TOKEN: bad })).toThrow(ConfigError);
       expect(() => loadConfig({ ...tempDirEnv(), METRICS_TOKEN: bad })).toThrow(/^METRICS_TOKEN: /);
+    }
+  });
+});
+
+describeOnDatabases('X-Content-Type-Options', (target) => {
+  const { t, lab } = labSuite(target);
+
+  it('is nosniff on every answer: API JSON, errors, docs, OpenAPI, health, metrics', async () => {
+    const answers = [
+      await t.request({ method: 'GET', url: '/' }),
+      await t.request({ method: 'GET', url: '/api/v1/plants', headers: lab.owner.headers }),
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/plants',
+        headers: lab.owner.headers,
+        payload: { species: 'Ficus' },
+      }),
+      await t.request({ method: 'GET', url: '/api/v1/plants' }),
+      await t.request({ method: 'GET', url: '/api/v1/nowhere' }),
+      await t.request({ method: 'PUT', url: '/api/v1/plants' }),
+      await t.request({ method: 'GET', url: '/api/v1/plants/%zz' }),
+      await t.request({ method: 'GET', url: '/docs' }),
+      await t.request({ method: 'GET', url: '/docs/static/swagger-ui.css' }),
+      await t.request({ method: 'GET', url: '/api/v1/openapi.json' }),
+      await t.request({ method: 'GET', url: '/healthz' }),
+      await t.request({ method: 'GET', url: '/metrics' }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([
+      200, 200, 201, 401, 404, 405, 400, 200, 200, 200, 200, 200,
+    ]);
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options'], res.raw.req.url).toBe('nosniff');
     }
   });
 });

@@ -15,7 +15,7 @@ import {
   type DatabaseTarget,
   type TestApp,
 } from '../support/harness.js';
-import { signIn } from '../support/sessions.js';
+import { CONSOLE_ORIGIN, mintLink, signIn } from '../support/sessions.js';
 import { describeOnDatabases } from '../support/suite.js';
 
 /**
@@ -84,10 +84,17 @@ describeOnDatabases('sessions seen from another process', (target) => {
     const owner = await signIn(t, lab.owner.memberId);
     const again = await signIn(t, lab.owner.memberId);
     expect((await owner.get('/api/v1/plants')).statusCode).toBe(200);
+    const unused = await mintLink(t, lab.owner.memberId);
     const result = await inTransaction(other.db, (trx) =>
       signOutMember(trx, lab.owner.memberId, new Date().toISOString()),
     );
-    expect(result).toEqual({ member_id: lab.owner.memberId, ended_sessions: 2 });
+    expect(result).toEqual({ member_id: lab.owner.memberId, ended_sessions: 2, revoked_links: 1 });
+    const late = await t.request({
+      method: 'POST',
+      url: '/api/v1/session',
+      headers: { authorization: `Bearer ${unused.secret}`, origin: CONSOLE_ORIGIN },
+    });
+    expect(body(late).error).toContain('revoked');
     expect(body(await owner.get('/api/v1/plants')).code).toBe('UNAUTHORIZED');
     expect(body(await again.get('/api/v1/plants')).code).toBe('UNAUTHORIZED');
     // The owner's key is untouched: sign-out ends sessions only.

@@ -7,8 +7,18 @@ import { removeMember, setMemberRole } from '../../src/modules/identity/identity
 import { purgeFinishedSessions } from '../../src/modules/sessions/index.js';
 import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
 import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
-import { CONSOLE_ORIGIN, cookieOf, mintLink, sessionClient, signIn } from '../support/sessions.js';
+import {
+  CONSOLE_ORIGIN,
+  cookieOf,
+  mintLink,
+  redeemLink,
+  sessionClient,
+  signIn,
+} from '../support/sessions.js';
 import { describeOnDatabases } from '../support/suite.js';
+
+/** The default session lifetime (VITRO_SESSION_LIFETIME unset): 30 days. */
+const LIFETIME_MS = 30 * 86_400_000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -20,11 +30,7 @@ describeOnDatabases('console sign-in', (target) => {
   afterAll(() => t.close());
 
   const exchange = (secret: string, headers: Record<string, string> = {}) =>
-    t.request({
-      method: 'POST',
-      url: '/api/v1/session',
-      headers: { authorization: `Bearer ${secret}`, origin: CONSOLE_ORIGIN, ...headers },
-    });
+    redeemLink(t, secret, headers);
 
   it('mints a link with its secret in the fragment, 15 minutes, kept only as a hash', async () => {
     const lab = await createLab(t.database);
@@ -375,10 +381,10 @@ describeOnDatabases('console sign-in', (target) => {
           .where('workspace_id', '=', lab.workspaceId)
           .execute()
       ).length;
-    await purgeFinishedSessions(t.database.db, new Date());
+    await purgeFinishedSessions(t.database.db, LIFETIME_MS, new Date());
     expect(await count('sessions')).toBe(1);
     expect(await count('sign_in_links')).toBe(2);
-    await purgeFinishedSessions(t.database.db, new Date(Date.now() + 2 * 86_400_000));
+    await purgeFinishedSessions(t.database.db, LIFETIME_MS, new Date(Date.now() + 2 * 86_400_000));
     expect(await count('sessions')).toBe(0);
     expect(await count('sign_in_links')).toBe(0);
   });

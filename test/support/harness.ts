@@ -58,6 +58,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     // Background work (webhook deliveries) only where a test turns it on.
     VITRO_WORKER: 'off',
+    // Tests refuse many credentials from one address (inject's 127.0.0.1); the
+    // failed-credential budget has its own tests (test/kernel/rate-limit.test.ts).
+    VITRO_RATE_LIMIT_AUTH_FAILURES_PER_MIN: '100000',
     ...env,
   });
 }

@@ -66,14 +66,23 @@ export function sessionClient(
   };
 }
 
+/** A link's secret exchanged for a session (`POST /api/v1/session`), as the console sends it. */
+export function redeemLink(
+  t: TestApp,
+  secret: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return t.request({
+    method: 'POST',
+    url: '/api/v1/session',
+    headers: { authorization: `Bearer ${secret}`, origin: CONSOLE_ORIGIN, ...headers },
+  });
+}
+
 /** Signs a member in through a freshly minted link, as the console does. */
 export async function signIn(t: TestApp, memberId: string): Promise<SessionClient> {
   const { secret } = await mintLink(t, memberId);
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/v1/session',
-    headers: { authorization: `Bearer ${secret}`, origin: CONSOLE_ORIGIN },
-  });
+  const res = await redeemLink(t, secret);
   if (res.statusCode !== 201) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   const cookie = cookieOf(res);
   if (cookie === null) throw new Error('sign-in set no cookie');

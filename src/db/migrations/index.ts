@@ -18,6 +18,7 @@ import * as compactReadings from './20261126210000_compact_readings.js';
 import * as readingRollups from './20261126210100_reading_rollups.js';
 import * as fiveMinuteRollups from './20261127061000_five_minute_rollups.js';
 import * as webhookEndpointRetries from './20261127200000_webhook_endpoint_retries.js';
+import * as signInLinkRevocation from './20261128200000_sign_in_link_revocation.js';
 import * as sopRunExplants from './20261127030400_sop_run_explants.js';
 import * as labSettings from './20261128300000_lab_settings.js';
 
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '20261127061000_five_minute_rollups': fiveMinuteRollups,
   '20261127200000_webhook_endpoint_retries': webhookEndpointRetries,
   '20261128300000_lab_settings': labSettings,
+  '20261128200000_sign_in_link_revocation': signInLinkRevocation,
 };

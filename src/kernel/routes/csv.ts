@@ -51,15 +51,22 @@ export function wantsCsv(accept: string | undefined): boolean {
 
 /** First characters a spreadsheet reads as a formula (OWASP CSV injection), tab and CR included. */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/** A line break followed by such a character: a spreadsheet may read a new line, or row, there. */
+const FORMULA_AFTER_BREAK = /(\r\n|\r|\n)(?=[=+\-@\t\r])/g;
 
 /**
  * One cell: text as it is, except that text a spreadsheet would run as a formula
- * is neutralised with a leading `'`; numbers as numbers; true/false; nested
- * objects and arrays as JSON text; null (and a missing field) as an empty cell.
+ * is neutralised with a `'` (OWASP): at its start, and after every line break
+ * inside it, since a reader that splits lines (or a field left unquoted) starts
+ * a line there; numbers as numbers; true/false; nested objects and arrays as JSON
+ * text; null (and a missing field) as an empty cell.
  */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value === 'string') {
+    const lines = value.replace(FORMULA_AFTER_BREAK, "$1'");
+    return FORMULA_START.test(lines) ? `'${lines}` : lines;
+  }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
 }
@@ -105,7 +112,14 @@ export async function sendCsv(
   const first = await pageAfter(null);
   const rows = Readable.from(csvRows(csvColumns(input.item), first, (after) => pageAfter(after)));
   // Either end failing (a later page's query, the client leaving) stops both.
-  const csv = pipeline(rows, stringify({ eof: true, record_delimiter: 'windows' }), (error) => {
+  const writer = stringify({
+    eof: true,
+    record_delimiter: 'windows',
+    // Rows end with CRLF, so the writer would leave a lone CR or LF unquoted, and a
+    // spreadsheet would start a row there: every field holding one is quoted.
+    quoted_match: /[\r\n]/,
+  });
+  const csv = pipeline(rows, writer, (error) => {
     if (error) reply.log.warn({ err: error }, 'a CSV export stopped before its end');
   });
   return reply

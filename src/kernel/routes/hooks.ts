@@ -9,24 +9,47 @@ import { authorize } from '../authorize.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
 import { filterHash, readPageQuery } from '../paging.js';
-import { authenticateRequest } from '../request-auth.js';
+import { AppError } from '../errors.js';
+import { authenticateRequest, presentsCredential } from '../request-auth.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ReplayPayload } from './spec.js';
 
 /**
- * The checks every request passes before its handler, in the documented order:
- * authentication (401), rate limit (429; refused requests count too), device-token
- * acceptance, plan, feature, scope, role (authorize); then, after validation,
- * paging, readings budgets and the idempotency claim.
+ * Who a request is, or its refusal: a credential it presented that does not
+ * work (401) counts against its client address's failed-credential budget, and
+ * past the budget is answered 429 with Retry-After instead. A good credential
+ * never touches that budget.
  */
-export function accessHook(kernel: Kernel, op: Operation): onRequestAsyncHookHandler {
-  return async (req) => {
-    const principal = await authenticateRequest(req, op.rule, {
+async function authenticateCounted(kernel: Kernel, op: Operation, req: FastifyRequest) {
+  try {
+    return await authenticateRequest(req, op.rule, {
       authenticate: kernel.authenticate,
       sessions: kernel.sessions,
       publicUrl: kernel.config.publicUrl,
     });
+  } catch (error) {
+    if (
+      error instanceof AppError &&
+      error.code === 'UNAUTHORIZED' &&
+      presentsCredential(req, kernel.sessions.cookieName)
+    ) {
+      await kernel.rateLimiter.consumeFailedCredential(req.ip);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The checks every request passes before its handler, in the documented order:
+ * authentication (401; a client address past its failed-credential budget, 429),
+ * rate limit (429; refused requests count too), device-token acceptance, plan,
+ * feature, scope, role (authorize); then, after validation, paging, readings
+ * budgets and the idempotency claim.
+ */
+export function accessHook(kernel: Kernel, op: Operation): onRequestAsyncHookHandler {
+  return async (req) => {
+    const principal = await authenticateCounted(kernel, op, req);
     req.principal = principal;
     await kernel.rateLimiter.consumeRequest(principal);
     authorize(principal, op.rule);

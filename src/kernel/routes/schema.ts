@@ -138,7 +138,8 @@ function accessText(op: Operation): string {
     lines.push(
       '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
         '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
-        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'`",
+        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'` (also " +
+        'after a line break inside a field; a field holding a line break is always quoted)',
     );
   }
   return lines.join('  \n');

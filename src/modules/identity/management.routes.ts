@@ -18,6 +18,7 @@ import {
   listWorkspaceMembers,
   removeWorkspaceMember,
   revokeWorkspaceApiKey,
+  type MemberRemoved,
 } from './management.service.js';
 
 /**
@@ -27,7 +28,10 @@ import {
  */
 const ADMIN = { credentials: 'session', scope: null, role: 'admin', plan: 'any' } as const;
 
-export function registerManagementRoutes(routes: Routes): void {
+export function registerManagementRoutes(
+  routes: Routes,
+  deps: { memberRemoved: MemberRemoved },
+): void {
   routes.list({
     ...ADMIN,
     url: '/api/v1/members',
@@ -96,7 +100,13 @@ export function registerManagementRoutes(routes: Routes): void {
     notFound: 'Member',
     data: Member,
     handler: async (req, ctx) => ({
-      data: await removeWorkspaceMember(ctx.trx, ctx.principal, req.params.id),
+      data: await removeWorkspaceMember(
+        ctx.trx,
+        ctx.principal,
+        req.params.id,
+        deps.memberRemoved,
+        ctx.now,
+      ),
     }),
   });
 

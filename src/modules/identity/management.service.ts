@@ -140,16 +140,30 @@ export async function changeMemberRole(
   return presentMember(await setMemberRole(trx, member.id, role));
 }
 
-/** The member's keys and sessions stop working from the next request. */
+/**
+ * What else removing a member does, in the same transaction: the sessions module
+ * ends their console sessions and revokes their unused sign-in links.
+ */
+export type MemberRemoved = (
+  trx: Trx,
+  member: { id: string; workspace_id: string },
+  now: string,
+) => Promise<void>;
+
+/** The member's keys, sessions and unused sign-in links stop working from the next request. */
 export async function removeWorkspaceMember(
   trx: Trx,
   actor: Principal,
   memberId: string,
+  removed: MemberRemoved,
+  now: string,
 ): Promise<MemberRecord> {
   const member = await requireManageableMember(trx, actor, memberId, 'remove');
   refuseSelf(actor, member, 'remove');
   if (member.status !== 'active') return presentMember(member);
-  return presentMember(await removeMember(trx, member.id));
+  const row = await removeMember(trx, member.id);
+  await removed(trx, row, now);
+  return presentMember(row);
 }
 
 export async function listWorkspaceApiKeys(

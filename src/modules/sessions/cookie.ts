@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SECRET_PREFIXES } from '../../kernel/credentials.js';
 
 /** A session ends after this long unused. */
 export const SESSION_IDLE_DAYS = 30;
@@ -8,8 +9,8 @@ export const SIGN_IN_LINK_MINUTES = 15;
 export const SIGN_IN_LINK_MS = SIGN_IN_LINK_MINUTES * 60 * 1000;
 
 /** Secrets: 256 random bits, base64url; a prefix tells a link from a session. */
-export const LINK_PREFIX = 'vsl_';
-export const SESSION_PREFIX = 'vss_';
+export const LINK_PREFIX = SECRET_PREFIXES.signInLink;
+export const SESSION_PREFIX = SECRET_PREFIXES.session;
 
 export function newSecret(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
@@ -27,17 +28,36 @@ export function sessionCookieName(publicUrl: string): string {
 }
 
 /**
+ * When a session ends unless signed out first: 30 days unused, and at the latest
+ * its lifetime (VITRO_SESSION_LIFETIME) after sign-in, however much it is used.
+ */
+export function sessionEndsAt(
+  session: { created_at: string; last_used_at: string },
+  lifetimeMs: number,
+): string {
+  const idle = Date.parse(session.last_used_at) + SESSION_IDLE_MS;
+  const absolute = Date.parse(session.created_at) + lifetimeMs;
+  return new Date(Math.min(idle, absolute)).toISOString();
+}
+
+/**
  * The Set-Cookie of a session: HttpOnly (never readable from script),
  * SameSite=Strict (never sent with a request another site starts), Secure when
- * PUBLIC_URL is https, for the whole origin, kept as long as the session may idle.
+ * PUBLIC_URL is https, for the whole origin, kept until the session ends.
  */
-export function sessionCookie(publicUrl: string, token: string): string {
+export function sessionCookie(
+  publicUrl: string,
+  token: string,
+  endsAt: string,
+  now: string,
+): string {
+  const seconds = Math.max(0, Math.floor((Date.parse(endsAt) - Date.parse(now)) / 1000));
   const parts = [
     `${sessionCookieName(publicUrl)}=${token}`,
     'Path=/',
     'HttpOnly',
     'SameSite=Strict',
-    `Max-Age=${SESSION_IDLE_MS / 1000}`,
+    `Max-Age=${seconds}`,
   ];
   if (isHttps(publicUrl)) parts.push('Secure');
   return parts.join('; ');

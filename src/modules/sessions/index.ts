@@ -4,7 +4,9 @@ export { registerSessionRoutes } from './sessions.routes.js';
 export {
   mintSignInLinkForMember,
   purgeFinishedSessions,
+  revokeSignInLinksOfMember,
   signInUrl,
   signOutMember,
+  signOutRemovedMember,
 } from './sessions.service.js';
 export { sessionCookieName } from './cookie.js';

@@ -18,7 +18,7 @@ import { errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import type { Principal, SessionAuthenticator } from '../../kernel/principal.js';
 import { generationCache } from '../auth/index.js';
-import { LINK_PREFIX, SESSION_IDLE_MS, SESSION_PREFIX, sessionCookieName } from './cookie.js';
+import { LINK_PREFIX, SESSION_PREFIX, sessionCookieName, sessionEndsAt } from './cookie.js';
 import { findSessionForAuth, findSignInLinkForAuth, touchSession } from './sessions.repository.js';
 
 /** `last_used_at` is kept to the minute, as for keys: a write per read would cost too much. */
@@ -53,8 +53,9 @@ const NEW_LINK = 'ask an admin or owner for a new one (Members page, or vitro me
 export function createSessionAuthenticator(
   database: Pick<Database, 'db' | 'changeGeneration'>,
   log: FastifyBaseLogger,
-  publicUrl: string,
+  options: { publicUrl: string; lifetimeMs: number },
 ): SessionAuthenticator {
+  const { publicUrl, lifetimeMs } = options;
   const { db } = database;
   const sessionRows =
     generationCache<NonNullable<Awaited<ReturnType<typeof findSessionForAuth>>>>();
@@ -76,7 +77,7 @@ export function createSessionAuthenticator(
       if (
         row === undefined ||
         row.ended_at !== null ||
-        Date.parse(row.last_used_at) <= nowMs - SESSION_IDLE_MS ||
+        Date.parse(sessionEndsAt(row, lifetimeMs)) <= nowMs ||
         row.member_status !== 'active' ||
         row.member_workspace_id !== row.workspace_id ||
         !isRole(row.role) ||
@@ -122,6 +123,12 @@ export function createSessionAuthenticator(
       if (row.used_at !== null) {
         throw errors.unauthorized(
           `This sign-in link was already used (each link works once); ${NEW_LINK}`,
+        );
+      }
+      if (row.revoked_at !== null) {
+        throw errors.unauthorized(
+          'This sign-in link was revoked (a newer link was made for its person, they signed ' +
+            `out everywhere, or an admin revoked their links); ${NEW_LINK}`,
         );
       }
       if (Date.parse(row.expires_at) <= Date.now()) {

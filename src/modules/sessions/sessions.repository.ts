@@ -1,6 +1,7 @@
 import type { Db, Trx } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { SessionTable, SignInLinkTable } from '../../db/schema.js';
+import type { WhereInterface } from 'kysely';
+import type { DB, SessionTable, SignInLinkTable } from '../../db/schema.js';
 
 export type SignInLinkRow = SignInLinkTable;
 export type SessionRow = SessionTable;
@@ -21,6 +22,7 @@ const linkForAuth = preparedQuery((db, p: { tokenHash: string }) =>
       'l.created_at',
       'l.expires_at',
       'l.used_at',
+      'l.revoked_at',
       'm.name as member_name',
       'm.role',
       'm.status as member_status',
@@ -34,6 +36,34 @@ const linkForAuth = preparedQuery((db, p: { tokenHash: string }) =>
 /** A sign-in link by its secret's SHA-256, with its member and workspace. */
 export function findSignInLinkForAuth(db: Db, tokenHash: string) {
   return linkForAuth.first(db, { tokenHash });
+}
+
+/** Whom a link signs in (its member and workspace), and until when. */
+export async function findSignInLinkHolder(db: Db, workspaceId: string, id: string) {
+  return db
+    .selectFrom('sign_in_links as l')
+    .innerJoin('members as m', 'm.id', 'l.member_id')
+    .innerJoin('workspaces as w', 'w.id', 'l.workspace_id')
+    .select([
+      'l.expires_at',
+      'l.member_id',
+      'l.workspace_id',
+      'm.name as member_name',
+      'm.role',
+      'w.name as workspace_name',
+    ])
+    .where('l.workspace_id', '=', workspaceId)
+    .where('l.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Narrows an update to the links that could still sign someone in at `now`. */
+function stillUsable(now: string) {
+  return <Q extends WhereInterface<DB, 'sign_in_links'>>(query: Q): Q =>
+    query
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now) as Q;
 }
 
 /**
@@ -51,10 +81,29 @@ export async function redeemSignInLink(
     .set({ used_at: now })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .$call(stillUsable(now))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Revokes every link of a member that could still sign in (unused, unexpired, not
+ * revoked); says how many there were.
+ */
+export async function revokeMemberLinkRows(
+  trx: Trx,
+  workspaceId: string,
+  memberId: string,
+  at: string,
+): Promise<number> {
+  const result = await trx
+    .updateTable('sign_in_links')
+    .set({ revoked_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('member_id', '=', memberId)
+    .$call(stillUsable(at))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function insertSession(trx: Trx, row: SessionRow): Promise<void> {
@@ -162,13 +211,17 @@ export async function endSessionByHash(trx: Trx, tokenHash: string, at: string):
 /** Deletes links and sessions that can never sign anyone in again. */
 export async function deleteFinished(
   db: Db,
-  before: { linksBefore: string; endedBefore: string; unusedBefore: string },
+  before: { linksBefore: string; endedBefore: string; unusedBefore: string; createdBefore: string },
 ): Promise<void> {
   await db.deleteFrom('sign_in_links').where('expires_at', '<', before.linksBefore).execute();
   await db
     .deleteFrom('sessions')
     .where((w) =>
-      w.or([w('ended_at', '<', before.endedBefore), w('last_used_at', '<', before.unusedBefore)]),
+      w.or([
+        w('ended_at', '<', before.endedBefore),
+        w('last_used_at', '<', before.unusedBefore),
+        w('created_at', '<', before.createdBefore),
+      ]),
     )
     .execute();
 }

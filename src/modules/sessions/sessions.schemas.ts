@@ -8,7 +8,11 @@ export const Session = Type.Object(
     id: Uuid(),
     created_at: Type.String(),
     last_used_at: Type.String(),
-    expires_at: Type.String({ description: 'when it ends unless used again (30 days unused)' }),
+    expires_at: Type.String({
+      description:
+        'when it ends: after 30 days unused, and at the latest its lifetime after sign-in ' +
+        '(30 days unless VITRO_SESSION_LIFETIME says otherwise), however much it is used',
+    }),
     member: Type.Object({
       id: Uuid(),
       name: Type.String(),
@@ -46,3 +50,28 @@ export const SignInLink = Type.Object(
 );
 
 export const SignInLinkParams = Type.Object({ id: Uuid() });
+
+/** Whom a sign-in link signs in: what the sign-in page shows before it uses the link. */
+export const SignInLinkHolder = Type.Object(
+  {
+    member: Type.Object({
+      id: Uuid(),
+      name: Type.String(),
+      role: StringEnum(ROLES),
+    }),
+    workspace: Type.Object({ id: Uuid(), name: Type.String() }),
+    expires_at: Type.String({ description: 'the link works once, until then' }),
+  },
+  { $id: 'SignInLinkHolder' },
+);
+
+export const SignInLinksRevoked = Type.Object(
+  {
+    member_id: Uuid(),
+    revoked_links: Type.Integer({
+      minimum: 0,
+      description: 'unused, unexpired links of the member that stopped working',
+    }),
+  },
+  { $id: 'SignInLinksRevoked' },
+);

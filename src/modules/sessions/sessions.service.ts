@@ -11,6 +11,7 @@ import {
   newSecret,
   SESSION_IDLE_MS,
   SESSION_PREFIX,
+  sessionEndsAt,
   SIGN_IN_LINK_MS,
 } from './cookie.js';
 import { scopesOfRole } from './sessions.authenticate.js';
@@ -20,14 +21,22 @@ import {
   endSessionByHash,
   endSessionRow,
   findSession,
+  findSignInLinkHolder,
   insertSession,
   insertSignInLink,
   redeemSignInLink,
+  revokeMemberLinkRows,
 } from './sessions.repository.js';
-import type { Session, SignInLink } from './sessions.schemas.js';
+import type {
+  Session,
+  SignInLink,
+  SignInLinkHolder,
+  SignInLinksRevoked,
+} from './sessions.schemas.js';
 
 export type SessionRecord = Static<typeof Session>;
 export type SignInLinkRecord = Static<typeof SignInLink>;
+export type SignInLinkHolderRecord = Static<typeof SignInLinkHolder>;
 
 const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
@@ -39,6 +48,7 @@ export function signInUrl(baseUrl: string, secret: string): string {
 /**
  * A personal sign-in link for an active member: it works once, within 15
  * minutes. Only its SHA-256 is kept; the URL is in the result and nowhere else.
+ * The member's older unused links stop working: the newest one is the only one.
  */
 export async function mintSignInLink(
   trx: Trx,
@@ -52,6 +62,7 @@ export async function mintSignInLink(
   }
   const secret = newSecret(LINK_PREFIX);
   const expiresAt = later(now, SIGN_IN_LINK_MS);
+  await revokeMemberLinkRows(trx, member.workspace_id, member.id, now);
   await insertSignInLink(trx, {
     id: newId(),
     workspace_id: member.workspace_id,
@@ -61,6 +72,7 @@ export async function mintSignInLink(
     created_at: now,
     expires_at: expiresAt,
     used_at: null,
+    revoked_at: null,
   });
   return { member_id: member.id, url: signInUrl(input.baseUrl, secret), expires_at: expiresAt };
 }
@@ -97,6 +109,21 @@ export async function mintSignInLinkForMember(
 }
 
 /**
+ * Whom the sign-in link that authenticated the request signs in, and until when,
+ * without using it: the console's sign-in page asks before it switches a browser
+ * already signed in as someone else.
+ */
+export async function describeSignInLink(db: Db, link: Principal): Promise<SignInLinkHolderRecord> {
+  const row = await findSignInLinkHolder(db, link.workspaceId, link.credentialId);
+  if (row === undefined) throw errors.unauthorized('This is not a sign-in link of this server');
+  return {
+    member: { id: row.member_id, name: row.member_name, role: row.role as Role },
+    workspace: { id: row.workspace_id, name: row.workspace_name },
+    expires_at: row.expires_at,
+  };
+}
+
+/**
  * Exchanges the sign-in link that authenticated the request for a new session:
  * the link is used up in the same transaction, so of two requests with one link
  * only one signs in. A session cookie sent along (someone else's, or an older
@@ -107,10 +134,11 @@ export async function startSession(
   link: Principal,
   replacedToken: string | null,
   now: string,
+  lifetimeMs: number,
 ): Promise<{ token: string; session: SessionRecord }> {
   if (!(await redeemSignInLink(trx, link.workspaceId, link.credentialId, now))) {
     throw errors.unauthorized(
-      'This sign-in link was already used (each link works once); ask an admin for a new one',
+      'This sign-in link was already used or revoked (each link works once); ask an admin for a new one',
     );
   }
   if (replacedToken !== null) await endSessionByHash(trx, hashCredential(replacedToken), now);
@@ -125,7 +153,7 @@ export async function startSession(
     last_used_at: now,
     ended_at: null,
   });
-  return { token, session: await describeSession(trx, link.workspaceId, id) };
+  return { token, session: await describeSession(trx, link.workspaceId, id, lifetimeMs) };
 }
 
 /** Who is signed in: member, workspace, what they may do, and when the session ends. */
@@ -133,6 +161,7 @@ export async function describeSession(
   db: Db,
   workspaceId: string,
   sessionId: string,
+  lifetimeMs: number,
 ): Promise<SessionRecord> {
   const row = await findSession(db, workspaceId, sessionId);
   if (row === undefined) throw errors.unauthorized('Your console session has ended; sign in again');
@@ -144,7 +173,7 @@ export async function describeSession(
     id: row.id,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
-    expires_at: later(row.last_used_at, SESSION_IDLE_MS),
+    expires_at: sessionEndsAt(row, lifetimeMs),
     member: { id: member.id, name: member.name, email: member.email, role },
     workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan },
     scopes: effectiveScopes(scopesOfRole(role), role, plan),
@@ -157,25 +186,88 @@ export async function endSession(trx: Trx, principal: Principal, now: string): P
   return 1;
 }
 
-/** Sign out everywhere: every session of the signed-in member ends now, this one too. */
-export function endAllSessions(trx: Trx, principal: Principal, now: string): Promise<number> {
-  return endMemberSessionRows(trx, principal.workspaceId, principal.memberId!, now);
+/**
+ * A member signed out everywhere: every session ends and every unused sign-in
+ * link stops working, now. Sign out everywhere, `vitro member sign-out` and
+ * removing a member all come here.
+ */
+export async function signOutEverywhere(
+  trx: Trx,
+  workspaceId: string,
+  memberId: string,
+  now: string,
+): Promise<{ ended_sessions: number; revoked_links: number }> {
+  const ended = await endMemberSessionRows(trx, workspaceId, memberId, now);
+  const revoked = await revokeMemberLinkRows(trx, workspaceId, memberId, now);
+  return { ended_sessions: ended, revoked_links: revoked };
 }
 
-/** `vitro member sign-out`: every session of the member ends now. */
+/** Sign out everywhere: every session of the signed-in member ends now, this one too. */
+export async function endAllSessions(trx: Trx, principal: Principal, now: string): Promise<number> {
+  const done = await signOutEverywhere(trx, principal.workspaceId, principal.memberId!, now);
+  return done.ended_sessions;
+}
+
+/** `vitro member sign-out`: every session of the member ends, every unused link is revoked. */
 export async function signOutMember(
   trx: Trx,
   memberId: string,
   now: string,
-): Promise<{ member_id: string; ended_sessions: number }> {
+): Promise<{ member_id: string; ended_sessions: number; revoked_links: number }> {
   const member = await getMember(trx, memberId);
-  const ended = await endMemberSessionRows(trx, member.workspace_id, member.id, now);
-  return { member_id: member.id, ended_sessions: ended };
+  return {
+    member_id: member.id,
+    ...(await signOutEverywhere(trx, member.workspace_id, member.id, now)),
+  };
 }
 
-/** Drops links expired, and sessions ended, a day ago, and sessions unused for the idle time. */
-export function purgeFinishedSessions(db: Db, now: Date = new Date()): Promise<void> {
-  const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-  const idleSince = new Date(now.getTime() - SESSION_IDLE_MS).toISOString();
-  return deleteFinished(db, { linksBefore: dayAgo, endedBefore: dayAgo, unusedBefore: idleSince });
+/** A member removed (API or CLI): signed out everywhere in the same transaction. */
+export async function signOutRemovedMember(
+  trx: Trx,
+  member: { id: string; workspace_id: string },
+  now: string,
+): Promise<void> {
+  await signOutEverywhere(trx, member.workspace_id, member.id, now);
+}
+
+/** An admin or owner revokes a member's unused sign-in links (an owner's: an owner only). */
+export async function revokeSignInLinksOf(
+  trx: Trx,
+  actor: Principal,
+  memberId: string,
+  now: string,
+): Promise<Static<typeof SignInLinksRevoked>> {
+  const member = await requireManageableMember(trx, actor, memberId, 'revoke the sign-in links of');
+  const revoked = await revokeMemberLinkRows(trx, actor.workspaceId, member.id, now);
+  return { member_id: member.id, revoked_links: revoked };
+}
+
+/** `vitro member revoke-links`: a member's unused sign-in links stop working. */
+export async function revokeSignInLinksOfMember(
+  trx: Trx,
+  memberId: string,
+  now: string,
+): Promise<Static<typeof SignInLinksRevoked>> {
+  const member = await getMember(trx, memberId);
+  const revoked = await revokeMemberLinkRows(trx, member.workspace_id, member.id, now);
+  return { member_id: member.id, revoked_links: revoked };
+}
+
+/**
+ * Drops links expired, and sessions ended, a day ago; sessions unused for the idle
+ * time, and sessions past their lifetime.
+ */
+export function purgeFinishedSessions(
+  db: Db,
+  lifetimeMs: number,
+  now: Date = new Date(),
+): Promise<void> {
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const dayAgo = ago(24 * 60 * 60 * 1000);
+  return deleteFinished(db, {
+    linksBefore: dayAgo,
+    endedBefore: dayAgo,
+    unusedBefore: ago(SESSION_IDLE_MS),
+    createdBefore: ago(lifetimeMs),
+  });
 }

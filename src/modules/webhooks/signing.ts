@@ -1,7 +1,8 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { SECRET_PREFIXES } from '../../kernel/credentials.js';
 import { memo } from '../../lib/memo.js';
 
-const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = SECRET_PREFIXES.webhookSigningSecret;
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as Standard Webhooks spells it. */
 export function newSigningSecret(): string {
