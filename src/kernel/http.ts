@@ -74,7 +74,11 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
   };
 }
 
+/** Set on a request that counted against a budget; only a success carries them. */
+const BUDGET_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
 export function sendFailure(reply: FastifyReply, failure: Failure) {
+  for (const header of BUDGET_HEADERS) reply.removeHeader(header);
   return reply
     .code(failure.status)
     .headers(failure.headers)

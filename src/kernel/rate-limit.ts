@@ -16,16 +16,28 @@ export interface RateLimitSubject {
 
 interface Budget {
   readonly limiter: RateLimiterAbstract;
+  readonly points: number;
   /** How a 429 names this budget. */
   readonly name: (subject: RateLimitSubject) => string;
   readonly keyOf: (subject: RateLimitSubject) => string;
 }
 
+/** Where a request budget stands after a request: what `X-RateLimit-*` tell a client. */
+export interface BudgetState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Whole seconds until the window ends and the budget is full again (1 to its length). */
+  readonly resetSeconds: number;
+}
+
 export interface RateLimiter {
-  /** Counts one request against the per-credential and per-workspace budgets. */
-  consumeRequest(subject: RateLimitSubject): Promise<void>;
+  /**
+   * Counts one request against the per-credential and per-workspace budgets, and
+   * says where the one with fewer requests left stands.
+   */
+  consumeRequest(subject: RateLimitSubject): Promise<BudgetState>;
   /** Counts `count` sensor readings against the readings budgets. */
-  consumeReadings(subject: RateLimitSubject, count: number): Promise<void>;
+  consumeReadings(subject: RateLimitSubject, count: number): Promise<BudgetState>;
   /** Gives back readings counted for a request that then stored nothing (a refused batch). */
   refundReadings(subject: RateLimitSubject, count: number): Promise<void>;
   /**
@@ -86,22 +98,31 @@ async function consumeBoth(
   subject: RateLimitSubject,
   points: number,
   refundRefused: boolean,
-): Promise<void> {
+): Promise<BudgetState> {
   const firstKey = first.keyOf(subject);
   const secondKey = second.keyOf(subject);
+  let spentFirst: RateLimiterRes;
   try {
-    await first.limiter.consume(firstKey, points);
+    spentFirst = await first.limiter.consume(firstKey, points);
   } catch (refusal) {
     if (refundRefused) await first.limiter.reward(firstKey, points);
     throw asRateLimitError(refusal, first.name(subject));
   }
+  let spentSecond: RateLimiterRes;
   try {
-    await second.limiter.consume(secondKey, points);
+    spentSecond = await second.limiter.consume(secondKey, points);
   } catch (refusal) {
     await first.limiter.reward(firstKey, points);
     if (refundRefused) await second.limiter.reward(secondKey, points);
     throw asRateLimitError(refusal, second.name(subject));
   }
+  // The budget with the smaller share left is the one a client should watch.
+  const firstTighter =
+    spentFirst.remainingPoints / first.points <= spentSecond.remainingPoints / second.points;
+  const [spent, limit] = firstTighter
+    ? [spentFirst, first.points]
+    : [spentSecond, second.points];
+  return { limit, remaining: spent.remainingPoints, resetSeconds: retryAfterSeconds(spent) };
 }
 
 function asRateLimitError(refusal: unknown, budget: string): Error {
@@ -115,22 +136,26 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { limits } = options;
   const requestsPerCredential: Budget = {
     limiter: makeLimiter(options, `${prefix}:rl:req:cred`, limits.keyPerMinute, 60),
+    points: limits.keyPerMinute,
     name: (s) => `per-${credentialName(s)} request budget (${limits.keyPerMinute} per minute)`,
     keyOf: (s) => s.credentialId,
   };
   const requestsPerWorkspace: Budget = {
     limiter: makeLimiter(options, `${prefix}:rl:req:ws`, limits.workspacePerMinute, 60),
+    points: limits.workspacePerMinute,
     name: () => `per-workspace request budget (${limits.workspacePerMinute} per minute)`,
     keyOf: (s) => s.workspaceId,
   };
   const readingsPerCredential: Budget = {
     limiter: makeLimiter(options, `${prefix}:rl:rd:cred`, limits.readingsKeyPer5Minutes, 300),
+    points: limits.readingsKeyPer5Minutes,
     name: (s) =>
       `per-${credentialName(s)} readings budget (${limits.readingsKeyPer5Minutes} per 5 minutes)`,
     keyOf: (s) => s.credentialId,
   };
   const readingsPerWorkspace: Budget = {
     limiter: makeLimiter(options, `${prefix}:rl:rd:ws`, limits.readingsWorkspacePer5Minutes, 300),
+    points: limits.readingsWorkspacePer5Minutes,
     name: () =>
       `per-workspace readings budget (${limits.readingsWorkspacePer5Minutes} per 5 minutes)`,
     keyOf: (s) => s.workspaceId,

@@ -57,6 +57,33 @@ describe.each(databaseTargets())('rate limits on $name', (target) => {
     expect((await me(t, other.owner.headers)).statusCode).toBe(200);
   });
 
+  it('says on each success where the tighter request budget stands (X-RateLimit-*), never on a failure', async () => {
+    const t = await start(limits(5, 8));
+    const lab = await createLab(t.database);
+    const first = await me(t, lab.owner.headers);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('5');
+    expect(first.headers['x-ratelimit-remaining']).toBe('4');
+    const reset = Number(first.headers['x-ratelimit-reset']);
+    expect(Number.isInteger(reset) && reset >= 1 && reset <= 60).toBe(true);
+    // Another key of the workspace spends its budget: 8 for the workspace, 5 per key.
+    const second = await lab.actor('member');
+    for (let i = 0; i < 3; i++) expect((await me(t, second.headers)).statusCode).toBe(200);
+    // The owner's key has 3 of 5 left, the workspace 3 of 8: the workspace is tighter.
+    const tighter = await me(t, lab.owner.headers);
+    expect(tighter.headers['x-ratelimit-limit']).toBe('8');
+    expect(tighter.headers['x-ratelimit-remaining']).toBe('3');
+    // A failure (here a 404) carries none of them, nor does a 429.
+    const missing = await t.request({
+      method: 'GET',
+      url: '/api/v1/plants/01a20994-bad1-7159-891f-1eb2385ee77e',
+      headers: lab.owner.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(missing.headers['x-ratelimit-remaining']).toBeUndefined();
+  });
+
   it('refuses the 6th request of a workspace across its keys', async () => {
     const t = await start(limits(100, 5));
     const lab = await createLab(t.database);
@@ -219,7 +246,11 @@ describe('rate limiter budgets (memory store)', () => {
     const elsewhere: RateLimitSubject = { ...a, workspaceId: 'ws-2' };
     await limiter.consumeRequest(elsewhere);
     await limiter.consumeRequest(elsewhere);
-    await expect(limiter.consumeRequest({ ...a, workspaceId: 'ws-3' })).resolves.toBeUndefined();
+    // The key has used 2 of 3 in ws-2 and now 1 more here: its budget is the tighter one.
+    await expect(limiter.consumeRequest({ ...a, workspaceId: 'ws-3' })).resolves.toMatchObject({
+      limit: 3,
+      remaining: 0,
+    });
     await expect(limiter.consumeRequest({ ...a, workspaceId: 'ws-4' })).rejects.toMatchObject({
       message: expect.stringMatching(/key/),
     });

@@ -48,10 +48,14 @@ async function authenticateCounted(kernel: Kernel, op: Operation, req: FastifyRe
  * budgets and the idempotency claim.
  */
 export function accessHook(kernel: Kernel, op: Operation): onRequestAsyncHookHandler {
-  return async (req) => {
+  return async (req, reply) => {
     const principal = await authenticateCounted(kernel, op, req);
     req.principal = principal;
-    await kernel.rateLimiter.consumeRequest(principal);
+    const budget = await kernel.rateLimiter.consumeRequest(principal);
+    // What the product's clients read to slow down before a 429; a failure drops them.
+    reply.header('x-ratelimit-limit', budget.limit);
+    reply.header('x-ratelimit-remaining', budget.remaining);
+    reply.header('x-ratelimit-reset', budget.resetSeconds);
     authorize(principal, op.rule);
   };
 }
