@@ -119,9 +119,7 @@ async function consumeBoth(
   // The budget with the smaller share left is the one a client should watch.
   const firstTighter =
     spentFirst.remainingPoints / first.points <= spentSecond.remainingPoints / second.points;
-  const [spent, limit] = firstTighter
-    ? [spentFirst, first.points]
-    : [spentSecond, second.points];
+  const [spent, limit] = firstTighter ? [spentFirst, first.points] : [spentSecond, second.points];
   return { limit, remaining: spent.remainingPoints, resetSeconds: retryAfterSeconds(spent) };
 }
 
