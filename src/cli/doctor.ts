@@ -13,9 +13,10 @@ import { otherFileStores } from '../files/store-presence.js';
 
 export interface Check {
   readonly check: string;
-  readonly status: 'ok' | 'fail' | 'skip';
+  /** `warn`: worth doing something about, but nothing is broken (the command still passes). */
+  readonly status: 'ok' | 'warn' | 'fail' | 'skip';
   readonly detail: string;
-  /** What to do, for a failed check. */
+  /** What to do, for a failed check or a warning. */
   readonly fix?: string;
 }
 
@@ -23,6 +24,12 @@ const ok = (check: string, detail: string): Check => ({ check, status: 'ok', det
 const fail = (check: string, detail: string, fix: string): Check => ({
   check,
   status: 'fail',
+  detail,
+  fix,
+});
+const warn = (check: string, detail: string, fix: string): Check => ({
+  check,
+  status: 'warn',
   detail,
   fix,
 });
@@ -237,11 +244,12 @@ async function checkBackups(config: Config): Promise<Check> {
       'PostgreSQL: back up with pg_dump or your provider (docs/operations.md); vitro backup covers one run',
     );
   }
+  // A fresh install has none scheduled: worth saying, not a fault.
   if (config.backup === null) {
-    return fail(
+    return warn(
       name,
       'no scheduled backups (BACKUP_DIR is not set)',
-      'set BACKUP_DIR (and BACKUP_EVERY, BACKUP_KEEP) and restart, or run `vitro backup` on a schedule of your own',
+      'set BACKUP_DIR (and BACKUP_EVERY, BACKUP_KEEP) and restart, or run `npx vitro backup` on a schedule of your own',
     );
   }
   const archives = await listArchives(config.backup.dir);
@@ -336,9 +344,9 @@ export async function runChecks(io: CliIo): Promise<Check[]> {
   return checks;
 }
 
-/** One line per check: `ok`/`FAIL`/`skip`, its name, what was found and, when it failed, what to do. */
+/** One line per check: `ok`/`warn`/`FAIL`/`skip`, its name, what was found and what to do. */
 function line(check: Check): string {
-  const status = { ok: 'ok  ', fail: 'FAIL', skip: 'skip' }[check.status];
+  const status = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' }[check.status];
   const fix = check.fix === undefined ? '' : ` -> ${check.fix}`;
   return `${status}  ${check.check.padEnd(13)} ${check.detail}${fix}\n`;
 }
@@ -346,7 +354,7 @@ function line(check: Check): string {
 /**
  * `vitro doctor [--json]`: what a person would otherwise find out the hard way.
  * Prints one line per check (or one JSON object); any failed check makes the
- * command fail (exit 1) after printing.
+ * command fail (exit 1) after printing; a warning does not.
  */
 export async function runDoctor(io: CliIo, options: { json?: boolean }): Promise<void> {
   const checks = await runChecks(io);

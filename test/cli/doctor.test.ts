@@ -68,7 +68,7 @@ describe('vitro doctor', () => {
     chmodSync(dir, 0o755);
     const doctor = await runInProcess(env, 'doctor', '--json');
     expect(doctor.code).toBe(1);
-    expect(doctor.err.error).toBe('3 of 10 checks failed: public url, backups, permissions');
+    expect(doctor.err.error).toBe('2 of 10 checks failed: public url, permissions');
     const byName = Object.fromEntries(
       doctor.out.checks.map((check: { check: string }) => [check.check, check]),
     );
@@ -77,6 +77,16 @@ describe('vitro doctor', () => {
       detail: expect.stringContaining('does not answer from this machine'),
       fix: expect.stringContaining('vitro serve'),
     });
+    // No BACKUP_DIR on a fresh install: a warning with the command to fix it, not a fault.
+    expect(byName.backups).toMatchObject({
+      status: 'warn',
+      detail: 'no scheduled backups (BACKUP_DIR is not set)',
+      fix: expect.stringContaining('vitro backup'),
+    });
+    chmodSync(dir, 0o700);
+    const passing = await runInProcess(env, 'doctor');
+    expect(passing.stdout).toMatch(/^warn {2}backups +no scheduled backups/m);
+    expect(passing.stderr).not.toContain('backups');
     expect(byName.permissions).toMatchObject({
       status: 'fail',
       fix: `run \`chmod -R go-rwx ${dir}\` (a start of \`vitro serve\` does it too)`,
