@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { archiveName, createBackup, type BackupSummary } from '../backup/backup.js';
 import {
@@ -12,10 +12,23 @@ import type { CliIo } from './io.js';
 import { progressReporter } from './progress.js';
 import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
 
-/** `--out`: a file to create, or a directory to create it in (default: the working directory). */
-function archivePath(out: string | undefined, now: Date, encrypted: boolean): string {
+/**
+ * `--out`: a file to create, or a directory to create it in; by default the data
+ * directory's `backups/` (made private), never the working directory: the archive
+ * holds the server's secret, and the working directory is often a checkout.
+ */
+function archivePath(
+  out: string | undefined,
+  dataDir: string,
+  now: Date,
+  encrypted: boolean,
+): string {
   const name = archiveName(now, encrypted);
-  if (out === undefined) return resolve(name);
+  if (out === undefined) {
+    const dir = join(resolve(dataDir), 'backups');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return join(dir, name);
+  }
   if (out.endsWith('/')) return resolve(out, name);
   try {
     if (statSync(out).isDirectory()) return join(resolve(out), name);
@@ -69,7 +82,7 @@ function encryptionOf(options: BackupCommandOptions, config: Config): BackupEncr
 export async function runBackup(io: CliIo, options: BackupCommandOptions): Promise<BackupSummary> {
   const config = loadConfig(io.env);
   const encryption = encryptionOf(options, config);
-  const archive = archivePath(options.out, new Date(), encryption !== null);
+  const archive = archivePath(options.out, config.dataDir, new Date(), encryption !== null);
   // SQLite is copied by a connection of its own; PostgreSQL needs one for its snapshot.
   const database =
     config.database.dialect === 'postgres'

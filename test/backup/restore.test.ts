@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,20 @@ describe.each(backupTargets())('backup and restore, $name', (target) => {
     } finally {
       await restored.close();
     }
+  });
+
+  it("writes into the data directory's backups/ when --out is left out, never the working directory", async () => {
+    const env = target.source();
+    expect((await runInProcess(env, 'demo')).code).toBe(0);
+    const backup = await runInProcess(env, 'backup');
+    expect(backup.code, backup.stderr).toBe(0);
+    const dir = join(env.VITRO_DATA_DIR!, 'backups');
+    expect(dirname(backup.out.archive as string)).toBe(dir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(backup.out.archive as string).mode & 0o077).toBe(0);
+    expect(readdirSync(process.cwd()).filter((name) => name.startsWith('vitro-backup-'))).toEqual(
+      [],
+    );
   });
 
   it('refuses a target that is not empty, and replaces it with --force', async () => {
