@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandKit } from './command-kit.js';
+import { isRunning, recordedServerAddress } from './server-address.js';
 
 /**
  * `vitro member link` and `vitro member sign-out`: a person's console sign-in
@@ -15,12 +16,35 @@ export function registerMemberSessionCommands(
       .command('link')
       .description(
         'Mint a personal sign-in link for the console (works once, within 15 minutes; the ' +
-          "member's older unused links stop working) -> {member_id, url, expires_at}",
+          "member's older unused links stop working) -> {member_id, url, expires_at}; the " +
+          'address is PUBLIC_URL, else the one the server last started on this data directory recorded',
       )
       .addOption(required('--member <id>', 'member id')),
     async (o: { member: string }, trx, config) => {
       const { mintSignInLinkForMember } = await import('../modules/sessions/index.js');
-      return mintSignInLinkForMember(trx, o.member, config.publicUrl, new Date().toISOString());
+      const now = new Date().toISOString();
+      if (config.publicUrlSet) return mintSignInLinkForMember(trx, o.member, config.publicUrl, now);
+      const recorded = recordedServerAddress(config.dataDir);
+      if (recorded === null) {
+        // Never a guess: a link to an address nobody serves looks valid and fails.
+        const link = await mintSignInLinkForMember(trx, o.member, '', now);
+        return {
+          member_id: link.member_id,
+          url: null,
+          path: link.url,
+          expires_at: link.expires_at,
+          note:
+            "the server's address is not known: no server has started on this data directory " +
+            `(${config.dataDir}) and PUBLIC_URL is not set; open the console's address followed by path, or set PUBLIC_URL`,
+        };
+      }
+      const link = await mintSignInLinkForMember(trx, o.member, recorded.console_url, now);
+      return isRunning(recorded.pid)
+        ? link
+        : {
+            ...link,
+            note: `the address the server recorded at ${recorded.recorded_at}; that server is not running now`,
+          };
     },
   );
   action(

@@ -10,6 +10,7 @@ import { hasAnyWorkspace } from '../modules/identity/index.js';
 import { createRecordLookup } from '../modules/index.js';
 import { startServer, type RunningServer } from '../server.js';
 import { transact } from './database.js';
+import { recordServerAddress } from './server-address.js';
 import { checkDemoKeyFile, demoKeyPath, writeDemoKeyFile, type DemoKeyCheck } from './demo-key.js';
 import type { CliIo } from './io.js';
 import { explainStartupError, openCheckedDatabase } from './startup-errors.js';
@@ -143,6 +144,14 @@ export async function startServe(
     throw explainStartupError(error, config, 'listen');
   }
   const baseUrl = consoleBaseUrl(config, server.url);
+  try {
+    recordServerAddress(config.dataDir, baseUrl);
+  } catch (error) {
+    server.app.log.warn(
+      { err: error },
+      'could not record the server address in the data directory (vitro member link reads it)',
+    );
+  }
   // Secrets (the demo key, a live sign-in link) go to a terminal, or on the first start
   // (the demo lab just made); never into the log of a service started again and again.
   const showSecrets = io.terminal === true || lab !== null;

@@ -3,6 +3,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
+import { startServe } from '../../src/cli/serve.js';
+import { freePort } from '../support/local-services.js';
 import { cliTargets, runInProcess } from './support.js';
 
 describe.each(cliTargets())('vitro member link / sign-out on $name', (target) => {
@@ -78,6 +80,48 @@ describe.each(cliTargets())('vitro member link / sign-out on $name', (target) =>
     expect(unknown.err).toEqual({ error: 'Member not found' });
     const missing = await runInProcess(env, 'member', 'sign-out');
     expect(missing.err.error).toContain("required option '--member <id>' not specified");
+  });
+
+  it('hands out the address the server recorded in its data directory, or says it does not know it', async () => {
+    const env = { ...target.env(), PORT: String(await freePort()) };
+    const ws = (await runInProcess(env, 'workspace', 'create', '--name', 'Lab')).out.id as string;
+    const member = (
+      await runInProcess(
+        env,
+        'member',
+        'add',
+        '--workspace',
+        ws,
+        '--name',
+        'Cy',
+        '--role',
+        'member',
+      )
+    ).out.id as string;
+    // No PUBLIC_URL and no server started here yet: no address is made up.
+    const unknown = await runInProcess(env, 'member', 'link', '--member', member);
+    expect(unknown.code).toBe(0);
+    expect(unknown.out).toMatchObject({
+      member_id: member,
+      url: null,
+      path: expect.stringMatching(/^\/sign-in#vsl_/),
+      note: expect.stringContaining('PUBLIC_URL'),
+    });
+    const io = { env, out: () => undefined, err: () => undefined };
+    const { server, summary } = await startServe(io, {
+      demo: false,
+      handleSignals: false,
+      logger: false,
+    });
+    try {
+      const known = await runInProcess(env, 'member', 'link', '--member', member);
+      const base = (summary as { console: string }).console.replace(/\/$/, '');
+      expect(known.out.url).toMatch(new RegExp(`^${base}/sign-in#vsl_`));
+      expect(known.out.url).toContain(`:${env.PORT}/`);
+      expect(known.out.note).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 
   it('voids unused links: a newer link, revoke-links, sign-out and remove', async () => {
