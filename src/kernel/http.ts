@@ -167,15 +167,27 @@ export function installHttpConventions(app: FastifyInstance): void {
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (_req, text, done) => parseJson(text, done),
   );
-  // Any other type, or none: JSON for the routes that take it so (device firmware), else 415.
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (req, text, done) => {
-      if (req.routeOptions.config.vitro?.bodyOfAnyType === true) parseJson(text, done);
-      else done(unsupportedMediaType(), undefined);
-    },
-  );
+  // Any other type, or none: JSON for the routes that take it so (device firmware);
+  // elsewhere 415 at once, without waiting for a body nobody will read.
+  app.addContentTypeParser('*', (req, payload, done) => {
+    if (req.routeOptions.config.vitro?.bodyOfAnyType !== true) {
+      done(unsupportedMediaType(), undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        payload.destroy();
+        done(errors.payloadTooLarge(), undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    payload.on('end', () => parseJson(Buffer.concat(chunks), done));
+    payload.on('error', (error) => done(error, undefined));
+  });
 
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     const failure = failureOf(error, req);

@@ -132,7 +132,11 @@ consoleSuite(
 
     it('moves a stage and records a transfer with counts; a double click records one transfer', async () => {
       const roomB = await roomId('Growth Room B');
-      const made = await api('POST', '/api/v1/explants', { label: 'TEST-B1', initial_count: 4 });
+      const made = await api('POST', '/api/v1/explants', {
+        label: 'TEST-B1',
+        initial_count: 4,
+        initial_stage: 'initiation',
+      });
       const explant = body(made).data;
       const { context, page, problems } = await newPage(browser, PHONE);
       await signIn(page, t, demo.ownerId);

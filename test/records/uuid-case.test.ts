@@ -451,6 +451,14 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       session: true,
     },
   ],
+  revokeSignInLinks: (ids) => [
+    {
+      method: 'DELETE',
+      url: `/api/v1/members/${up(ids.colleague!)}/sign-in-links`,
+      status: 200,
+      session: true,
+    },
+  ],
   removeMember: (ids) => [
     {
       method: 'DELETE',
