@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLab, sqliteTarget } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
+import { appSuite } from '../support/suite.js';
 
 interface Operation {
   operationId: string;
@@ -15,10 +16,9 @@ interface Operation {
  * Needs route.ts to list UNSUPPORTED_MEDIA_TYPE among the body codes.
  */
 describe('OpenAPI document: errors of operations with a body', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let operations: { method: string; path: string; op: Operation }[];
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     operations = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
       .flatMap(([path, methods]) =>
@@ -26,7 +26,6 @@ describe('OpenAPI document: errors of operations with a body', () => {
       )
       .filter(({ op }) => op.requestBody !== undefined);
   });
-  afterAll(() => t.close());
 
   it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     expect(operations.length).toBeGreaterThan(0);

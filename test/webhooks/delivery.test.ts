@@ -1,9 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.js';
-import { client, dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
-import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
+import { dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 import {
-  isolatedTargets,
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
@@ -12,6 +10,7 @@ import {
   verified,
   type Receiver,
 } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON loosely
 type Json = any;
@@ -27,19 +26,11 @@ async function deliveries(c: Client, endpointId: string): Promise<Json[]> {
   return listAll(c, `/api/v1/webhook-endpoints/${endpointId}/deliveries`);
 }
 
-describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
-  let t: TestApp;
+describeOnOwnDatabases('webhook delivery', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: LOOPBACK_ALLOWED });
   let receiver: Receiver;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: LOOPBACK_ALLOWED });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
     receiver = await startReceiver();
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
   });
   afterEach(async () => {
     // The worker serves every workspace of the database: no endpoint of this test may

@@ -1,24 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
-import { client, dataOf, listAll, newPlant, type Client } from '../support/helpers.js';
-import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
-import { isolatedTargets, deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+import { dataOf, listAll, newPlant } from '../support/helpers.js';
+import { deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * The outbound guard at delivery time: a host name is resolved for every delivery,
  * and a refused answer refuses the attempt before any connection is made.
  */
-describe.each(isolatedTargets())('webhook address guard ($name)', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnOwnDatabases('webhook address guard', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { shared: true });
   let receiver: Receiver;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
     receiver = await startReceiver();
   });

@@ -15,8 +15,7 @@ import { sql } from 'kysely';
 import { inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { databaseTargets, type DatabaseTarget, type TestApp } from '../support/harness.js';
+import { type TestApp } from '../support/harness.js';
 
 /** Loopback receivers are refused unless the configuration allows them, as a lab's LAN would be. */
 export const LOOPBACK_ALLOWED = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
@@ -156,14 +155,7 @@ export async function drain(worker: DeliveryWorker): Promise<number> {
   throw new Error('the worker kept finding work after 100 passes');
 }
 
-/**
- * The databases of a test that runs a delivery worker: SQLite, and PostgreSQL in a
- * database of its own. A worker serves every workspace of its database, so on the
- * PostgreSQL database other test files share (where their servers run workers too) it
- * would take, and be taken, work that is not its test's. Falls back to the shared
- * database when this user may not create one.
- */
-/** A PostgreSQL database of its own (see isolatedTargets), and how to drop it; null: not allowed. */
+/** A PostgreSQL database of its own (as `isolatedTargets` makes), and how to drop it; null: not allowed. */
 export async function isolatedPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const base = inject('postgresUrl');
   if (base === null) return null;
@@ -187,43 +179,4 @@ export async function isolatedPostgres(): Promise<{ url: string; drop(): Promise
       }
     },
   };
-}
-
-export function isolatedTargets(): DatabaseTarget[] {
-  return databaseTargets().map((target) =>
-    target.name === 'sqlite'
-      ? target
-      : {
-          name: 'postgres',
-          open: async () => {
-            const shared = await target.open();
-            const name = `vitro_hooks_${randomUUID().replace(/-/g, '')}`;
-            try {
-              await sql`create database ${sql.id(name)}`.execute(shared.db);
-            } catch {
-              return shared;
-            }
-            await shared.close();
-            const url = new URL(inject('postgresUrl')!);
-            url.pathname = `/${name}`;
-            const own = openDatabase(
-              { dialect: 'postgres', url: url.toString() },
-              { poolSize: 20 },
-            );
-            await migrateToLatest(own.db);
-            return {
-              ...own,
-              close: async () => {
-                await own.close();
-                const admin = await target.open();
-                try {
-                  await sql`drop database if exists ${sql.id(name)}`.execute(admin.db);
-                } finally {
-                  await admin.close();
-                }
-              },
-            };
-          },
-        },
-  );
 }
