@@ -1,7 +1,8 @@
 /*
  * What the record modules (plants, explants, stages, transfers, contaminations)
  * share: the record a request names, external ids, who may change a record,
- * updates tracked in the change history, custom field values and stage keys.
+ * creates and updates tracked in the change history, custom field values and
+ * stage keys.
  */
 export {
   applyCustomFields,
@@ -11,6 +12,13 @@ export {
   type CustomFieldMap,
   type CustomFieldValue,
 } from './custom-fields.js';
+export {
+  createTracked,
+  initialStageOf,
+  type NewTrackedColumns,
+  type OpenStage,
+  type TrackedCreateInput,
+} from './create.js';
 export { externalIds, type ExternalIds } from './external-ids.js';
 export { requireMayChange, type OwnershipRefusal } from './ownership.js';
 export {
