@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.js';
+import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/schedule.js';
 import { dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 import {
   deliveryWorker,

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MadeAttempt } from '../../src/modules/webhooks/attempt.js';
+import type { MadeAttempt } from '../../src/modules/webhooks/delivery/attempt.js';
 import {
   BUSY_SHARE,
   DeliveryPressure,
   LAG_TARGET_MS,
   MAX_HOLD_MS,
-} from '../../src/modules/webhooks/pressure.js';
-import type { AttemptResult } from '../../src/modules/webhooks/sender.js';
+} from '../../src/modules/webhooks/delivery/pressure.js';
+import type { AttemptResult } from '../../src/modules/webhooks/delivery/sender.js';
 import { client, dataOf, newPlant } from '../support/helpers.js';
 import { createLab, startTestApp, type TestApp, sqliteTarget } from '../support/harness.js';
 import {

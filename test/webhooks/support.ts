@@ -7,9 +7,12 @@ import {
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { targetPolicy } from '../../src/modules/webhooks/target.js';
-import { WebhookSender } from '../../src/modules/webhooks/sender.js';
-import { streamEndpoint } from '../../src/modules/webhooks/stream.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/worker.js';
+import { WebhookSender } from '../../src/modules/webhooks/delivery/sender.js';
+import { streamEndpoint } from '../../src/modules/webhooks/delivery/stream.js';
+import {
+  DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from '../../src/modules/webhooks/delivery/worker.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { inject } from 'vitest';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { STOPPED } from '../../src/modules/webhooks/sender.js';
-import { GATHER_MS } from '../../src/modules/webhooks/worker.js';
+import { STOPPED } from '../../src/modules/webhooks/delivery/sender.js';
+import { GATHER_MS } from '../../src/modules/webhooks/delivery/worker.js';
 import { dataOf, listAll, newPlant } from '../support/helpers.js';
 import {
   deliveryWorker,
