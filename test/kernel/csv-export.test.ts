@@ -1,11 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { SCOPES } from '../../src/kernel/access.js';
-import type { Principal } from '../../src/kernel/principal.js';
 import { csvCell, EXPORT_PAGE_ROWS, wantsCsv } from '../../src/kernel/routes/csv.js';
 import { createPlant } from '../../src/modules/plants/index.js';
-import { body } from '../support/harness.js';
+import { body, ownerPrincipal } from '../support/harness.js';
 import { dataOf, expectError, listAll, newPlant } from '../support/helpers.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 
@@ -63,18 +61,7 @@ describeOnDatabases('CSV export of lists', (target) => {
     t.request({ method: 'GET', url, headers: csvHeaders(headers) });
 
   beforeAll(async () => {
-    const principal: Principal = {
-      kind: 'key',
-      credentialId: lab.owner.keyId,
-      workspaceId: lab.workspaceId,
-      plan: 'teams',
-      features: [],
-      memberId: lab.owner.memberId,
-      role: 'owner',
-      deviceId: null,
-      scopes: SCOPES,
-      key: null,
-    };
+    const principal = ownerPrincipal(lab);
     // More rows than two export pages, one in three in Greenhouse.
     await inTransaction(t.database.db, async (trx) => {
       const start = Date.parse('2026-01-01T00:00:00Z');

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SCOPES, type Plan, type Role, type Scope } from '../../src/kernel/access.js';
 import type { Environment } from '../../src/kernel/credentials.js';
+import type { Principal } from '../../src/kernel/principal.js';
 import { mintDeviceToken, registerDevice } from '../../src/modules/devices/index.js';
 import { addMember, createApiKey, createWorkspace } from '../../src/modules/identity/index.js';
 
@@ -246,6 +247,22 @@ export async function createLab(
         headers: { authorization: `Bearer ${token.token}` },
       };
     },
+  };
+}
+
+/** The principal of the lab owner's key (teams plan, every scope): for services called directly. */
+export function ownerPrincipal(lab: Lab): Principal {
+  return {
+    kind: 'key',
+    credentialId: lab.owner.keyId,
+    workspaceId: lab.workspaceId,
+    plan: 'teams',
+    features: [],
+    memberId: lab.owner.memberId,
+    role: 'owner',
+    deviceId: null,
+    scopes: SCOPES,
+    key: null,
   };
 }
 

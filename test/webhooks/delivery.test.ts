@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/schedule.js';
 import { dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 import {
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
-  startReceiver,
   testClock,
   verified,
-  type Receiver,
+  receiverEach,
 } from './support.js';
 import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
@@ -28,22 +27,7 @@ async function deliveries(c: Client, endpointId: string): Promise<Json[]> {
 
 describeOnOwnDatabases('webhook delivery', (target) => {
   const { t, lab, owner } = labSuite(target, { env: LOOPBACK_ALLOWED });
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    // The worker serves every workspace of the database: no endpoint of this test may
-    // still have retries due in the next one.
-    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
-      await t.request({
-        method: 'DELETE',
-        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
-        headers: lab.owner.headers,
-      });
-    }
-    await receiver.close();
-  });
+  const receiver = receiverEach(t, lab, owner);
 
   it('sends every change-feed event, in feed order, signed: the records GET /events lists', async () => {
     const endpoint = await newEndpoint(owner, receiver.url);

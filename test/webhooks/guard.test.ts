@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
 import { dataOf, listAll, newPlant } from '../support/helpers.js';
-import { deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+import { deliveryWorker, drain, receiverEach } from './support.js';
 import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 /**
@@ -10,20 +10,7 @@ import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
  */
 describeOnOwnDatabases('webhook address guard', (target) => {
   const { t, lab, owner } = labSuite(target, {}, { shared: true });
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
-      await t.request({
-        method: 'DELETE',
-        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
-        headers: lab.owner.headers,
-      });
-    }
-    await receiver.close();
-  });
+  const receiver = receiverEach(t, lab, owner);
 
   it('refuses every answer of the table, dialling nothing', async () => {
     const port = new URL(receiver.url).port;

@@ -15,10 +15,12 @@ import {
 } from '../../src/modules/webhooks/delivery/worker.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
-import { type TestApp } from '../support/harness.js';
+import type { Lab, TestApp } from '../support/harness.js';
+import { listAll, type Client } from '../support/helpers.js';
+import { live } from '../support/suite.js';
 
 /** Loopback receivers are refused unless the configuration allows them, as a lab's LAN would be. */
 export const LOOPBACK_ALLOWED = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
@@ -156,6 +158,29 @@ export async function drain(worker: DeliveryWorker): Promise<number> {
     total += made;
   }
   throw new Error('the worker kept finding work after 100 passes');
+}
+
+/**
+ * A receiver for each test of a suite (a live view), closed after the test with every
+ * endpoint of the lab deleted: the worker serves every workspace of the database, so no
+ * endpoint of one test may still have retries due in the next.
+ */
+export function receiverEach(t: TestApp, lab: Lab, owner: Client): Receiver {
+  let receiver: Receiver | undefined;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
+      await t.request({
+        method: 'DELETE',
+        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
+        headers: lab.owner.headers,
+      });
+    }
+    await receiver?.close();
+  });
+  return live('receiver', () => receiver);
 }
 
 /** A PostgreSQL database of its own (as `isolatedTargets` makes), and how to drop it; null: not allowed. */
