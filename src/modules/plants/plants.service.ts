@@ -26,6 +26,7 @@ import {
   findPlantByExternalKey,
   findPlantsByExternalKeys,
   listPlantRows,
+  PLANT_FIELDS,
   plantExternalIds,
   plants,
   type PlantRow,
@@ -175,15 +176,7 @@ const externalIdAlone = () =>
 
 const PLANT_KIND: TrackedKind<
   PlantRow,
-  | 'species'
-  | 'common_name'
-  | 'genus'
-  | 'family'
-  | 'cultivar'
-  | 'source'
-  | 'notes'
-  | 'status'
-  | 'external_id',
+  (typeof PLANT_FIELDS)[number] | 'external_id',
   PlantRecord,
   null
 > = {
@@ -192,17 +185,7 @@ const PLANT_KIND: TrackedKind<
   table: plants,
   externalIds: plantExternalIds,
   editRefusal: { code: 'PLANT_WRITE_FORBIDDEN', action: 'editing it' },
-  updatable: [
-    'species',
-    'common_name',
-    'genus',
-    'family',
-    'cultivar',
-    'source',
-    'notes',
-    'status',
-    'external_id',
-  ],
+  updatable: [...PLANT_FIELDS, 'external_id'],
   searchText: searchTextOfPlant,
   context: () => Promise.resolve(null),
   present: presentPlant,

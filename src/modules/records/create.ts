@@ -24,19 +24,20 @@ export type NewTrackedColumns = Omit<TrackedRow, 'search_text'> &
     deleted_at: string | null;
   };
 
+/** The first stage record of a new plant or explant. */
+export interface FirstStage {
+  workspaceId: string;
+  entity: EntityType;
+  entityId: string;
+  stage: string;
+  enteredOn: string;
+  createdBy: string | null;
+  /** Checked by the caller: a room of the workspace. */
+  roomId?: string | null;
+}
+
 /** Opens a new record's first stage record (the stages module's `openInitialStage`). */
-export type OpenStage = (
-  trx: Trx,
-  input: {
-    workspaceId: string;
-    entity: EntityType;
-    entityId: string;
-    stage: string;
-    enteredOn: string;
-    createdBy: string | null;
-    roomId: string | null;
-  },
-) => Promise<{ id: string; stage: string }>;
+export type OpenStage = (trx: Trx, input: FirstStage) => Promise<{ id: string; stage: string }>;
 
 /**
  * The stage `asked` names (by key or display name) in the lab's list of `entity`

@@ -15,11 +15,13 @@ export {
 export {
   createTracked,
   initialStageOf,
+  type FirstStage,
   type NewTrackedColumns,
   type OpenStage,
   type TrackedCreateInput,
 } from './create.js';
 export { externalIds, type ExternalIds } from './external-ids.js';
+export { trackedEditableFields, trackedRecordFields } from './record-schemas.js';
 export { requireMayChange, type OwnershipRefusal } from './ownership.js';
 export {
   DEFAULT_PLANT_STAGE_NAMES,
