@@ -1,3 +1,4 @@
+import type { ReferenceExpression, SelectQueryBuilder } from 'kysely';
 import { errors } from './errors.js';
 import { toUtc } from './formats.js';
 
@@ -18,4 +19,20 @@ export function timeWindow(query: { from?: string; to?: string }): TimeWindow {
     throw errors.validation('from: must not be later than to');
   }
   return { from, to };
+}
+
+/**
+ * A list query narrowed to the rows whose `column` (an ISO 8601 UTC time) lies in
+ * `window`, both ends inclusive; an open end adds nothing.
+ */
+export function withinWindow<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  column: ReferenceExpression<DB, TB>,
+  window: TimeWindow,
+): SelectQueryBuilder<DB, TB, O> {
+  let narrowed = query;
+  // Kysely cannot check a value against a column of a generic table; the column holds text.
+  if (window.from !== null) narrowed = narrowed.where(column, '>=', window.from as never);
+  if (window.to !== null) narrowed = narrowed.where(column, '<=', window.to as never);
+  return narrowed;
 }

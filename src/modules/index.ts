@@ -24,8 +24,9 @@ import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
 import { mediaRecipeRecords } from './media-recipes/index.js';
 import { registerManagementRoutes } from './identity/management.routes.js';
+import { registerPeopleRoutes } from './identity/people.routes.js';
+import { registerWorkspaceRoutes } from './identity/workspaces.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
-import { registerPeopleRoutes } from './people/people.routes.js';
 import { plantRecords } from './plants/index.js';
 import { registerPlantRoutes } from './plants/plants.routes.js';
 import { registerSopRunRoutes } from './sop-runs/sop-runs.routes.js';
@@ -41,7 +42,6 @@ import { explantTransferRecords, plantTransferRecords } from './transfers/index.
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
 import { taskRecords } from './tasks/index.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
-import { registerWorkspaceRoutes } from './workspaces/workspaces.routes.js';
 import { registerWebhookRoutes, type TargetPolicy } from './webhooks/index.js';
 import { checkReadings, registerAlertRoutes } from './alerts/index.js';
 

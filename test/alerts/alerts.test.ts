@@ -1,22 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { checkSilentSensors } from '../../src/modules/alerts/silence.js';
 import { newDevice } from '../devices/helpers.js';
-import {
-  addRoom,
-  client,
-  dataOf,
-  expectError,
-  GENEROUS_LIMITS,
-  listAll,
-  type Client,
-} from '../support/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { addRoom, dataOf, expectError, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON loosely
 type Json = any;
@@ -24,19 +10,11 @@ type Json = any;
 const T0 = Date.parse('2026-11-20T08:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
-describe.each(databaseTargets())('sensor alerts ($name)', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('sensor alerts', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let roomId: string;
   let device: Json;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     roomId = await addRoom(t.database, lab.workspaceId);
     device = await newDevice(owner, { room_id: roomId });
   });

@@ -1,32 +1,29 @@
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fixture } from '../files/fixtures.js';
-import { client, dataOf, expectError, GENEROUS_LIMITS, newPlant } from '../support/helpers.js';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { dataOf, expectError, GENEROUS_LIMITS, newPlant } from '../support/helpers.js';
 import { startTestS3, type TestS3 } from '../support/s3.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const BUCKET = 'vitro-assets';
 const JPEG = fixture('tiny.jpg');
 
 /** The API on S3-compatible storage (s3rver on loopback): upload, presigned read, cleanup. */
-describe.each(databaseTargets())('Media files on S3 storage, $name', (target) => {
+describeOnDatabases('Media files on S3 storage', (target) => {
   let server: TestS3;
-  let t: TestApp;
   let s3: S3Client;
-
   beforeAll(async () => {
     server = await startTestS3(BUCKET);
-    t = await startTestApp(target, {
-      env: { ...GENEROUS_LIMITS, STORAGE_URL: server.storageUrl },
-    });
+  });
+  afterAll(() => server.close());
+  const { t, lab, owner } = labSuite(target, () => ({
+    env: { ...GENEROUS_LIMITS, STORAGE_URL: server.storageUrl },
+  }));
+  beforeAll(() => {
     s3 = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true });
   });
-  afterAll(async () => {
-    s3.destroy();
-    await t.close();
-    await server.close();
-  });
+  afterAll(() => s3.destroy());
 
   const objectsOf = async (workspaceId: string) =>
     (
@@ -35,8 +32,6 @@ describe.each(databaseTargets())('Media files on S3 storage, $name', (target) =>
     ).map((o) => o.Key);
 
   it('stores the image in the bucket and hands out a presigned link that serves it', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const plant = await newPlant(owner);
     const asset = dataOf(
       await owner.post('/api/v1/assets', {
@@ -59,8 +54,6 @@ describe.each(databaseTargets())('Media files on S3 storage, $name', (target) =>
   });
 
   it('deletes the uploaded object when the row cannot be saved', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const plant = await newPlant(owner);
     // Refuses this workspace's asset rows (a CHECK the row cannot meet).
     const name = sql.raw(`vitro_test_no_assets_${lab.workspaceId.replace(/-/g, '')}`);

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { fixture } from '../files/fixtures.js';
 import { startHttpsServer, TEST_CA, type TestHttpsServer } from '../files/https-server.js';
@@ -16,16 +16,9 @@ import {
   newExplant,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const IMAGES = [
   ['tiny.jpg', 'image/jpeg'],
@@ -91,20 +84,17 @@ async function refuseAssetInserts(database: Database, workspaceId: string) {
   };
 }
 
-describe.each(databaseTargets())('Media files on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Media files', (target) => {
+  const { t, lab, owner } = labSuite(target, {
+    env: { ...GENEROUS_LIMITS, VITRO_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1/32' },
+    imageFetch: { ca: TEST_CA },
+  });
   let plant: { id: string };
   let images: TestHttpsServer;
   let filesRoot: string;
   let undo: (() => Promise<void>) | null = null;
 
   beforeAll(async () => {
-    t = await startTestApp(target, {
-      env: { ...GENEROUS_LIMITS, VITRO_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1/32' },
-      imageFetch: { ca: TEST_CA },
-    });
     images = await startHttpsServer((req, res) => {
       const path = req.url ?? '';
       if (path.startsWith('/img/')) {
@@ -123,13 +113,8 @@ describe.each(databaseTargets())('Media files on $name', (target) => {
       }
     });
   });
-  afterAll(async () => {
-    await images.close();
-    await t.close();
-  });
+  afterAll(() => images.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     plant = await newPlant(owner);
     filesRoot = join(t.config.dataDir, 'files');
   });

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { TEST_SECRET } from '../support/harness.js';
@@ -98,6 +100,22 @@ function spawnCli(entry: string[], env: Record<string, string>, argv: string[]):
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The address a spawned `vitro serve` says it listens on (its JSON log's `listening`). */
+export async function listeningUrl(server: ChildProcess): Promise<string> {
+  for await (const line of createInterface({ input: server.stdout! })) {
+    const parsed = JSON.parse(line) as { listening?: string };
+    if (parsed.listening !== undefined) return parsed.listening;
+  }
+  throw new Error('the server exited before listening');
+}
+
+/** Stops a spawned server with SIGTERM and waits for it to exit (at once if it has). */
+export async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  server.kill('SIGTERM');
+  await once(server, 'exit');
 }
 
 /** Runs the real CLI as a process, as `vitro …` would. */

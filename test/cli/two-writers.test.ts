@@ -1,22 +1,6 @@
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runProcess, spawnVitro, tempDir } from './support.js';
-
-async function listeningUrl(server: ChildProcess): Promise<string> {
-  for await (const line of createInterface({ input: server.stdout! })) {
-    const parsed = JSON.parse(line) as { listening?: string };
-    if (parsed.listening !== undefined) return parsed.listening;
-  }
-  throw new Error('the server exited before listening');
-}
-
-async function stop(server: ChildProcess): Promise<void> {
-  server.kill('SIGTERM');
-  await once(server, 'exit');
-}
+import { listeningUrl, runProcess, spawnVitro, stopServer, tempDir } from './support.js';
 
 /** `count` plant creations against `base`, `concurrency` at a time; the statuses answered. */
 async function createPlants(
@@ -115,7 +99,7 @@ describe('two writer processes on one SQLite file', () => {
       } while (cursor !== null);
       expect(total).toBe(300);
     } finally {
-      await Promise.all(servers.map(stop));
+      await Promise.all(servers.map(stopServer));
     }
   }, 120_000);
 });

@@ -1,26 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONSOLE_PAGES } from '../../src/console/pages.js';
 import { consoleCsp } from '../../src/console/serve.js';
-import {
-  body,
-  databaseTargets,
-  startTestApp,
-  testConfig,
-  type TestApp,
-} from '../support/harness.js';
+import { body, testConfig, sqliteTarget } from '../support/harness.js';
 import { REPO_ROOT } from '../support/node-script.js';
 import { consolePaths } from '../../scripts/console-pages.js';
+import { appSuite } from '../support/suite.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 describe('the console, served by the API process', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget());
 
   it('answers a browser at / with the console, a JSON client as before', async () => {
     const page = await t.request({ method: 'GET', url: '/', headers: HTML });

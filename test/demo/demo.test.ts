@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import type { BlobStore } from '../../src/files/blob-store.js';
 import { createBlobStore } from '../../src/files/create-blob-store.js';
@@ -6,25 +6,22 @@ import { demoPhotos, discardDemoPhotos } from '../../src/modules/demo/demo.photo
 import { createDemoLab } from '../../src/modules/demo/demo.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import { countRows } from '../import/fixtures.js';
-import { body, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { body } from '../support/harness.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
-describe.each(databaseTargets())('demo lab on $name', (target) => {
-  let t: TestApp;
+describeOnDatabases('demo lab', (target) => {
+  const { t } = appSuite(target);
   let lab: { workspace_id: string; key: string };
   let headers: { authorization: string };
   let store: BlobStore;
   beforeAll(async () => {
-    t = await startTestApp(target);
     store = await createBlobStore(t.config);
     lab = await inTransaction(t.database.db, (trx) =>
       createDemoLab(trx, createRecordLookup(), new Date(), demoPhotos(store)),
     );
     headers = { authorization: `Bearer ${lab.key}` };
   });
-  afterAll(async () => {
-    store.close();
-    await t.close();
-  });
+  afterAll(() => store.close());
 
   it('hands out an owner key with every scope on the teams plan', async () => {
     const res = await t.request({ method: 'GET', url: '/api/v1/me', headers });

@@ -1,10 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import type { Plan } from '../../src/kernel/access.js';
 import { hashCredential } from '../../src/kernel/credentials.js';
@@ -21,13 +16,7 @@ import {
   randomId,
   type Client,
 } from '../support/helpers.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  testConfig,
-  type DatabaseTarget,
-} from '../support/harness.js';
+import { body, createLab, testConfig, twoHandles } from '../support/harness.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   del,
@@ -351,21 +340,11 @@ describeOnDatabases('Device tokens', (target) => {
 });
 
 /** Two servers on one database: a token revoked through one is refused by the other at once. */
-describe.each(databaseTargets())('Device token revocation across instances on $name', (target) => {
+describeOnDatabases('Device token revocation across instances', (target) => {
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
-
-  /** Two databases handles on one store: the same SQLite file, or the same PostgreSQL database. */
-  async function twoHandles(dbTarget: DatabaseTarget): Promise<[Database, Database]> {
-    if (dbTarget.name === 'postgres') return [await dbTarget.open(), await dbTarget.open()];
-    const path = join(mkdtempSync(join(tmpdir(), 'vitro-devices-')), 'vitro.db');
-    const open = () => openDatabase({ dialect: 'sqlite', path, url: `sqlite:${path}` });
-    const first = open();
-    await migrateToLatest(first.db);
-    return [first, open()];
-  }
 
   it('refuses the token on the very next request to the other instance', async () => {
     const [one, two] = await twoHandles(target);

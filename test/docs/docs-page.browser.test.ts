@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { CHROMIUM, launchChromium } from '../support/chromium.js';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A host name that is not loopback as far as the browser knows; it resolves to 127.0.0.1. */
 const HOST_NAME = 'lab-server';
 const required = ['1', 'true'].includes(process.env.VITRO_TEST_REQUIRE_BROWSER ?? '');
@@ -24,33 +25,18 @@ if (!present && !required) {
  * nothing there.
  */
 describe.skipIf(!present && !required)('docs page in headless Chromium', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
     if (!present) throw new Error(`VITRO_TEST_REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
-    t = await startTestApp(databaseTargets()[0]!);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://${HOST_NAME}:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1`,
-      ],
-    });
+    browser = await launchChromium([`--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1`]);
   });
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   it('renders the operations over http on a non-loopback host name, titled Vitro', async () => {

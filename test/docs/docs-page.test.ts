@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 describe('docs page headers', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget());
 
   it('sends a same-origin CSP that does not upgrade requests to https', async () => {
     for (const url of ['/docs', '/docs/static/swagger-ui-bundle.js']) {

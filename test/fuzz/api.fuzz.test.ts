@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/kernel/errors.js';
 import { newId } from '../../src/kernel/ids.js';
@@ -10,7 +10,6 @@ import { mintDeviceToken } from '../../src/modules/devices/index.js';
 import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/index.js';
 import {
   addRoom,
-  client,
   dataOf,
   defineCustomFields,
   GENEROUS_LIMITS,
@@ -20,7 +19,7 @@ import {
 import { fixture } from '../files/fixtures.js';
 import { subcultureSop } from '../records/sop-helpers.js';
 import { newDemand, newTask, placeByHand } from '../records/task-helpers.js';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { createLab } from '../support/harness.js';
 import { rawExchange } from '../support/raw-http.js';
 import {
   deliveryWorker,
@@ -42,6 +41,7 @@ import {
 } from './requests.js';
 import { mintLink, signIn } from '../support/sessions.js';
 import { ResponseShapes } from './responses.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * Property-based fuzzing of every operation in the served OpenAPI document, on
@@ -114,33 +114,33 @@ function problemsOf(answer: Answer | null, shapeOf: (body: unknown) => string[])
   return problems;
 }
 
-describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
-  let t: TestApp;
+describeOnDatabases('OpenAPI-driven fuzz', (target) => {
+  // Every host name resolves to loopback, which the download refuses: an image_url
+  // never reaches DNS or the network.
+  const { t, lab, owner } = labSuite(
+    target,
+    {
+      env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED },
+      imageFetch: { resolver: async () => ['127.0.0.1'] },
+    },
+    { shared: true },
+  );
   let port: number;
   let operations: OperationSpec[];
   let shapes: ResponseShapes;
   let fixtures: Fixtures;
-  let owner: ReturnType<typeof client>;
   let receiver: Receiver;
   /** The owner's console session: ended by a fuzzed sign-out, then opened again. */
   let session: Awaited<ReturnType<typeof signIn>>;
   let ownerMemberId: string;
 
   beforeAll(async () => {
-    // Every host name resolves to loopback, which the download refuses: an image_url
-    // never reaches DNS or the network.
-    t = await startTestApp(target, {
-      env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED },
-      imageFetch: { resolver: async () => ['127.0.0.1'] },
-    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     operations = operationsOf(doc as OpenApiDocument);
     shapes = new ResponseShapes(doc as OpenApiDocument);
 
-    const lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     await defineCustomFields(t.database, lab.workspaceId, [
       ...(['plant', 'explant', 'transfer', 'contamination'] as const).flatMap((entity) => [
         { entity, key: 'clone', type: 'text' as const },
@@ -460,10 +460,7 @@ describe.each(databaseTargets())('OpenAPI-driven fuzz on $name', (target) => {
       },
     };
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   /** The owner's session cookie and fresh sign-in links, filled in as a request is sent. */
   const withCredentials = async (value: string): Promise<string> => {

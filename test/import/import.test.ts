@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { AppError } from '../../src/kernel/errors.js';
 import { newId } from '../../src/kernel/ids.js';
 import { inTransaction } from '../../src/db/transaction.js';
@@ -18,25 +18,14 @@ import {
 } from '../../src/modules/labels/labels.repository.js';
 import { cultureLinePrices, priceEvents } from '../../src/modules/pricing/pricing.repository.js';
 import { listSopVersions, sops } from '../../src/modules/sops/sops.repository.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { createLab } from '../support/harness.js';
 import { countRows, fullFile, plantAndExplant, snapshot } from './fixtures.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
-describe.each(databaseTargets())('import on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
+describeOnDatabases('import', (target) => {
+  const { t, lab } = labSuite(target);
   let refs: { plantId: string; explantId: string };
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
     refs = await plantAndExplant(t, lab);
   });
   const db = () => t.database.db;

@@ -1,5 +1,5 @@
 import { inTransaction } from '../../src/db/transaction.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { generateCredential } from '../../src/kernel/credentials.js';
 import { changeDeviceStatus } from '../../src/modules/devices/index.js';
@@ -10,21 +10,12 @@ import {
   setWorkspaceFeatures,
   setWorkspacePlan,
 } from '../../src/modules/identity/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import { kernelTestRoutes } from './routes.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
-describe.each(databaseTargets())('authentication and access on $name', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { extraRoutes: kernelTestRoutes });
-  });
-  afterAll(() => t.close());
+describeOnDatabases('authentication and access', (target) => {
+  const { t } = appSuite(target, { extraRoutes: kernelTestRoutes });
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.request({ method: 'GET', url, headers });

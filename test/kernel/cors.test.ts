@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
-import { describeOnDatabases } from '../support/suite.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 const TOOL = 'https://tools.lab.example';
 
 describeOnDatabases('CORS', (target) => {
   describe('with nothing configured', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp(target);
-    });
-    afterAll(() => t.close());
+    const { t } = appSuite(target);
 
     it('sends no CORS header and answers OPTIONS 405, as before', async () => {
       const lab = await createLab(t.database);
@@ -34,11 +30,7 @@ describeOnDatabases('CORS', (target) => {
   });
 
   describe('with CORS_ORIGINS', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { CORS_ORIGINS: `${TOOL}, http://localhost:5173` } });
-    });
-    afterAll(() => t.close());
+    const { t } = appSuite(target, { env: { CORS_ORIGINS: `${TOOL}, http://localhost:5173` } });
 
     it('answers the preflights of the origins listed, and only theirs', async () => {
       const preflight = await t.request({

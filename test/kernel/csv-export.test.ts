@@ -1,19 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { SCOPES } from '../../src/kernel/access.js';
-import type { Principal } from '../../src/kernel/principal.js';
 import { csvCell, EXPORT_PAGE_ROWS, wantsCsv } from '../../src/kernel/routes/csv.js';
 import { createPlant } from '../../src/modules/plants/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { client, dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
+import { body, ownerPrincipal } from '../support/harness.js';
+import { dataOf, expectError, listAll, newPlant } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** The records of a CSV text, each a list of cells. */
 const rowsOf = (text: string): string[][] => parse(text);
@@ -62,10 +54,8 @@ describe('CSV negotiation and cells', () => {
 });
 
 /** Every row a list's filters match, as CSV, from the routes kernel; on both databases. */
-describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('CSV export of lists', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { shared: true });
   const many = EXPORT_PAGE_ROWS * 2 + 7;
   const csvHeaders = (headers: Record<string, string> = {}) => ({
     ...lab.owner.headers,
@@ -76,21 +66,7 @@ describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
     t.request({ method: 'GET', url, headers: csvHeaders(headers) });
 
   beforeAll(async () => {
-    t = await startTestApp(target);
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-    const principal: Principal = {
-      kind: 'key',
-      credentialId: lab.owner.keyId,
-      workspaceId: lab.workspaceId,
-      plan: 'teams',
-      features: [],
-      memberId: lab.owner.memberId,
-      role: 'owner',
-      deviceId: null,
-      scopes: SCOPES,
-      key: null,
-    };
+    const principal = ownerPrincipal(lab);
     // More rows than two export pages, one in three in Greenhouse.
     await inTransaction(t.database.db, async (trx) => {
       const start = Date.parse('2026-01-01T00:00:00Z');
@@ -107,7 +83,6 @@ describe.each(databaseTargets())('CSV export of lists on $name', (target) => {
       }
     });
   }, 120_000);
-  afterAll(() => t.close());
 
   it('answers every matching row, not one page, with the header of the list fields', async () => {
     const res = await exportCsv('/api/v1/plants?stage=greenhouse&limit=5');

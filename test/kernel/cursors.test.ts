@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type TestApp,
-} from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
-describe.each(databaseTargets())('list paging on $name', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
+describeOnDatabases('list paging', (target) => {
+  const { t } = appSuite(target);
 
   it('keysets through a list with limit+1, caps the page, and refuses foreign cursors', async () => {
     const lab = await createLab(t.database);

@@ -9,10 +9,10 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import type { DB } from '../../src/db/schema.js';
-import { databaseTargets } from '../support/harness.js';
 import { runNodeScript } from '../support/node-script.js';
+import { describeOnDatabases } from '../support/suite.js';
 
-describe.each(databaseTargets())('database on $name', (target) => {
+describeOnDatabases('database', (target) => {
   it('runs migrations once; running them again is a no-op', async () => {
     const database = await target.open();
     try {

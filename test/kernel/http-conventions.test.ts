@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import Type from 'typebox';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe.each(databaseTargets())('HTTP conventions on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+describeOnDatabases('HTTP conventions', (target) => {
+  const { t, lab } = labSuite(
+    target,
+    {
       extraRoutes: (routes) => {
         routes.read({
           url: '/api/v1/test/boom',
@@ -31,10 +24,9 @@ describe.each(databaseTargets())('HTTP conventions on $name', (target) => {
           },
         });
       },
-    });
-    lab = await createLab(t.database);
-  });
-  afterAll(() => t.close());
+    },
+    { shared: true },
+  );
 
   it('wraps success in the envelope with a fresh X-Request-Id', async () => {
     const first = await t.request({ method: 'GET', url: '/api/v1/me', headers: lab.owner.headers });

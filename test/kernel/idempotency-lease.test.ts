@@ -1,16 +1,10 @@
 import Type from 'typebox';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import * as idempotency from '../../src/kernel/idempotency.js';
 import type { Routes } from '../../src/kernel/routes/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_LEASE_MS, requestFingerprint } =
   idempotency;
@@ -51,16 +45,8 @@ function holdNext() {
   return { inside, release };
 }
 
-describe.each(databaseTargets())('idempotency leases on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  beforeAll(async () => {
-    t = await startTestApp(target, { extraRoutes: heldRoute });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-  });
+describeOnDatabases('idempotency leases', (target) => {
+  const { t, lab } = labSuite(target, { extraRoutes: heldRoute });
 
   const payload = { species: 'Leased' };
   const post = (key: string) =>

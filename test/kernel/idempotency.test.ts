@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import Type from 'typebox';
 import { newId } from '../../src/kernel/ids.js';
 import { purgeExpiredIdempotencyKeys, requestFingerprint } from '../../src/kernel/idempotency.js';
 import type { Routes } from '../../src/kernel/routes/index.js';
 import { upsertRoom } from '../../src/modules/lab/lab.repository.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab, type Lab } from '../support/harness.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 const failedOnce = new Set<string>();
 /** What the prepare step of `rooms-prepared` left behind and `discard` has not undone. */
@@ -167,12 +161,8 @@ function idempotencyTestRoutes(routes: Routes) {
   });
 }
 
-describe.each(databaseTargets())('idempotency on $name', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { extraRoutes: idempotencyTestRoutes });
-  });
-  afterAll(() => t.close());
+describeOnDatabases('idempotency', (target) => {
+  const { t } = appSuite(target, { extraRoutes: idempotencyTestRoutes });
 
   const post = (
     lab: Lab,

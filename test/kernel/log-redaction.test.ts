@@ -1,18 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential, SECRET_PREFIXES } from '../../src/kernel/credentials.js';
 import { redactUrl } from '../../src/kernel/log-redaction.js';
 import { newSigningSecret } from '../../src/modules/webhooks/signing.js';
+import { body, sqliteTarget } from '../support/harness.js';
 import { mintLink, signIn } from '../support/sessions.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { labSuite } from '../support/suite.js';
 
 /** The secret part of a key or token: what must never reach a log. */
 const secretBody = (credential: string) => credential.replace(/^xp[kd]_(live|dev)_/, '');
@@ -20,9 +14,6 @@ const secretBody = (credential: string) => credential.replace(/^xp[kd]_(live|dev
 const encoded = (credential: string) => credential.replace(/_/g, '%5F');
 
 describe('request log with keys in query strings, paths and headers', () => {
-  let t: TestApp;
-  let lab: Lab;
-  let base: string;
   let log = '';
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -30,18 +21,16 @@ describe('request log with keys in query strings, paths and headers', () => {
       done();
     },
   });
-
+  const { t, lab } = labSuite(
+    sqliteTarget(),
+    { logger: true, logStream: stream, env: { LOG_LEVEL: 'trace' } },
+    { shared: true },
+  );
+  let base: string;
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!, {
-      logger: true,
-      logStream: stream,
-      env: { LOG_LEVEL: 'trace' },
-    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    lab = await createLab(t.database);
   });
-  afterAll(() => t.close());
 
   it('logs every request without any key or device token', async () => {
     const key = lab.owner.key;

@@ -1,56 +1,38 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import Type from 'typebox';
+import { body } from '../support/harness.js';
 import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
   dataOf,
   defineCustomFields,
   expectError,
   newExplant,
   newPlant,
-  type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const NUL = '\u0000';
 const NUL_PROBLEM = 'must not contain a NUL character';
 
-describe.each(databaseTargets())('NUL characters on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, {
-      extraRoutes: (routes) => {
-        routes.write({
-          method: 'POST',
-          url: '/api/v1/test/measure',
-          operationId: 'testMeasure',
-          tags: ['SOP runs'],
-          summary: 'names no field in a 422, like the measurement endpoint',
-          scope: 'write:sop_steps',
-          failureCode: 'SOP_STEP_EVENT_CREATE_FAILED',
-          hideFieldInErrors: true,
-          body: Type.Object(
-            { metric: Type.String({ maxLength: 60 }), unit: Type.String({ maxLength: 20 }) },
-            { additionalProperties: false },
-          ),
-          data: Type.Object({ metric: Type.String() }),
-          handler: async (req) => ({ data: { metric: req.body.metric } }),
-        });
-      },
-    });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
+describeOnDatabases('NUL characters', (target) => {
+  const { t, lab, owner } = labSuite(target, {
+    extraRoutes: (routes) => {
+      routes.write({
+        method: 'POST',
+        url: '/api/v1/test/measure',
+        operationId: 'testMeasure',
+        tags: ['SOP runs'],
+        summary: 'names no field in a 422, like the measurement endpoint',
+        scope: 'write:sop_steps',
+        failureCode: 'SOP_STEP_EVENT_CREATE_FAILED',
+        hideFieldInErrors: true,
+        body: Type.Object(
+          { metric: Type.String({ maxLength: 60 }), unit: Type.String({ maxLength: 20 }) },
+          { additionalProperties: false },
+        ),
+        data: Type.Object({ metric: Type.String() }),
+        handler: async (req) => ({ data: { metric: req.body.metric } }),
+      });
+    },
   });
 
   const countRows = async (table: 'plants' | 'explants' | 'stages') =>

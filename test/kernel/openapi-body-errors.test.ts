@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLab, sqliteTarget } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
+import { appSuite } from '../support/suite.js';
 
 interface Operation {
   operationId: string;
@@ -17,10 +18,9 @@ interface Operation {
  * say so: there the same body is invalid JSON (400).
  */
 describe('OpenAPI document: errors of operations with a body', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let operations: { method: string; path: string; op: Operation }[];
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     operations = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
       .flatMap(([path, methods]) =>
@@ -39,7 +39,6 @@ describe('OpenAPI document: errors of operations with a body', () => {
     ).toEqual(['createDeviceEvent', 'createSensorReadings', 'sendHeartbeat']);
     for (const { op } of anyType()) expect(op.responses['415']).toBeUndefined();
   });
-  afterAll(() => t.close());
 
   it('answers a body that is not JSON with 415 UNSUPPORTED_MEDIA_TYPE (400 where any type is read)', async () => {
     expect(operations.length).toBeGreaterThan(0);

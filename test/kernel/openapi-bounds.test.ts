@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 type Schema = Record<string, unknown>;
 
@@ -65,15 +66,13 @@ function unboundedNumbers(doc: Document, schema: Schema, where: string, seen = n
 }
 
 describe('OpenAPI document: bounded numbers', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let doc: Document;
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     doc = res.json();
   });
-  afterAll(() => t.close());
 
   it('gives every integer and number of every request parameter and body a minimum and a maximum', () => {
     const unbounded: string[] = [];

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../cli/support.js';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 /** Component schemas every client should get a named type for (a record, or an envelope part). */
 const NAMED = ['Error', 'PageMeta', 'Me', 'Workspace', 'Plant', 'Explant', 'Stage', 'ChangeEvent'];
@@ -20,15 +21,13 @@ interface Document {
 
 /** The served document is good input for client generators (openapi-typescript, Redocly). */
 describe('OpenAPI document for client generators', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let text: string;
   let doc: Document;
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     text = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).body;
     doc = JSON.parse(text) as Document;
   });
-  afterAll(() => t.close());
 
   it('names records, the page meta and the error envelope as components and refers to them', () => {
     for (const name of NAMED) expect(doc.components.schemas, name).toHaveProperty(name);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 /**
  * The error codes the wire format lists per operation (status and code), as
@@ -46,15 +47,13 @@ interface Operation {
 }
 
 describe('OpenAPI error responses', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     paths = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
       paths: typeof paths;
     }>().paths;
   });
-  afterAll(() => t.close());
 
   it('documents exactly the codes the wire format lists for each operation', () => {
     const problems: string[] = [];

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { ERROR_CODES } from '../../src/kernel/errors.js';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 interface Operation {
   operationId?: string;
@@ -12,7 +13,7 @@ interface Operation {
 }
 
 describe('OpenAPI document', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let doc: {
     openapi: string;
     info: { version: string };
@@ -21,12 +22,10 @@ describe('OpenAPI document', () => {
     'x-scopes': string[];
   };
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     doc = res.json();
   });
-  afterAll(() => t.close());
 
   it('is OpenAPI 3.1 with version 1, the security schemes in use and the 37 scopes', () => {
     expect(doc.openapi).toBe('3.1.0');

@@ -1,33 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import {
-  client,
-  dataOf,
-  expectError,
-  newExplant,
-  newPlant,
-  type Client,
-} from '../support/helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { dataOf, expectError, newExplant, newPlant } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** The documented largest `offset` (both databases handle it; larger is 422). */
 const OFFSET_MAX = 1_000_000;
 
-describe.each(databaseTargets())('paging bounds on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('paging bounds', (target) => {
+  const { t, owner } = labSuite(target, {}, { shared: true });
   let lists: string[];
   beforeAll(async () => {
-    t = await startTestApp(target);
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const plant = await newPlant(owner);
     await newExplant(owner, { plant_id: plant.id });
     lists = [
@@ -37,7 +19,6 @@ describe.each(databaseTargets())('paging bounds on $name', (target) => {
       '/api/v1/events?entity=plant&',
     ];
   });
-  afterAll(() => t.close());
 
   it('refuses an offset beyond the documented maximum with 422, never 500', async () => {
     for (const list of lists) {

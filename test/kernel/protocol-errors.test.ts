@@ -1,9 +1,10 @@
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Type from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLab, startTestApp, sqliteTarget } from '../support/harness.js';
 import { parseResponses, rawExchange, type RawResponse } from '../support/raw-http.js';
+import { appSuite, describeOnDatabases, labSuite } from '../support/suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,17 +26,15 @@ function expectEnvelope(res: RawResponse | undefined, status: number, code: stri
  * and `inject` skips the parser: these tests talk HTTP over a real socket.
  */
 describe('protocol-level errors over a real socket', () => {
-  let t: TestApp;
+  // None of this reaches the database: SQLite is enough.
+  const { t, lab } = labSuite(sqliteTarget(), {}, { shared: true });
   let port: number;
   let auth: string;
   beforeAll(async () => {
-    // None of this reaches the database: SQLite is enough.
-    t = await startTestApp(databaseTargets()[0]!);
-    auth = (await createLab(t.database)).owner.headers.authorization;
+    auth = lab.owner.headers.authorization;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   const get = (path: string, extra = '') =>
     `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\n${extra}\r\n`;
@@ -145,20 +144,18 @@ function logCapture() {
   };
 }
 
-describe.each(databaseTargets())('the log of a malformed request on $name', (target) => {
-  let t: TestApp;
-  let port: number;
+describeOnDatabases('the log of a malformed request', (target) => {
   const log = logCapture();
+  const { t } = appSuite(target, {
+    logger: true,
+    logStream: log.stream,
+    env: { LOG_LEVEL: 'info' },
+  });
+  let port: number;
   beforeAll(async () => {
-    t = await startTestApp(target, {
-      logger: true,
-      logStream: log.stream,
-      env: { LOG_LEVEL: 'info' },
-    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   /** The log lines written while `send` runs. */
   const loggedDuring = async (send: () => Promise<unknown>) => {
@@ -219,7 +216,7 @@ describe('requests arriving while the server shuts down', () => {
     const inHandler = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const t = await startTestApp(databaseTargets()[0]!, {
+    const t = await startTestApp(sqliteTarget(), {
       extraRoutes: (routes) => {
         routes.read({
           url: '/api/v1/test/hold',

@@ -18,6 +18,7 @@ import {
 import { startLocalRedis } from '../support/local-services.js';
 import { CONSOLE_ORIGIN, mintLink } from '../support/sessions.js';
 import { kernelTestRoutes } from './routes.js';
+import { describeOnDatabases } from '../support/suite.js';
 
 const limits = (key: number, workspace: number, readingsKey = 1000, readingsWorkspace = 1000) => ({
   VITRO_RATE_LIMIT_KEY_PER_MIN: String(key),
@@ -26,7 +27,7 @@ const limits = (key: number, workspace: number, readingsKey = 1000, readingsWork
   VITRO_RATE_LIMIT_READINGS_WORKSPACE_PER_5MIN: String(readingsWorkspace),
 });
 
-describe.each(databaseTargets())('rate limits on $name', (target) => {
+describeOnDatabases('rate limits', (target) => {
   const apps: TestApp[] = [];
   const start = async (env: Record<string, string>) => {
     const t = await startTestApp(target, { env, extraRoutes: kernelTestRoutes });

@@ -2,25 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type TestApp,
-} from '../support/harness.js';
-import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { body, createLab, sqliteTarget } from '../support/harness.js';
+import { appSuite, describeOnDatabases, labSuite } from '../support/suite.js';
 
 const tempDirEnv = () => ({ VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-metrics-')) });
 
 describe('GET /', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget());
 
   it('points to the docs page and the OpenAPI document, in the envelope', async () => {
     const res = await t.request({ method: 'GET', url: '/' });
@@ -42,11 +32,7 @@ describe('GET /', () => {
 });
 
 describe('GET /api/v1', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget());
 
   it('says what the API is without a key: its name, version and where its docs are', async () => {
     const res = await t.request({ method: 'GET', url: '/api/v1' });
@@ -71,11 +57,7 @@ describe('GET /api/v1', () => {
 });
 
 describe('GET /metrics without METRICS_TOKEN: loopback clients only', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget());
 
   it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])(
     'answers %s',
@@ -141,13 +123,9 @@ describe('GET /metrics without METRICS_TOKEN: loopback clients only', () => {
 });
 
 describe('GET /metrics by the name PUBLIC_URL gives', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!, {
-      env: { PUBLIC_URL: 'https://Lab.Example.org', HOST: 'lab-server' },
-    });
+  const { t } = appSuite(sqliteTarget(), {
+    env: { PUBLIC_URL: 'https://Lab.Example.org', HOST: 'lab-server' },
   });
-  afterAll(() => t.close());
 
   it.each(['lab.example.org', 'LAB.example.org:443', 'lab-server:3000'])(
     'answers a loopback client calling it %s',
@@ -175,11 +153,7 @@ describe('GET /metrics by the name PUBLIC_URL gives', () => {
 
 describe('GET /metrics with METRICS_TOKEN: the token from anywhere', () => {
   const token = 'metrics-token-0123456789abcdef';
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!, { env: { METRICS_TOKEN: token } });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(sqliteTarget(), { env: { METRICS_TOKEN: token } });
 
   it.each(['127.0.0.1', '10.1.2.3'])('answers %s sending the token', async (remoteAddress) => {
     const res = await t.request({

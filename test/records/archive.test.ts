@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
 import {
   client,
   dataOf,
@@ -19,23 +12,14 @@ import {
   randomId,
   type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * Archiving a plant or explant made by mistake: gone from lists unless asked for,
  * still read by id, kept in the change history; on both databases.
  */
-describe.each(databaseTargets())('Archiving records on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Archiving records', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const kinds = [
     { kind: 'plant', url: '/api/v1/plants', make: (c: Client) => newPlant(c) },

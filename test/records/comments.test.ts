@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { deleteComment } from '../../src/modules/comments/comments.service.js';
-import { body, createLab, type Lab } from '../support/harness.js';
-import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { body, createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite, otherLab } from '../support/suite.js';
 import {
   client,
   type Client,
@@ -52,13 +52,10 @@ async function newComment(
 
 describeOnDatabases('Comments', (target) => {
   const { t, lab, owner } = labSuite(target, {}, { name: 'Mine' });
-  let theirs: Lab;
-  let them: Client;
+  const { lab: theirs, owner: them } = otherLab(t);
   let plant: Json;
   let onPlant: { entity_type: string; entity_id: string };
   beforeEach(async () => {
-    theirs = await createLab(t.database, { name: 'Theirs' });
-    them = client(t, theirs.owner);
     plant = await newPlant(owner);
     onPlant = { entity_type: 'plant', entity_id: plant.id };
   });

@@ -1,14 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { SCOPES } from '../../src/kernel/access.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/kernel/idempotency.js';
-import type { Principal } from '../../src/kernel/principal.js';
 import type { Trx } from '../../src/db/database.js';
 import { recordLookup } from '../../src/kernel/record-lookup.js';
 import { recordSources } from '../../src/modules/index.js';
 import { plants } from '../../src/modules/plants/plants.repository.js';
 import { advanceStage } from '../../src/modules/stages/stages.service.js';
-import { body } from '../support/harness.js';
+import { body, ownerPrincipal } from '../support/harness.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   dataOf,
@@ -102,18 +100,7 @@ describeOnDatabases('Concurrent writes', (target) => {
         },
       },
     });
-    const principal: Principal = {
-      kind: 'key',
-      credentialId: lab.owner.keyId,
-      workspaceId: lab.workspaceId,
-      plan: 'teams',
-      features: [],
-      memberId: lab.owner.memberId,
-      role: 'owner',
-      deviceId: null,
-      scopes: SCOPES,
-      key: null,
-    };
+    const principal = ownerPrincipal(lab);
     // The request began before the overtaking move did.
     const startedAt = new Date(Date.now() - 1000).toISOString();
     // Not in a transaction of its own: the lookup's request would wait on it (SQLite has one connection).

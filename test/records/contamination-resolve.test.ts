@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
 import {
   client,
   dataOf,
@@ -19,20 +12,11 @@ import {
   randomId,
   type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** Resolving a contamination (outcome, notes, who, when) and the open filter, on both databases. */
-describe.each(databaseTargets())('Resolving contaminations on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Resolving contaminations', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   const log = async (c: Client, fields: Record<string, unknown>) =>
     dataOf(

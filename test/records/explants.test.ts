@@ -5,88 +5,14 @@ import {
   dataOf,
   eventsOf,
   expectError,
-  ISO_MS,
-  keysOf,
   markDeleted,
   newExplant,
   newPlant,
   randomId,
 } from '../support/helpers.js';
 
-const EXPLANT_KEYS = [
-  'archived_at',
-  'archived_by',
-  'batch_number',
-  'created_at',
-  'current_count',
-  'current_stage',
-  'custom_fields',
-  'external_id',
-  'id',
-  'initial_count',
-  'label',
-  'notes',
-  'plant_id',
-  'plantlet_count',
-  'status',
-  'subcultured_at',
-  'transfer_due_at',
-  'updated_at',
-  'workspace_id',
-];
-
 describeOnDatabases('Explants', (target) => {
   const { t, lab, owner } = labSuite(target);
-
-  it('reads back every field create and update accept, with updated_at', async () => {
-    const sent = {
-      label: 'MON-B07',
-      batch_number: 'B2026-101',
-      notes: 'Third subculture',
-      status: 'growing',
-      initial_count: 12,
-      current_count: 10,
-      plantlet_count: 48,
-    };
-    const explant = dataOf(await owner.post('/api/v1/explants', sent), 201);
-    expect(explant).toMatchObject(sent);
-    expect(explant.updated_at).toBe(explant.created_at);
-    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(explant);
-
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const edits = {
-      batch_number: null,
-      notes: 'Split into two',
-      current_count: 14,
-      plantlet_count: 60,
-    };
-    const edited = dataOf(await owner.patch(`/api/v1/explants/${explant.id}`, edits), 200);
-    expect(edited).toMatchObject(edits);
-    expect(edited.updated_at > explant.updated_at).toBe(true);
-    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(edited);
-  });
-
-  it('creates an explant with the documented fields and defaults, and reads it back', async () => {
-    const res = await owner.post('/api/v1/explants', { label: 'FL-7' });
-    expect(res.statusCode).toBe(201);
-    expect(res.headers['idempotent-replay']).toBe('false');
-    const explant = body(res).data;
-    expect(keysOf(explant)).toEqual(EXPLANT_KEYS);
-    expect(explant).toMatchObject({
-      label: 'FL-7',
-      external_id: 'FL-7',
-      status: 'active',
-      plant_id: null,
-      workspace_id: lab.workspaceId,
-      initial_count: null,
-      current_count: null,
-      plantlet_count: null,
-      custom_fields: {},
-    });
-    expect(explant.created_at).toMatch(ISO_MS);
-    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(explant);
-    expect(dataOf(await owner.get('/api/v1/explants'), 200)).toEqual([explant]);
-  });
 
   it('presents external_id as external_id, else batch number, else label', async () => {
     const all = await newExplant(owner, { label: 'L-1', batch_number: 'B-1', external_id: 'E-1' });
@@ -200,61 +126,6 @@ describeOnDatabases('Explants', (target) => {
     });
   });
 
-  it.each([
-    ['label', 200, 1],
-    ['batch_number', 100, 0],
-    ['notes', 5000, 0],
-    ['external_id', 100, 1],
-  ])('enforces the length of %s (%i max, %i min) on create and PATCH', async (field, max, min) => {
-    const base = field === 'label' ? {} : { label: 'L' };
-    const longest = await owner.post('/api/v1/explants', { ...base, [field]: 'x'.repeat(max) });
-    expect(longest.statusCode).toBe(201);
-    expectError(
-      await owner.post('/api/v1/explants', { ...base, [field]: 'y'.repeat(max + 1) }),
-      422,
-      'VALIDATION_ERROR',
-      new RegExp(`^${field}:`),
-    );
-    if (min > 0) {
-      expectError(
-        await owner.post('/api/v1/explants', { ...base, [field]: '' }),
-        422,
-        'VALIDATION_ERROR',
-        new RegExp(`^${field}:`),
-      );
-    }
-    const id = body(longest).data.id;
-    expectError(
-      await owner.patch(`/api/v1/explants/${id}`, { [field]: 'w'.repeat(max + 1) }),
-      422,
-      'VALIDATION_ERROR',
-      new RegExp(`^${field}:`),
-    );
-    expect(dataOf(await owner.get('/api/v1/explants'), 200)).toHaveLength(1);
-  });
-
-  it('accepts every documented status and refuses others', async () => {
-    const statuses = [
-      'active',
-      'establishing',
-      'growing',
-      'needs_subculture',
-      'quarantined',
-      'senescing',
-      'discarded',
-      'retired',
-      'lost',
-    ];
-    for (const status of statuses)
-      expect((await newExplant(owner, { status })).status).toBe(status);
-    expectError(
-      await owner.post('/api/v1/explants', { label: 'L', status: 'dormant' }),
-      422,
-      'VALIDATION_ERROR',
-      /^status:/,
-    );
-  });
-
   describe('external_id', () => {
     it('is unique per workspace ignoring case on create and PATCH (409 DUPLICATE_ENTRY)', async () => {
       await newExplant(owner, { external_id: 'EX-1' });
@@ -280,27 +151,6 @@ describeOnDatabases('Explants', (target) => {
         200,
       );
       expect(recased.external_id).toBe('ex-2');
-    });
-
-    it('stays taken by a deleted explant, which no read returns', async () => {
-      const gone = await newExplant(owner, { external_id: 'DEL-9' });
-      await markDeleted(t.database, 'explants', gone.id);
-      expectError(
-        await owner.post('/api/v1/explants', { label: 'L', external_id: 'del-9' }),
-        409,
-        'DUPLICATE_ENTRY',
-      );
-      const other = await newExplant(owner);
-      expectError(
-        await owner.patch(`/api/v1/explants/${other.id}`, { external_id: 'DEL-9' }),
-        409,
-        'DUPLICATE_ENTRY',
-      );
-      expectError(await owner.get(`/api/v1/explants/${gone.id}`), 404, 'NOT_FOUND');
-      expect(dataOf(await owner.get('/api/v1/explants?externalId=DEL-9'), 200)).toEqual([]);
-      expect(
-        dataOf(await owner.get('/api/v1/explants'), 200).map((e: { id: string }) => e.id),
-      ).toEqual([other.id]);
     });
 
     it('?externalId= looks up external_id, then batch number, then label, ignoring case; 0 or 1 item', async () => {
@@ -375,14 +225,5 @@ describeOnDatabases('Explants', (target) => {
       recorded_by: lab.owner.memberId,
       payload: { label: 'L-5', plant_id: plant.id, initial_count: 3, current_count: 3 },
     });
-  });
-
-  it('answers 404 for an unknown explant', async () => {
-    expectError(await owner.get(`/api/v1/explants/${randomId()}`), 404, 'NOT_FOUND');
-    expectError(
-      await owner.patch(`/api/v1/explants/${randomId()}`, { label: 'x' }),
-      404,
-      'NOT_FOUND',
-    );
   });
 });

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { beforeEach, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
 import {
   addRoom,
-  client,
   dataOf,
   eventsOf,
   expectError,
@@ -19,30 +11,20 @@ import {
   newPlant,
   randomId,
   stagesOf,
-  type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite, otherLab } from '../support/suite.js';
 
 /**
  * A record of another workspace must behave exactly like one that does not exist,
  * wherever its id appears: same status, code and text as for a random UUID.
  */
-describe.each(databaseTargets())('Workspace isolation on $name', (target) => {
-  let t: TestApp;
-  let mine: Lab;
-  let me: Client;
-  let them: Client;
+describeOnDatabases('Workspace isolation', (target) => {
+  const { t, owner: me } = labSuite(target, {}, { name: 'Mine' });
+  const { lab: theirs, owner: them } = otherLab(t);
   let theirPlant: { id: string };
   let theirExplant: { id: string };
   let theirRoom: string;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    mine = await createLab(t.database, { name: 'Mine' });
-    const theirs = await createLab(t.database, { name: 'Theirs' });
-    me = client(t, mine.owner);
-    them = client(t, theirs.owner);
     theirPlant = await newPlant(them, { species: 'Theirs', external_id: 'SHARED-1' });
     theirExplant = await newExplant(them, { label: 'Their explant', external_id: 'SHARED-2' });
     await them.post('/api/v1/stages', { explant_id: theirExplant.id, stage: 'initiation' });

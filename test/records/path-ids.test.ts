@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
-import { client, expectSameAnswer, randomId, type Client } from '../support/helpers.js';
+import { it } from 'vitest';
+import { expectSameAnswer, randomId } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** A malformed id in a path names no record: the answer is the same 404 as for an unknown id. */
-describe.each(databaseTargets())('Malformed path ids on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
-  afterAll(() => t.close());
+describeOnDatabases('Malformed path ids', (target) => {
+  const { owner } = labSuite(target, {}, { shared: true });
 
   it.each(['plants', 'explants'])('GET and PATCH /%s/{id}', async (kind) => {
     for (const bad of [

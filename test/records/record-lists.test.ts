@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import {
   addRoom,
   client,
@@ -19,27 +12,19 @@ import {
   newExplant,
   newPlant,
   stagesOf,
-  type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * What the console's lists of plants and explants need: the current stage on the
  * record, filters by stage, room, status and a search, explants by plant and by due
  * transfer, cursors bound to the filters; each on both databases.
  */
-describe.each(databaseTargets())('Plant and explant lists on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Plant and explant lists', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let roomA: string;
   let roomB: string;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     roomA = await addRoom(t.database, lab.workspaceId, 'Growth room A');
     roomB = await addRoom(t.database, lab.workspaceId, 'Growth room B');
   });

@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/kernel/access.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import {
   addRoom,
   client,
@@ -19,22 +12,14 @@ import {
   newExplant,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** GET /rooms and GET /rooms/{id}, with what a Today screen shows of each; on both databases. */
-describe.each(databaseTargets())('Rooms on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('Rooms', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   let rooms: { a: string; b: string; empty: string };
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     rooms = {
       b: await addRoom(t.database, lab.workspaceId, 'Growth room B'),
       a: await addRoom(t.database, lab.workspaceId, 'Growth room A'),

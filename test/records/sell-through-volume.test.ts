@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
 import type { OrderLineTable } from '../../src/db/schema.js';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
-import { client, dataOf, type Json, newPlant } from '../support/helpers.js';
+import { dataOf, type Json, newPlant } from '../support/helpers.js';
 import { minutesIn } from './library.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const LINES = 100_000;
 const SCALE = 4;
@@ -94,14 +94,10 @@ function expectedGroups(
   return groups;
 }
 
-describe.each(databaseTargets())('Sell-through over 100,000 lines on $name', (target) => {
-  let t: TestApp;
-  let owner: ReturnType<typeof client>;
+describeOnDatabases('Sell-through over 100,000 lines', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { shared: true });
   let rows: OrderLineTable[];
   beforeAll(async () => {
-    t = await startTestApp(target);
-    const lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const plants: (string | null)[] = [null];
     for (const species of ['Monstera deliciosa', 'Alocasia', 'Musa acuminata']) {
       plants.push((await newPlant(owner, { species })).id);
@@ -145,7 +141,6 @@ describe.each(databaseTargets())('Sell-through over 100,000 lines on $name', (ta
         .execute();
     }
   }, 300_000);
-  afterAll(() => t.close());
 
   const check = (answer: Json[], expected: Map<string, Expected>) => {
     expect(answer).toHaveLength(expected.size);

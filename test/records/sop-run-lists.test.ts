@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
 import {
   client,
   dataOf,
@@ -15,23 +8,15 @@ import {
   listAll,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
 import { importSops, postEvent, SOP_RUN_KEYS, startRun, subcultureSop } from './sop-helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /** GET /sop-runs, and completing a run whose steps are not all done; on both databases. */
-describe.each(databaseTargets())('SOP run lists and completion on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('SOP run lists and completion', (target) => {
+  const { t, lab, owner } = labSuite(target);
   let sops: { first: string; second: string };
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     const first = subcultureSop('Subculture');
     const second = subcultureSop('Media prep');
     await importSops(t.database, lab.workspaceId, [first.sop, second.sop]);

@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { body, createLab, type Lab } from '../support/harness.js';
-import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../support/harness.js';
+import { describeOnDatabases, labSuite, otherLab } from '../support/suite.js';
 import {
   client,
   dataOf,
@@ -10,7 +10,6 @@ import {
   newExplant,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
 import { listed, newTask, removeMemberNow, tasksOf } from './task-helpers.js';
 
@@ -20,12 +19,7 @@ import { listed, newTask, removeMemberNow, tasksOf } from './task-helpers.js';
  */
 describeOnDatabases('Task assignees and links', (target) => {
   const { t, lab, owner } = labSuite(target, {}, { name: 'Mine' });
-  let theirs: Lab;
-  let them: Client;
-  beforeEach(async () => {
-    theirs = await createLab(t.database, { name: 'Theirs' });
-    them = client(t, theirs.owner);
-  });
+  const { lab: theirs, owner: them } = otherLab(t);
 
   describe('assigned_to', () => {
     it('takes an active member of any role, and null on PATCH unassigns', async () => {

@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { body, createLab } from '../support/harness.js';
 import {
   client,
   dataOf,
@@ -16,26 +9,16 @@ import {
   newExplant,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
 import { newTask, removeMemberNow } from './task-helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * What a Today screen reads, each cheaply: tasks due or overdue, the latest
  * activity and the names of who did it; on both databases.
  */
-describe.each(databaseTargets())('Today on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
+describeOnDatabases('Today', (target) => {
+  const { t, lab, owner } = labSuite(target);
 
   describe('tasks due', () => {
     it('lists tasks due before a time, open or done, earliest first; undated ones never', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
@@ -7,28 +7,20 @@ import { createRecordLookup } from '../../src/modules/index.js';
 import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/stage-lists.js';
 import { fixture } from '../files/fixtures.js';
 import { operationsOf, type OpenApiDocument, type Schema } from '../fuzz/operations.js';
-import {
-  body,
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { body, type TestApp } from '../support/harness.js';
 import {
   addRoom,
-  client,
   dataOf,
   expectSameAnswer,
   GENEROUS_LIMITS,
   newExplant,
   newPlant,
   randomId,
-  type Client,
 } from '../support/helpers.js';
 import { signIn, type SessionClient } from '../support/sessions.js';
 import { LOOPBACK_ALLOWED, startReceiver, streamOnce, type Receiver } from '../webhooks/support.js';
 import { subcultureSop } from './sop-helpers.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const TINY_PNG = fixture('tiny.png').toString('base64');
 const ANY_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -638,10 +630,12 @@ function idsRead(operationId: string): string[] {
   return [...read];
 }
 
-describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
+describeOnDatabases('UUIDs in any case', (target) => {
+  const { t, lab, owner } = labSuite(
+    target,
+    { env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED } },
+    { shared: true },
+  );
   let signedIn: SessionClient;
   let receiver: Receiver;
   const ids: Ids = {};
@@ -661,9 +655,6 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp(target, { env: { ...GENEROUS_LIMITS, ...LOOPBACK_ALLOWED } });
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
     signedIn = await signIn(t, lab.owner.memberId);
     const viewer = await lab.actor('viewer');
     const plant = await newPlant(owner);
@@ -781,10 +772,7 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
       spareEndpoint: spareEndpoint.id,
     });
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   it('has a case for every operation that takes an id in its path, query or body', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();

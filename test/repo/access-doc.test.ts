@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { minimumRoleForScope, SCOPES } from '../../src/kernel/access.js';
 import { REPO_ROOT } from '../cli/support.js';
-import { databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+import { sqliteTarget } from '../support/harness.js';
+import { appSuite } from '../support/suite.js';
 
 const whole = readFileSync(join(REPO_ROOT, 'docs', 'access.md'), 'utf8');
 const ADDED_HEADING = '## Operations Vitro adds';
@@ -27,7 +28,7 @@ function rows(first: RegExp, section: keyof typeof SECTIONS = 'catalogue'): stri
 }
 
 describe('docs/access.md agrees with the code', () => {
-  let t: TestApp;
+  const { t } = appSuite(sqliteTarget());
   let operations: {
     method: string;
     path: string;
@@ -36,7 +37,6 @@ describe('docs/access.md agrees with the code', () => {
     security: string[];
   }[];
   beforeAll(async () => {
-    t = await startTestApp(databaseTargets()[0]!);
     const openapi = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
       paths: Record<
         string,
@@ -56,7 +56,6 @@ describe('docs/access.md agrees with the code', () => {
       })),
     );
   });
-  afterAll(() => t.close());
 
   it('lists the 37 scopes with the role each needs', () => {
     const scopes = rows(/^(read|write):/);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SCOPES } from '../../src/kernel/access.js';
 import { dataOf, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
-import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import {
   CONSOLE_ORIGIN,
   cookieOf,
@@ -9,7 +9,7 @@ import {
   signIn,
   type SessionClient,
 } from '../support/sessions.js';
-import { describeOnDatabases } from '../support/suite.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 /** The pages of a list a session reads, every item. */
 async function all(session: SessionClient, url: string) {
@@ -24,11 +24,7 @@ async function all(session: SessionClient, url: string) {
 }
 
 describeOnDatabases('members, keys and devices from the console', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: GENEROUS_LIMITS });
 
   const CONSOLE_ONLY: [string, string, unknown?][] = [
     ['GET', '/api/v1/members'],

@@ -1,20 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { removeMember, setMemberRole } from '../../src/modules/identity/identity.service.js';
 import { signOutMember } from '../../src/modules/sessions/index.js';
-import {
-  body,
-  createLab,
-  testConfig,
-  type DatabaseTarget,
-  type TestApp,
-} from '../support/harness.js';
+import { body, createLab, testConfig, twoHandles, type TestApp } from '../support/harness.js';
 import { CONSOLE_ORIGIN, mintLink, signIn } from '../support/sessions.js';
 import { describeOnDatabases } from '../support/suite.js';
 
@@ -29,20 +18,8 @@ describeOnDatabases('sessions seen from another process', (target) => {
     for (const close of closers.splice(0).reverse()) await close();
   });
 
-  const open = async (t: DatabaseTarget, path: string | null): Promise<Database> => {
-    if (path === null) return t.open();
-    const database = openDatabase({ dialect: 'sqlite', path, url: `sqlite:${path}` });
-    await migrateToLatest(database.db);
-    return database;
-  };
-
   const twoProcesses = async () => {
-    const path =
-      target.name === 'sqlite'
-        ? join(mkdtempSync(join(tmpdir(), 'vitro-sessions-')), 'vitro.db')
-        : null;
-    const server = await open(target, path);
-    const other = await open(target, path);
+    const [server, other] = await twoHandles(target);
     closers.push(
       () => server.close(),
       () => other.close(),

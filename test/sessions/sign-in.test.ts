@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { SCOPES } from '../../src/kernel/access.js';
 import { removeMember, setMemberRole } from '../../src/modules/identity/identity.service.js';
 import { purgeFinishedSessions } from '../../src/modules/sessions/index.js';
 import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
-import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { body, createLab, startTestApp } from '../support/harness.js';
 import {
   CONSOLE_ORIGIN,
   cookieOf,
@@ -15,7 +15,7 @@ import {
   sessionClient,
   signIn,
 } from '../support/sessions.js';
-import { describeOnDatabases } from '../support/suite.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 /** The default session lifetime (VITRO_SESSION_LIFETIME unset): 30 days. */
 const LIFETIME_MS = 30 * 86_400_000;
@@ -23,11 +23,7 @@ const LIFETIME_MS = 30 * 86_400_000;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describeOnDatabases('console sign-in', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: GENEROUS_LIMITS });
 
   const exchange = (secret: string, headers: Record<string, string> = {}) =>
     redeemLink(t, secret, headers);
@@ -391,11 +387,7 @@ describeOnDatabases('console sign-in', (target) => {
 });
 
 describeOnDatabases('the session cookie over https', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: { PUBLIC_URL: 'https://lab.example.org' } });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: { PUBLIC_URL: 'https://lab.example.org' } });
 
   it('is Secure with the __Host- prefix when PUBLIC_URL is https', async () => {
     const lab = await createLab(t.database);

@@ -1,8 +1,10 @@
 import { inTransaction } from '../../src/db/transaction.js';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -10,12 +12,18 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SCOPES, type Plan, type Role, type Scope } from '../../src/kernel/access.js';
 import type { Environment } from '../../src/kernel/credentials.js';
+import type { Principal } from '../../src/kernel/principal.js';
 import { mintDeviceToken, registerDevice } from '../../src/modules/devices/index.js';
 import { addMember, createApiKey, createWorkspace } from '../../src/modules/identity/index.js';
 
 export interface DatabaseTarget {
   readonly name: 'sqlite' | 'postgres';
   open(): Promise<Database>;
+}
+
+/** SQLite in memory: for suites whose subject no database changes (the OpenAPI document, headers). */
+export function sqliteTarget(): DatabaseTarget {
+  return databaseTargets()[0]!;
 }
 
 /** SQLite always; PostgreSQL when the global setup found or started one. */
@@ -42,6 +50,65 @@ export function databaseTargets(): DatabaseTarget[] {
     });
   }
   return targets;
+}
+
+/**
+ * The databases of a test that runs a delivery worker: SQLite, and PostgreSQL in a
+ * database of its own. A worker serves every workspace of its database, so on the
+ * PostgreSQL database other test files share (where their servers run workers too) it
+ * would take, and be taken, work that is not its test's. Falls back to the shared
+ * database when this user may not create one.
+ */
+export function isolatedTargets(): DatabaseTarget[] {
+  return databaseTargets().map((target) =>
+    target.name === 'sqlite'
+      ? target
+      : {
+          name: 'postgres',
+          open: async () => {
+            const shared = await target.open();
+            const name = `vitro_hooks_${randomUUID().replace(/-/g, '')}`;
+            try {
+              await sql`create database ${sql.id(name)}`.execute(shared.db);
+            } catch {
+              return shared;
+            }
+            await shared.close();
+            const url = new URL(inject('postgresUrl')!);
+            url.pathname = `/${name}`;
+            const own = openDatabase(
+              { dialect: 'postgres', url: url.toString() },
+              { poolSize: 20 },
+            );
+            await migrateToLatest(own.db);
+            return {
+              ...own,
+              close: async () => {
+                await own.close();
+                const admin = await target.open();
+                try {
+                  await sql`drop database if exists ${sql.id(name)}`.execute(admin.db);
+                } finally {
+                  await admin.close();
+                }
+              },
+            };
+          },
+        },
+  );
+}
+
+/**
+ * Two database handles on one store, as two processes have: the same SQLite file, or
+ * the same PostgreSQL database. The caller closes both.
+ */
+export async function twoHandles(target: DatabaseTarget): Promise<[Database, Database]> {
+  if (target.name === 'postgres') return [await target.open(), await target.open()];
+  const path = join(mkdtempSync(join(tmpdir(), 'vitro-shared-')), 'vitro.db');
+  const open = () => openDatabase({ dialect: 'sqlite', path, url: `sqlite:${path}` });
+  const first = open();
+  await migrateToLatest(first.db);
+  return [first, open()];
 }
 
 export function redisUrl(): string | null {
@@ -183,6 +250,22 @@ export async function createLab(
         headers: { authorization: `Bearer ${token.token}` },
       };
     },
+  };
+}
+
+/** The principal of the lab owner's key (teams plan, every scope): for services called directly. */
+export function ownerPrincipal(lab: Lab): Principal {
+  return {
+    kind: 'key',
+    credentialId: lab.owner.keyId,
+    workspaceId: lab.workspaceId,
+    plan: 'teams',
+    features: [],
+    memberId: lab.owner.memberId,
+    role: 'owner',
+    deviceId: null,
+    scopes: SCOPES,
+    key: null,
   };
 }
 

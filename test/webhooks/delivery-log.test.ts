@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { newId } from '../../src/kernel/ids.js';
 import {
@@ -8,13 +8,7 @@ import {
   type DeliveryRow,
 } from '../../src/modules/webhooks/deliveries.repository.js';
 import { client, dataOf } from '../support/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * The delivery log is stored by one prepared row statement on SQLite and one
@@ -32,13 +26,14 @@ const AWKWARD = [
   'x'.repeat(1024),
 ];
 
-describe.each(databaseTargets())('delivery log store ($name)', (target) => {
-  let t: TestApp;
-  let lab: Lab;
+describeOnDatabases('delivery log store', (target) => {
+  const { t, lab } = labSuite(
+    target,
+    { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } },
+    { shared: true },
+  );
   let endpointId: string;
   beforeAll(async () => {
-    t = await startTestApp(target, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
-    lab = await createLab(t.database);
     const created = dataOf(
       await client(t, lab.owner).post('/api/v1/webhook-endpoints', {
         url: 'http://127.0.0.1:9/hooks',
@@ -47,7 +42,6 @@ describe.each(databaseTargets())('delivery log store ($name)', (target) => {
     ) as { id: string };
     endpointId = created.id;
   });
-  afterAll(() => t.close());
 
   const delivery = (i: number, fields: Partial<DeliveryRow> = {}): DeliveryRow => ({
     id: newId(),

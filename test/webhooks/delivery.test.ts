@@ -1,17 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule.js';
-import { client, dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
-import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/schedule.js';
+import { dataOf, expectError, listAll, newPlant, type Client } from '../support/helpers.js';
 import {
-  isolatedTargets,
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
-  startReceiver,
   testClock,
   verified,
-  type Receiver,
+  receiverEach,
 } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON loosely
 type Json = any;
@@ -27,32 +25,9 @@ async function deliveries(c: Client, endpointId: string): Promise<Json[]> {
   return listAll(c, `/api/v1/webhook-endpoints/${endpointId}/deliveries`);
 }
 
-describe.each(isolatedTargets())('webhook delivery ($name)', (target) => {
-  let t: TestApp;
-  let receiver: Receiver;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: LOOPBACK_ALLOWED });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    receiver = await startReceiver();
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
-  afterEach(async () => {
-    // The worker serves every workspace of the database: no endpoint of this test may
-    // still have retries due in the next one.
-    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
-      await t.request({
-        method: 'DELETE',
-        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
-        headers: lab.owner.headers,
-      });
-    }
-    await receiver.close();
-  });
+describeOnOwnDatabases('webhook delivery', (target) => {
+  const { t, lab, owner } = labSuite(target, { env: LOOPBACK_ALLOWED });
+  const receiver = receiverEach(t, lab, owner);
 
   it('sends every change-feed event, in feed order, signed: the records GET /events lists', async () => {
     const endpoint = await newEndpoint(owner, receiver.url);

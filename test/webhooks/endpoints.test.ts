@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { REFUSED_URL_HOSTS } from '../files/refused-addresses.js';
 import {
   client,
@@ -7,15 +7,9 @@ import {
   GENEROUS_LIMITS,
   listAll,
   newPlant,
-  type Client,
 } from '../support/helpers.js';
-import {
-  createLab,
-  databaseTargets,
-  startTestApp,
-  type Lab,
-  type TestApp,
-} from '../support/harness.js';
+import { createLab } from '../support/harness.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
 
 const URL = '/api/v1/webhook-endpoints';
 const ENDPOINT_KEYS = [
@@ -33,20 +27,10 @@ const ENDPOINT_KEYS = [
   'url',
 ];
 
-describe.each(databaseTargets())('webhook endpoints ($name)', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  beforeAll(async () => {
-    // The lab names one LAN host; no address range is allowed, loopback included.
-    t = await startTestApp(target, {
-      env: { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: 'lims.lab.local' },
-    });
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
+// The lab names one LAN host; no address range is allowed, loopback included.
+describeOnDatabases('webhook endpoints', (target) => {
+  const { t, lab, owner } = labSuite(target, {
+    env: { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: 'lims.lab.local' },
   });
 
   it('answers the secret once, at creation; reads and lists never show it', async () => {

@@ -1,37 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { REFUSED_RESOLVER_ANSWERS } from '../files/refused-addresses.js';
-import { client, dataOf, listAll, newPlant, type Client } from '../support/helpers.js';
-import { createLab, startTestApp, type Lab, type TestApp } from '../support/harness.js';
-import { isolatedTargets, deliveryWorker, drain, startReceiver, type Receiver } from './support.js';
+import { dataOf, listAll, newPlant } from '../support/helpers.js';
+import { deliveryWorker, drain, receiverEach } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 /**
  * The outbound guard at delivery time: a host name is resolved for every delivery,
  * and a refused answer refuses the attempt before any connection is made.
  */
-describe.each(isolatedTargets())('webhook address guard ($name)', (target) => {
-  let t: TestApp;
-  let lab: Lab;
-  let owner: Client;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    lab = await createLab(t.database);
-    owner = client(t, lab.owner);
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
-      await t.request({
-        method: 'DELETE',
-        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
-        headers: lab.owner.headers,
-      });
-    }
-    await receiver.close();
-  });
+describeOnOwnDatabases('webhook address guard', (target) => {
+  const { t, lab, owner } = labSuite(target, {}, { shared: true });
+  const receiver = receiverEach(t, lab, owner);
 
   it('refuses every answer of the table, dialling nothing', async () => {
     const port = new URL(receiver.url).port;

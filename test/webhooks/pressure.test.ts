@@ -1,23 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MadeAttempt } from '../../src/modules/webhooks/attempt.js';
+import type { MadeAttempt } from '../../src/modules/webhooks/delivery/attempt.js';
 import {
   BUSY_SHARE,
   DeliveryPressure,
   LAG_TARGET_MS,
   MAX_HOLD_MS,
-} from '../../src/modules/webhooks/pressure.js';
-import type { AttemptResult } from '../../src/modules/webhooks/sender.js';
-import { client, dataOf, newPlant, type Client } from '../support/helpers.js';
-import { createLab, databaseTargets, startTestApp, type TestApp } from '../support/harness.js';
+} from '../../src/modules/webhooks/delivery/pressure.js';
+import type { AttemptResult } from '../../src/modules/webhooks/delivery/sender.js';
+import { client, dataOf, newPlant } from '../support/helpers.js';
+import { createLab, startTestApp, type TestApp, sqliteTarget } from '../support/harness.js';
 import {
   deliveryWorker,
-  isolatedTargets,
   LOOPBACK_ALLOWED,
   startReceiver,
   testClock,
   type Receiver,
   type ReceiverHandler,
 } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -159,28 +159,26 @@ async function gate(t: TestApp): Promise<{ held: number; waiting: number; lagSec
   };
 }
 
-describe.each(isolatedTargets())('delivery pressure in the server ($name)', (target) => {
+describeOnOwnDatabases('delivery pressure in the server', (target) => {
   // The clock of the pressure and the test's worker, set by hand: when the events are delivered.
   const clock = { at: Date.now(), now: () => clock.at };
   // The event loop counts as busy all the time.
   const shared = new DeliveryPressure(clock.now, () => 1);
-  let t: TestApp;
-  let receiver: Receiver;
-  let owner: Client;
-  beforeAll(async () => {
-    // The server's worker samples the loop on its timer; these tests deliver with a worker
-    // of their own, driven by hand, that tells the same pressure how far behind it runs.
-    t = await startTestApp(target, {
+  // The server's worker samples the loop on its timer; these tests deliver with a worker
+  // of their own, driven by hand, that tells the same pressure how far behind it runs.
+  const { t, owner } = labSuite(
+    target,
+    {
       env: { ...LOOPBACK_ALLOWED, VITRO_WORKER: 'on' },
       webhooks: { pollMs: 3_600_000, pressure: shared },
-    });
+    },
+    { shared: true },
+  );
+  let receiver: Receiver;
+  beforeAll(async () => {
     receiver = await startReceiver();
-    owner = client(t, (await createLab(t.database)).owner);
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   it('is told how long the oldest event waits while it is delivered, and not about a failing endpoint', async () => {
     const worker = deliveryWorker(t, { pressure: shared, now: clock.now });
@@ -246,7 +244,7 @@ describe('WEBHOOK_HOLD_WRITES=off', () => {
     stuck.read('lagging', new Date(Date.now() - 60_000).toISOString());
     stuck.sample();
     expect(stuck.behind()).toBe(true);
-    const t = await startTestApp(databaseTargets()[0]!, {
+    const t = await startTestApp(sqliteTarget(), {
       env: { VITRO_WORKER: 'on', WEBHOOK_HOLD_WRITES: 'off' },
       webhooks: { pollMs: 3_600_000, pressure: stuck },
     });

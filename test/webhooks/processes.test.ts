@@ -1,9 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { cliTargets, runInProcess, spawnBuiltVitro, type CliTarget } from '../cli/support.js';
+import {
+  cliTargets,
+  listeningUrl,
+  runInProcess,
+  spawnBuiltVitro,
+  stopServer,
+  type CliTarget,
+} from '../cli/support.js';
 import { buildIfStale } from '../support/node-script.js';
 import { isolatedPostgres, startReceiver, verified, type Receiver } from './support.js';
 
@@ -12,20 +18,6 @@ import { isolatedPostgres, startReceiver, verified, type Receiver } from './supp
  * changed), its deliveries on a thread of their own, a process killed with SIGKILL in the
  * middle of deliveries, and three processes on one PostgreSQL database sharing the work.
  */
-
-async function listeningUrl(server: ChildProcess): Promise<string> {
-  for await (const line of createInterface({ input: server.stdout! })) {
-    const parsed = JSON.parse(line) as { listening?: string };
-    if (parsed.listening !== undefined) return parsed.listening;
-  }
-  throw new Error('the server exited before listening');
-}
-
-async function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  server.kill('SIGTERM');
-  await once(server, 'exit');
-}
 
 /** Waits (bounded) until `done` holds; fails naming what was awaited. */
 async function until(what: string, done: () => boolean, limitMs = 60_000): Promise<void> {
@@ -141,8 +133,8 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
       await until('the redelivery', () => receiver.requests.length > before);
       expect(ids(receiver).at(-1)).toBe(latest!.event_id);
     } finally {
-      await stop(first);
-      if (second !== null) await stop(second);
+      await stopServer(first);
+      if (second !== null) await stopServer(second);
       await receiver.close();
     }
   }, 120_000);
@@ -196,7 +188,7 @@ describe.each(cliTargets())('webhook deliveries across processes ($name)', (targ
         expect(new Set(delivered).size).toBe(1000);
         expect(delivered).toHaveLength(1000);
       } finally {
-        await Promise.all(servers.map(stop));
+        await Promise.all(servers.map(stopServer));
         await receiver.close();
       }
     },

@@ -7,16 +7,20 @@ import {
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { targetPolicy } from '../../src/modules/webhooks/target.js';
-import { WebhookSender } from '../../src/modules/webhooks/sender.js';
-import { streamEndpoint } from '../../src/modules/webhooks/stream.js';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/worker.js';
+import { WebhookSender } from '../../src/modules/webhooks/delivery/sender.js';
+import { streamEndpoint } from '../../src/modules/webhooks/delivery/stream.js';
+import {
+  DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from '../../src/modules/webhooks/delivery/worker.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { newId } from '../../src/kernel/ids.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { databaseTargets, type DatabaseTarget, type TestApp } from '../support/harness.js';
+import type { Lab, TestApp } from '../support/harness.js';
+import { listAll, type Client } from '../support/helpers.js';
+import { live } from '../support/suite.js';
 
 /** Loopback receivers are refused unless the configuration allows them, as a lab's LAN would be. */
 export const LOOPBACK_ALLOWED = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
@@ -157,13 +161,29 @@ export async function drain(worker: DeliveryWorker): Promise<number> {
 }
 
 /**
- * The databases of a test that runs a delivery worker: SQLite, and PostgreSQL in a
- * database of its own. A worker serves every workspace of its database, so on the
- * PostgreSQL database other test files share (where their servers run workers too) it
- * would take, and be taken, work that is not its test's. Falls back to the shared
- * database when this user may not create one.
+ * A receiver for each test of a suite (a live view), closed after the test with every
+ * endpoint of the lab deleted: the worker serves every workspace of the database, so no
+ * endpoint of one test may still have retries due in the next.
  */
-/** A PostgreSQL database of its own (see isolatedTargets), and how to drop it; null: not allowed. */
+export function receiverEach(t: TestApp, lab: Lab, owner: Client): Receiver {
+  let receiver: Receiver | undefined;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    for (const endpoint of await listAll(owner, '/api/v1/webhook-endpoints')) {
+      await t.request({
+        method: 'DELETE',
+        url: `/api/v1/webhook-endpoints/${endpoint.id as string}`,
+        headers: lab.owner.headers,
+      });
+    }
+    await receiver?.close();
+  });
+  return live('receiver', () => receiver);
+}
+
+/** A PostgreSQL database of its own (as `isolatedTargets` makes), and how to drop it; null: not allowed. */
 export async function isolatedPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const base = inject('postgresUrl');
   if (base === null) return null;
@@ -187,43 +207,4 @@ export async function isolatedPostgres(): Promise<{ url: string; drop(): Promise
       }
     },
   };
-}
-
-export function isolatedTargets(): DatabaseTarget[] {
-  return databaseTargets().map((target) =>
-    target.name === 'sqlite'
-      ? target
-      : {
-          name: 'postgres',
-          open: async () => {
-            const shared = await target.open();
-            const name = `vitro_hooks_${randomUUID().replace(/-/g, '')}`;
-            try {
-              await sql`create database ${sql.id(name)}`.execute(shared.db);
-            } catch {
-              return shared;
-            }
-            await shared.close();
-            const url = new URL(inject('postgresUrl')!);
-            url.pathname = `/${name}`;
-            const own = openDatabase(
-              { dialect: 'postgres', url: url.toString() },
-              { poolSize: 20 },
-            );
-            await migrateToLatest(own.db);
-            return {
-              ...own,
-              close: async () => {
-                await own.close();
-                const admin = await target.open();
-                try {
-                  await sql`drop database if exists ${sql.id(name)}`.execute(admin.db);
-                } finally {
-                  await admin.close();
-                }
-              },
-            };
-          },
-        },
-  );
 }

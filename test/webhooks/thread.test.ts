@@ -9,10 +9,10 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { PATIENCE_MS } from '../../src/db/write-turn.js';
-import type * as ThreadModule from '../../src/modules/webhooks/delivery-thread.js';
-import type { ThreadData } from '../../src/modules/webhooks/delivery-thread.js';
-import { DeliveryPressure } from '../../src/modules/webhooks/pressure.js';
-import { STOPPED } from '../../src/modules/webhooks/sender.js';
+import type * as ThreadModule from '../../src/modules/webhooks/delivery/delivery-thread.js';
+import type { ThreadData } from '../../src/modules/webhooks/delivery/delivery-thread.js';
+import { DeliveryPressure } from '../../src/modules/webhooks/delivery/pressure.js';
+import { STOPPED } from '../../src/modules/webhooks/delivery/sender.js';
 import { client, dataOf, eventsOf, listAll, newPlant, type Client } from '../support/helpers.js';
 import { createLab, startTestApp, testConfig, type TestApp } from '../support/harness.js';
 import { buildIfStale, REPO_ROOT } from '../support/node-script.js';
@@ -27,7 +27,7 @@ import { isolatedPostgres, LOOPBACK_ALLOWED, startReceiver, verified } from './s
  */
 buildIfStale();
 const { DeliveryThread } = (await import(
-  new URL('dist/modules/webhooks/delivery-thread.js', `file://${REPO_ROOT}`).href
+  new URL('dist/modules/webhooks/delivery/delivery-thread.js', `file://${REPO_ROOT}`).href
 )) as typeof ThreadModule;
 
 interface OwnDatabase {

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOPPED } from '../../src/modules/webhooks/sender.js';
-import { GATHER_MS } from '../../src/modules/webhooks/worker.js';
-import { client, dataOf, listAll, newPlant } from '../support/helpers.js';
-import { createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { expect, it } from 'vitest';
+import { STOPPED } from '../../src/modules/webhooks/delivery/sender.js';
+import { GATHER_MS } from '../../src/modules/webhooks/delivery/worker.js';
+import { dataOf, listAll, newPlant } from '../support/helpers.js';
 import {
-  isolatedTargets,
   deliveryWorker,
   drain,
   LOOPBACK_ALLOWED,
@@ -12,18 +10,13 @@ import {
   startReceiver,
   type ReceiverHandler,
 } from './support.js';
+import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
 
 /** Several workers on one database (as several processes are): each event once, nothing lost. */
-describe.each(isolatedTargets())('webhook workers together ($name)', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: LOOPBACK_ALLOWED });
-  });
-  afterAll(() => t.close());
+describeOnOwnDatabases('webhook workers together', (target) => {
+  const { t, owner } = labSuite(target, { env: LOOPBACK_ALLOWED });
 
   it('deliver each event once when three work at the same time', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const receiver = await startReceiver();
     const workers = [deliveryWorker(t), deliveryWorker(t), deliveryWorker(t)];
     try {
@@ -61,8 +54,6 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
   });
 
   it('lose nothing when one stops mid-delivery: another sends it again, same webhook-id', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     let hold = true;
     const receiver = await startReceiver((_req, res) => {
       if (!hold) res.writeHead(200).end();
@@ -106,8 +97,6 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
   });
 
   it('gather for 100 ms after a batch that sent less than a full one, then go on without a poll', async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const arrivals: number[] = [];
     const receiver = await startReceiver((_req, res) => {
       arrivals.push(performance.now());
@@ -136,8 +125,6 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
   });
 
   it("keep sending to every other endpoint while one endpoint's receiver does not answer", async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const fast = await startReceiver();
     const silent = await startReceiver(() => undefined);
     const worker = deliveryWorker(t, { timeoutMs: 6000 });
@@ -166,8 +153,6 @@ describe.each(isolatedTargets())('webhook workers together ($name)', (target) =>
     }
   });
   it("send every other endpoint's retries while one endpoint's receiver does not answer its own", async () => {
-    const lab = await createLab(t.database);
-    const owner = client(t, lab.owner);
     const failing: ReceiverHandler = (_req, res) => res.writeHead(500).end();
     const down = await startReceiver(failing);
     const back = await startReceiver(failing);

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import type { OrderLineTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { TimeWindow } from '../../kernel/window.js';
+import { withinWindow, type TimeWindow } from '../../kernel/window.js';
 
 export type OrderLineRow = OrderLineTable;
 
@@ -28,10 +28,8 @@ const NEWEST_OCCURRED: Ordering = { columns: ['occurred_key', 'id'], direction: 
 
 /** The workspace's lines, optionally those within a window (both ends inclusive). */
 function linesOf(db: Db, workspaceId: string, window: TimeWindow) {
-  let query = db.selectFrom('order_lines').where('workspace_id', '=', workspaceId);
-  if (window.from !== null) query = query.where('occurred_at', '>=', window.from);
-  if (window.to !== null) query = query.where('occurred_at', '<=', window.to);
-  return query;
+  const query = db.selectFrom('order_lines').where('workspace_id', '=', workspaceId);
+  return withinWindow(query, 'occurred_at', window);
 }
 
 export function listOrderLineRows(

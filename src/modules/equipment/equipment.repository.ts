@@ -8,7 +8,7 @@ import {
 } from '../../db/pages.js';
 import type { EquipmentEventTable, EquipmentTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { TimeWindow } from '../../kernel/window.js';
+import { withinWindow, type TimeWindow } from '../../kernel/window.js';
 
 export type EquipmentRow = EquipmentTable;
 export type EquipmentEventRow = EquipmentEventTable;
@@ -94,7 +94,5 @@ export function listEquipmentEventRows(
     .where('workspace_id', '=', workspaceId)
     .where('equipment_id', '=', equipmentId);
   if (filters.kind !== null) query = query.where('kind', '=', filters.kind);
-  if (filters.window.from !== null) query = query.where('occurred_at', '>=', filters.window.from);
-  if (filters.window.to !== null) query = query.where('occurred_at', '<=', filters.window.to);
-  return fetchPage(query, BY_OCCURRED_AT, page);
+  return fetchPage(withinWindow(query, 'occurred_at', filters.window), BY_OCCURRED_AT, page);
 }

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Count, CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { CurrentStage, recordListFilters } from '../records/index.js';
+import { recordListFilters, trackedEditableFields, trackedRecordFields } from '../records/index.js';
 
 export const EXPLANT_STATUSES = [
   'active',
@@ -31,12 +31,7 @@ export const Explant = Type.Object(
     custom_fields: CustomFieldValues,
     batch_number: Nullable(Type.String()),
     notes: Nullable(Type.String()),
-    updated_at: Type.String(),
-    current_stage: CurrentStage,
-    archived_at: Nullable(
-      Type.String({ description: 'When it was archived (left out of lists); null when not' }),
-    ),
-    archived_by: Nullable(Uuid({ description: 'Who archived it' })),
+    ...trackedRecordFields,
     subcultured_at: Type.String({
       description:
         'When the culture last went onto fresh medium: its latest completed transfer, else its creation',
@@ -56,8 +51,7 @@ const editable = {
   batch_number: optionalText(100),
   notes: optionalText(5000),
   status: Type.Optional(StringEnum(EXPLANT_STATUSES)),
-  external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-  custom_fields: Type.Optional(CustomFieldValues),
+  ...trackedEditableFields,
   current_count: count(),
   plantlet_count: count(),
 };

@@ -2,25 +2,22 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { changedValues, diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
 import { toUtc } from '../../kernel/formats.js';
-import { recordChangeEvent, type NewChangeEvent } from '../events/index.js';
+import type { NewChangeEvent } from '../events/index.js';
 import { getWorkspace } from '../identity/index.js';
-import { hasRoom, stageOptions } from '../lab/index.js';
 import {
-  applyCustomFields,
   checkRecordFilters,
-  currentStageColumns,
+  createTracked,
   currentStageOf,
   customFieldsOf,
   getTracked,
   getTrackedMany,
   hasRecordFilters,
+  initialStageOf,
   listTracked,
-  resolveStageKey,
   searchTextOf,
   setArchived,
   type ArchiveInput,
@@ -95,30 +92,13 @@ const SEARCHED = ['label', 'batch_number', 'external_id'] as const;
 const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =>
   searchTextOf(SEARCHED.map((field) => row[field]));
 
-/**
- * The stage a new explant starts in: only the one asked for (`initial_stage`, Vitro's
- * addition). The spec's explant has no stage until one is posted to `/stages`.
- */
-async function initialStageOf(db: Db, workspaceId: string, asked: string | undefined) {
-  if (asked === undefined) return null;
-  const options = await stageOptions(db, workspaceId, 'explant');
-  const key = resolveStageKey(options, asked);
-  if (key === null) {
-    throw errors.validation(
-      `initial_stage: "${asked}" is not in this lab's explant stage list; use one of ${options
-        .map((o) => o.name)
-        .join(', ')}`,
-    );
-  }
-  return options.find((o) => o.key === key)!;
-}
-
 const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
 
 /**
  * Creates an explant as the key's owner, with a `created` change-history event, and
- * its first stage record in the same transaction when `initial_stage` is sent.
+ * its first stage record in the same transaction when `initial_stage` is sent (Vitro's
+ * addition: the spec's explant has no stage until one is posted to `/stages`).
  */
 export async function createExplant(
   trx: Trx,
@@ -132,88 +112,32 @@ export async function createExplant(
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
     throw errors.validation('plant_id: no plant with this id in the workspace');
   }
-  const customFields = await applyCustomFields(
-    trx,
-    workspaceId,
-    'explant',
-    {},
-    input.custom_fields,
-  );
-  const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
-  if (input.room_id !== undefined && initialStage === null) {
-    throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
-  }
-  if (input.room_id !== undefined && !(await hasRoom(trx, workspaceId, input.room_id))) {
-    throw errors.validation('room_id: no room with this id in the workspace');
-  }
-  const externalId = input.external_id ?? null;
   const initialCount = input.initial_count ?? null;
-  const id = newId();
-  const stage =
-    initialStage === null
-      ? null
-      : await openInitialStage(trx, {
-          workspaceId,
-          entity: 'explant',
-          entityId: id,
-          stage: initialStage.key,
-          enteredOn: now,
-          createdBy: principal.memberId,
-          roomId: input.room_id ?? null,
-        });
-  const row: ExplantRow = {
-    id,
-    workspace_id: workspaceId,
-    plant_id: plantId,
-    label: input.label,
-    label_key: input.label.toLowerCase(),
-    batch_number: input.batch_number ?? null,
-    batch_number_key: lowerOrNull(input.batch_number),
-    notes: input.notes ?? null,
-    status: input.status ?? 'active',
-    external_id: externalId,
-    external_id_key: await explantExternalIds.claim(trx, workspaceId, externalId, null),
-    initial_count: initialCount,
-    current_count: input.current_count === undefined ? initialCount : input.current_count,
-    plantlet_count: input.plantlet_count ?? null,
-    custom_fields: JSON.stringify(customFields),
-    created_by: principal.memberId,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null
-        ? null
-        : {
-            id: stage.id,
-            stage: stage.stage,
-            name: initialStage!.name,
-            entered_on: now,
-            room_id: input.room_id ?? null,
-          },
-    ),
-    archived_at: null,
-    archived_by: null,
-    search_text: searchTextOfExplant({
+  const { record } = await createTracked(trx, EXPLANT_KIND, principal, input, now, {
+    firstStage: async () => {
+      const stage = await initialStageOf(trx, workspaceId, 'explant', input.initial_stage);
+      if (input.room_id !== undefined && stage === null) {
+        throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
+      }
+      return stage;
+    },
+    openStage: openInitialStage,
+    row: (columns) => ({
+      ...columns,
+      plant_id: plantId,
       label: input.label,
+      label_key: input.label.toLowerCase(),
       batch_number: input.batch_number ?? null,
-      external_id: externalId,
+      batch_number_key: lowerOrNull(input.batch_number),
+      notes: input.notes ?? null,
+      status: input.status ?? 'active',
+      initial_count: initialCount,
+      current_count: input.current_count === undefined ? initialCount : input.current_count,
+      plantlet_count: input.plantlet_count ?? null,
+      subcultured_at: now,
     }),
-    subcultured_at: now,
-  };
-  await explantExternalIds.guard(explants.insert(trx, row), externalId);
-  const explant = presentExplant(row, await explantContext(trx, workspaceId));
-  await recordChangeEvent(trx, {
-    workspaceId,
-    entityType: 'explant',
-    entityId: row.id,
-    stageId: stage?.id ?? null,
-    eventType: 'created',
-    eventTime: now,
-    recordedBy: principal.memberId,
-    payload: { ...explant, initial_stage: stage?.stage ?? null },
   });
-  return explant;
+  return record;
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {

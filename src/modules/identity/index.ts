@@ -1,9 +1,9 @@
 /*
  * The identity module's face: workspaces, members and API keys, as other modules,
- * the CLI and authentication may use them.
+ * the CLI and authentication may use them. Its routes (the workspace, the people
+ * directory, managing members and keys) are wired from the module's *.routes.ts.
  */
 export { apiKeySignIn, type ApiKeySignInRow } from './api-key-sign-in.js';
-export { listPeople, type PersonRow } from './people.service.js';
 export {
   addMember,
   createApiKey,

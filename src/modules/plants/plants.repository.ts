@@ -19,9 +19,8 @@ import {
 
 export type PlantRow = PlantTable;
 
-const COLUMNS = [
-  'id',
-  'workspace_id',
+/** A plant's own columns: create and PATCH accept each of them. */
+export const PLANT_FIELDS = [
   'species',
   'common_name',
   'genus',
@@ -30,8 +29,9 @@ const COLUMNS = [
   'source',
   'notes',
   'status',
-  ...TRACKED_COLUMNS,
 ] as const;
+
+const COLUMNS = ['id', 'workspace_id', ...PLANT_FIELDS, ...TRACKED_COLUMNS] as const;
 
 /** Plants by id, locked for a write, inserted, updated; deleted ones hidden. */
 export const plants = workspaceTable('plants', COLUMNS, { softDelete: true });

@@ -1,6 +1,11 @@
 import Type from 'typebox';
 import { CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { CurrentStage, DEFAULT_PLANT_STAGE_NAMES, recordListFilters } from '../records/index.js';
+import {
+  DEFAULT_PLANT_STAGE_NAMES,
+  recordListFilters,
+  trackedEditableFields,
+  trackedRecordFields,
+} from '../records/index.js';
 
 export const PLANT_STATUSES = [
   'active',
@@ -30,12 +35,7 @@ export const Plant = Type.Object(
     cultivar: Nullable(Type.String()),
     source: Nullable(Type.String()),
     notes: Nullable(Type.String()),
-    updated_at: Type.String(),
-    current_stage: CurrentStage,
-    archived_at: Nullable(
-      Type.String({ description: 'When it was archived (left out of lists); null when not' }),
-    ),
-    archived_by: Nullable(Uuid({ description: 'Who archived it' })),
+    ...trackedRecordFields,
   },
   { $id: 'Plant' },
 );
@@ -50,8 +50,7 @@ const editable = {
   source: optionalText(200),
   notes: optionalText(5000),
   status: Type.Optional(StringEnum(PLANT_STATUSES)),
-  external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-  custom_fields: Type.Optional(CustomFieldValues),
+  ...trackedEditableFields,
 };
 
 export const CreatePlantBody = Type.Object(

@@ -1,22 +1,19 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
-import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent } from '../events/index.js';
-import { hasRoom, stageOptions, type StageOption } from '../lab/index.js';
+import type { StageOption } from '../lab/index.js';
 import {
-  applyCustomFields,
   checkRecordFilters,
-  currentStageColumns,
+  createTracked,
   currentStageOf,
   customFieldsOf,
   getTracked,
   getTrackedMany,
   hasRecordFilters,
+  initialStageOf,
   listTracked,
-  resolveStageKey,
   searchTextOf,
   setArchived,
   type ArchivedMode,
@@ -29,6 +26,7 @@ import {
   findPlantByExternalKey,
   findPlantsByExternalKeys,
   listPlantRows,
+  PLANT_FIELDS,
   plantExternalIds,
   plants,
   type PlantRow,
@@ -69,26 +67,9 @@ type SearchedField = (typeof SEARCHED)[number];
 
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
-/** The stage a new plant starts in: the one asked for, else Mother Block, else the first. */
-async function initialStageOf(
-  db: Db,
-  workspaceId: string,
-  asked: string | undefined,
-): Promise<StageOption | null> {
-  const options = await stageOptions(db, workspaceId, 'plant');
-  if (asked === undefined) {
-    return options.find((o) => o.key === DEFAULT_INITIAL_STAGE) ?? options[0] ?? null;
-  }
-  const key = resolveStageKey(options, asked);
-  if (key === null) {
-    throw errors.validation(
-      `initial_stage: "${asked}" is not in this lab's plant stage list; use one of ${options
-        .map((o) => o.name)
-        .join(', ')}`,
-    );
-  }
-  return options.find((o) => o.key === key)!;
-}
+/** Nothing asked: a new plant starts in Mother Block, else the first stage of the list. */
+const defaultStage = (options: readonly StageOption[]) =>
+  options.find((o) => o.key === DEFAULT_INITIAL_STAGE) ?? options[0] ?? null;
 
 /**
  * Creates a plant as the key's owner, in its initial stage, with a `created`
@@ -100,81 +81,24 @@ export async function createPlant(
   input: Static<typeof CreatePlantBody>,
   now: string,
 ): Promise<{ plant: PlantRecord; warning: string | null }> {
-  const workspaceId = principal.workspaceId;
-  const customFields = await applyCustomFields(trx, workspaceId, 'plant', {}, input.custom_fields);
-  const initialStage = await initialStageOf(trx, workspaceId, input.initial_stage);
-  if (input.room_id !== undefined && !(await hasRoom(trx, workspaceId, input.room_id))) {
-    throw errors.validation('room_id: no room with this id in the workspace');
-  }
-  const externalId = input.external_id ?? null;
-  const id = newId();
-  const stage =
-    initialStage === null
-      ? null
-      : await openInitialStage(trx, {
-          workspaceId,
-          entity: 'plant',
-          entityId: id,
-          stage: initialStage.key,
-          enteredOn: now,
-          createdBy: principal.memberId,
-          roomId: input.room_id ?? null,
-        });
-  const fields = {
-    species: input.species,
-    common_name: input.common_name ?? null,
-    genus: input.genus ?? null,
-    family: input.family ?? null,
-    cultivar: input.cultivar ?? null,
-    external_id: externalId,
-  };
-  const row: PlantRow = {
-    id,
-    workspace_id: workspaceId,
-    species: input.species,
-    common_name: input.common_name ?? null,
-    genus: input.genus ?? null,
-    family: input.family ?? null,
-    cultivar: input.cultivar ?? null,
-    source: input.source ?? null,
-    notes: input.notes ?? null,
-    status: input.status ?? 'active',
-    external_id: externalId,
-    external_id_key: await plantExternalIds.claim(trx, workspaceId, externalId, null),
-    custom_fields: JSON.stringify(customFields),
-    created_by: principal.memberId,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null
-        ? null
-        : {
-            id: stage.id,
-            stage: stage.stage,
-            name: initialStage!.name,
-            entered_on: now,
-            room_id: input.room_id ?? null,
-          },
-    ),
-    archived_at: null,
-    archived_by: null,
-    search_text: searchTextOfPlant(fields),
-  };
-  await plantExternalIds.guard(plants.insert(trx, row), externalId);
-  const plant = presentPlant(row);
-  await recordChangeEvent(trx, {
-    workspaceId,
-    entityType: 'plant',
-    entityId: row.id,
-    stageId: stage?.id ?? null,
-    eventType: 'created',
-    eventTime: now,
-    recordedBy: principal.memberId,
-    payload: { ...plant, initial_stage: stage?.stage ?? null },
+  const { record, stage } = await createTracked(trx, PLANT_KIND, principal, input, now, {
+    firstStage: () =>
+      initialStageOf(trx, principal.workspaceId, 'plant', input.initial_stage, defaultStage),
+    openStage: openInitialStage,
+    row: (columns) => ({
+      ...columns,
+      species: input.species,
+      common_name: input.common_name ?? null,
+      genus: input.genus ?? null,
+      family: input.family ?? null,
+      cultivar: input.cultivar ?? null,
+      source: input.source ?? null,
+      notes: input.notes ?? null,
+      status: input.status ?? 'active',
+    }),
   });
   return {
-    plant,
+    plant: record,
     warning:
       stage === null
         ? "The plant was created without a first stage: this lab's plant stage list is empty"
@@ -252,15 +176,7 @@ const externalIdAlone = () =>
 
 const PLANT_KIND: TrackedKind<
   PlantRow,
-  | 'species'
-  | 'common_name'
-  | 'genus'
-  | 'family'
-  | 'cultivar'
-  | 'source'
-  | 'notes'
-  | 'status'
-  | 'external_id',
+  (typeof PLANT_FIELDS)[number] | 'external_id',
   PlantRecord,
   null
 > = {
@@ -269,17 +185,7 @@ const PLANT_KIND: TrackedKind<
   table: plants,
   externalIds: plantExternalIds,
   editRefusal: { code: 'PLANT_WRITE_FORBIDDEN', action: 'editing it' },
-  updatable: [
-    'species',
-    'common_name',
-    'genus',
-    'family',
-    'cultivar',
-    'source',
-    'notes',
-    'status',
-    'external_id',
-  ],
+  updatable: [...PLANT_FIELDS, 'external_id'],
   searchText: searchTextOfPlant,
   context: () => Promise.resolve(null),
   present: presentPlant,

@@ -8,7 +8,7 @@ import {
 } from '../../db/pages.js';
 import type { CultureLinePriceTable, PriceEventTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
-import type { TimeWindow } from '../../kernel/window.js';
+import { withinWindow, type TimeWindow } from '../../kernel/window.js';
 
 export type CultureLinePriceRow = CultureLinePriceTable;
 export type PriceEventRow = PriceEventTable;
@@ -79,7 +79,5 @@ export function listPriceEventRows(
     .select(PRICE_EVENT_COLUMNS)
     .where('workspace_id', '=', workspaceId);
   if (filters.plantId !== null) query = query.where('plant_id', '=', filters.plantId);
-  if (filters.window.from !== null) query = query.where('changed_at', '>=', filters.window.from);
-  if (filters.window.to !== null) query = query.where('changed_at', '<=', filters.window.to);
-  return fetchPage(query, BY_CHANGED_AT, page);
+  return fetchPage(withinWindow(query, 'changed_at', filters.window), BY_CHANGED_AT, page);
 }

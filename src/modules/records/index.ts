@@ -1,7 +1,8 @@
 /*
  * What the record modules (plants, explants, stages, transfers, contaminations)
  * share: the record a request names, external ids, who may change a record,
- * updates tracked in the change history, custom field values and stage keys.
+ * creates and updates tracked in the change history, custom field values and
+ * stage keys.
  */
 export {
   applyCustomFields,
@@ -11,7 +12,16 @@ export {
   type CustomFieldMap,
   type CustomFieldValue,
 } from './custom-fields.js';
+export {
+  createTracked,
+  initialStageOf,
+  type FirstStage,
+  type NewTrackedColumns,
+  type OpenStage,
+  type TrackedCreateInput,
+} from './create.js';
 export { externalIds, type ExternalIds } from './external-ids.js';
+export { trackedEditableFields, trackedRecordFields } from './record-schemas.js';
 export { requireMayChange, type OwnershipRefusal } from './ownership.js';
 export {
   DEFAULT_PLANT_STAGE_NAMES,

@@ -120,6 +120,7 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
     find(db: Db, workspaceId: string, id: string): Promise<Row | undefined>;
     lock(trx: Trx, workspaceId: string, id: string): Promise<Row | undefined>;
     findMany(db: Db, workspaceId: string, ids: readonly string[]): Promise<Row[]>;
+    insert(trx: Trx, row: Row): Promise<void>;
     update(trx: Trx, workspaceId: string, id: string, changes: Partial<Row>): Promise<void>;
   };
   readonly externalIds: ExternalIds;

@@ -10,7 +10,13 @@ import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
 import { requireRoom, stageOptions, type StageOption } from '../lab/index.js';
-import { requireMayChange, resolveStageKey, setCurrentStage, targetOf } from '../records/index.js';
+import {
+  requireMayChange,
+  resolveStageKey,
+  setCurrentStage,
+  targetOf,
+  type FirstStage,
+} from '../records/index.js';
 import {
   completeStage,
   findActiveStage,
@@ -144,19 +150,7 @@ export async function advanceStage(
 }
 
 /** The first stage of a new record, in the transaction that creates it. */
-export async function openInitialStage(
-  trx: Trx,
-  input: {
-    workspaceId: string;
-    entity: EntityType;
-    entityId: string;
-    stage: string;
-    enteredOn: string;
-    createdBy: string | null;
-    /** Checked by the caller: a room of the workspace. */
-    roomId?: string | null;
-  },
-): Promise<StageRecord> {
+export async function openInitialStage(trx: Trx, input: FirstStage): Promise<StageRecord> {
   const row: StageRow = {
     id: newId(),
     workspace_id: input.workspaceId,

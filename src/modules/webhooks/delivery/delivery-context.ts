@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.js';
+import type { Database } from '../../../db/database.js';
 import type { PressureReport } from './pressure.js';
 import type { WebhookSender } from './sender.js';
 

@@ -1,12 +1,12 @@
-import { newId } from '../../kernel/ids.js';
-import { memo } from '../../lib/memo.js';
-import { eventTypeOf, presentEvent, type EventRow } from '../events/index.js';
-import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
-import { signingSecrets } from './endpoints.service.js';
-import type { EndpointRow } from './endpoints.repository.js';
+import { newId } from '../../../kernel/ids.js';
+import { memo } from '../../../lib/memo.js';
+import { eventTypeOf, presentEvent, type EventRow } from '../../events/index.js';
+import type { AttemptRow, DeliveryRow } from '../deliveries.repository.js';
+import { signingSecrets } from '../endpoints.service.js';
+import type { EndpointRow } from '../endpoints.repository.js';
 import { FAILING_DISABLES_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './sender.js';
-import { signedHeaders } from './signing.js';
+import { signedHeaders } from '../signing.js';
 
 /**
  * The body of an event's webhook: `type` (`entity_type.event_type`), `timestamp` (when

@@ -4,10 +4,10 @@
  * logs, until told to stop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../db/database.js';
+import { openDatabase } from '../../../db/database.js';
 import type { ThreadData, ThreadMessage } from './delivery-thread.js';
 import { slowAttempts } from './pressure.js';
-import { targetPolicy } from './target.js';
+import { targetPolicy } from '../target.js';
 import { DeliveryWorker } from './worker.js';
 
 const port = parentPort!;

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
-import { getWorkspace, updateWorkspaceSettings, type WorkspaceRow } from '../identity/index.js';
+import { getWorkspace, updateWorkspaceSettings, type WorkspaceRow } from './identity.service.js';
 import type { LabSettings, UpdateLabSettingsBody } from './workspaces.schemas.js';
 
 export type LabSettingsRecord = Static<typeof LabSettings>;

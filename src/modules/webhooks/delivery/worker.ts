@@ -1,21 +1,21 @@
 import { setMaxListeners } from 'node:events';
-import type { Database } from '../../db/database.js';
-import type { Resolver } from '../../files/outbound-address.js';
-import { newId } from '../../kernel/ids.js';
+import type { Database } from '../../../db/database.js';
+import type { Resolver } from '../../../files/outbound-address.js';
+import { newId } from '../../../kernel/ids.js';
 import { isoAt, type DeliveryContext, type DeliveryLog } from './delivery-context.js';
 import {
   endpointsWithDueRetries,
   purgeAttempts,
   purgeDeliveries,
   releaseDeliveries,
-} from './deliveries.repository.js';
-import { DELIVERY_LOG_DAYS } from './deliveries.service.js';
-import { endpointsBehind, releaseStreams } from './endpoints.repository.js';
+} from '../deliveries.repository.js';
+import { DELIVERY_LOG_DAYS } from '../deliveries.service.js';
+import { endpointsBehind, releaseStreams } from '../endpoints.repository.js';
 import type { PressureReport } from './pressure.js';
 import { sendDueRetries } from './retries.js';
 import { WebhookSender } from './sender.js';
 import { STREAM_BATCH, streamEndpoint } from './stream.js';
-import type { TargetPolicy } from './target.js';
+import type { TargetPolicy } from '../target.js';
 
 /** How often an idle worker looks for new events and due retries. */
 const POLL_MS = 250;

@@ -1,8 +1,8 @@
 import type { Agent, Dispatcher } from 'undici';
-import { systemResolver, type Resolver } from '../../files/outbound-address.js';
-import { createPinnedAgent, describeNetworkError } from '../../files/pinned-agent.js';
+import { systemResolver, type Resolver } from '../../../files/outbound-address.js';
+import { createPinnedAgent, describeNetworkError } from '../../../files/pinned-agent.js';
 import { parseRetryAfter } from './schedule.js';
-import { targetAddress, type TargetPolicy } from './target.js';
+import { targetAddress, type TargetPolicy } from '../target.js';
 
 /** The error of an attempt cut short because this process stopped. */
 export const STOPPED = 'stopped: the server shut down during the attempt';

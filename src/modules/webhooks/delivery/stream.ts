@@ -1,7 +1,7 @@
-import { inTransaction } from '../../db/transaction.js';
-import { parseJsonArray } from '../../kernel/json.js';
-import { newId } from '../../kernel/ids.js';
-import { eventTypeOf, listEventsAfter, type EventRow } from '../events/index.js';
+import { inTransaction } from '../../../db/transaction.js';
+import { parseJsonArray } from '../../../kernel/json.js';
+import { newId } from '../../../kernel/ids.js';
+import { eventTypeOf, listEventsAfter, type EventRow } from '../../events/index.js';
 import { attempt, attemptRow, lastAttemptColumns, outcomeOf, type MadeAttempt } from './attempt.js';
 import { inOrder, isoAt, type DeliveryContext } from './delivery-context.js';
 import {
@@ -9,8 +9,13 @@ import {
   insertDeliveries,
   type AttemptRow,
   type DeliveryRow,
-} from './deliveries.repository.js';
-import { finishStream, renewStream, takeStream, type EndpointRow } from './endpoints.repository.js';
+} from '../deliveries.repository.js';
+import {
+  finishStream,
+  renewStream,
+  takeStream,
+  type EndpointRow,
+} from '../endpoints.repository.js';
 import { applyHealth } from './health.js';
 
 /** Events read from the feed per batch. */

@@ -1,5 +1,5 @@
 import type { Routes } from '../../kernel/routes/index.js';
-import { listPeople } from '../identity/index.js';
+import { listPeople } from './people.service.js';
 import { PeopleQuery, Person } from './people.schemas.js';
 
 export function registerPeopleRoutes(routes: Routes): void {

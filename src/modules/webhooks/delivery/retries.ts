@@ -1,5 +1,5 @@
-import { inTransaction } from '../../db/transaction.js';
-import { findEvents, type EventRow } from '../events/index.js';
+import { inTransaction } from '../../../db/transaction.js';
+import { findEvents, type EventRow } from '../../events/index.js';
 import { attempt, attemptRow, lastAttemptColumns, outcomeOf, type MadeAttempt } from './attempt.js';
 import { inOrder, isoAt, type DeliveryContext } from './delivery-context.js';
 import {
@@ -7,8 +7,8 @@ import {
   completeDelivery,
   insertAttempts,
   type DeliveryRow,
-} from './deliveries.repository.js';
-import { endpointsByIds, type EndpointRow } from './endpoints.repository.js';
+} from '../deliveries.repository.js';
+import { endpointsByIds, type EndpointRow } from '../endpoints.repository.js';
 import { applyHealth } from './health.js';
 
 /** Retries of one endpoint taken at once. */

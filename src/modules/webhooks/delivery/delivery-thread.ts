@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DatabaseConfig, WebhookConfig } from '../../config.js';
-import { WriteTurn } from '../../db/write-turn.js';
+import type { DatabaseConfig, WebhookConfig } from '../../../config.js';
+import { WriteTurn } from '../../../db/write-turn.js';
 import type { DeliveryLog } from './delivery-context.js';
 import type { DeliveryPressure, StreamOutcome } from './pressure.js';
 import type { Deliverer } from './worker.js';

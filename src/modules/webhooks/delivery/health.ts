@@ -1,11 +1,11 @@
-import type { Trx } from '../../db/database.js';
+import type { Trx } from '../../../db/database.js';
 import type { MadeAttempt } from './attempt.js';
-import { failPendingDeliveries } from './deliveries.repository.js';
+import { failPendingDeliveries } from '../deliveries.repository.js';
 import {
   disableEndpointRow,
   recordEndpointHealth,
   type EndpointRow,
-} from './endpoints.repository.js';
+} from '../endpoints.repository.js';
 import { FAILING_DISABLES_AFTER_MS } from './schedule.js';
 import { STOPPED } from './sender.js';
 

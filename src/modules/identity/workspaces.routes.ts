@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { Routes } from '../../kernel/routes/index.js';
-import { getWorkspace } from '../identity/index.js';
+import { getWorkspace } from './identity.service.js';
 import { getLabSettings, updateLabSettings } from './lab-settings.service.js';
 import { LabSettings, UpdateLabSettingsBody, Workspace } from './workspaces.schemas.js';
 

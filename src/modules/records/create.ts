@@ -1,0 +1,158 @@
+import type { Db, Trx } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Principal } from '../../kernel/principal.js';
+import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { hasRoom, stageOptions, type StageEntity, type StageOption } from '../lab/index.js';
+import { currentStageColumns, type CurrentStageColumns } from './current-stage.js';
+import { applyCustomFields, type CustomFieldValue } from './custom-fields.js';
+import { resolveStageKey } from './stage-lists.js';
+import type { TrackedKind, TrackedRow } from './tracked.js';
+
+/** What a create of a plant or an explant sends that both kinds read alike. */
+export interface TrackedCreateInput {
+  readonly custom_fields?: Record<string, CustomFieldValue> | null;
+  readonly room_id?: string;
+  readonly external_id?: string | null;
+}
+
+/** The columns of a new plant or explant that are the same for both kinds. */
+export type NewTrackedColumns = Omit<TrackedRow, 'search_text'> &
+  CurrentStageColumns & {
+    workspace_id: string;
+    created_at: string;
+    deleted_at: string | null;
+  };
+
+/** The first stage record of a new plant or explant. */
+export interface FirstStage {
+  workspaceId: string;
+  entity: EntityType;
+  entityId: string;
+  stage: string;
+  enteredOn: string;
+  createdBy: string | null;
+  /** Checked by the caller: a room of the workspace. */
+  roomId?: string | null;
+}
+
+/** Opens a new record's first stage record (the stages module's `openInitialStage`). */
+export type OpenStage = (trx: Trx, input: FirstStage) => Promise<{ id: string; stage: string }>;
+
+/**
+ * The stage `asked` names (by key or display name) in the lab's list of `entity`
+ * stages, else 422 naming initial_stage. Nothing asked: what `byDefault` picks from
+ * the list; without it, no stage (and the list is not read).
+ */
+export async function initialStageOf(
+  db: Db,
+  workspaceId: string,
+  entity: StageEntity,
+  asked: string | undefined,
+  byDefault?: (options: readonly StageOption[]) => StageOption | null,
+): Promise<StageOption | null> {
+  if (asked === undefined && byDefault === undefined) return null;
+  const options = await stageOptions(db, workspaceId, entity);
+  if (asked === undefined) return byDefault!(options);
+  const key = resolveStageKey(options, asked);
+  if (key === null) {
+    throw errors.validation(
+      `initial_stage: "${asked}" is not in this lab's ${entity} stage list; use one of ${options
+        .map((o) => o.name)
+        .join(', ')}`,
+    );
+  }
+  return options.find((o) => o.key === key)!;
+}
+
+/**
+ * Creates a plant or explant as the principal's member, in the caller's transaction:
+ * its custom fields checked against the lab's definitions, then its first stage
+ * (`firstStage`; none is possible) and the room sent with it, its external id
+ * claimed, the row (`row` adds the kind's own columns) inserted with its current stage
+ * and search text, and a `created` event: the record and the key of its first stage.
+ * Every check runs before the first write.
+ */
+export async function createTracked<
+  Row extends TrackedRow,
+  K extends keyof Row & string,
+  Out extends object,
+  C,
+>(
+  trx: Trx,
+  kind: TrackedKind<Row, K, Out, C>,
+  principal: Principal,
+  input: TrackedCreateInput,
+  now: string,
+  build: {
+    firstStage: () => Promise<StageOption | null>;
+    openStage: OpenStage;
+    row: (columns: NewTrackedColumns) => Omit<Row, 'search_text'>;
+  },
+): Promise<{ record: Out; stage: { id: string; stage: string } | null }> {
+  const workspaceId = principal.workspaceId;
+  const customFields = await applyCustomFields(
+    trx,
+    workspaceId,
+    kind.entity,
+    {},
+    input.custom_fields,
+  );
+  const firstStage = await build.firstStage();
+  const roomId = input.room_id ?? null;
+  if (roomId !== null && !(await hasRoom(trx, workspaceId, roomId))) {
+    throw errors.validation('room_id: no room with this id in the workspace');
+  }
+  const externalId = input.external_id ?? null;
+  const id = newId();
+  const stage =
+    firstStage === null
+      ? null
+      : await build.openStage(trx, {
+          workspaceId,
+          entity: kind.entity,
+          entityId: id,
+          stage: firstStage.key,
+          enteredOn: now,
+          createdBy: principal.memberId,
+          roomId,
+        });
+  const fields = build.row({
+    id,
+    workspace_id: workspaceId,
+    external_id: externalId,
+    external_id_key: await kind.externalIds.claim(trx, workspaceId, externalId, null),
+    custom_fields: JSON.stringify(customFields),
+    created_by: principal.memberId,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null
+        ? null
+        : {
+            id: stage.id,
+            stage: stage.stage,
+            name: firstStage!.name,
+            entered_on: now,
+            room_id: roomId,
+          },
+    ),
+    archived_at: null,
+    archived_by: null,
+  });
+  const row = { ...fields, search_text: kind.searchText(fields as Row) } as Row;
+  await kind.externalIds.guard(kind.table.insert(trx, row), externalId);
+  const record = kind.present(row, await kind.context(trx, workspaceId));
+  await recordChangeEvent(trx, {
+    workspaceId,
+    entityType: kind.entity,
+    entityId: id,
+    stageId: stage?.id ?? null,
+    eventType: 'created',
+    eventTime: now,
+    recordedBy: principal.memberId,
+    payload: { ...record, initial_stage: stage?.stage ?? null },
+  });
+  return { record, stage };
+}
