@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { purgeFinishedSessions } from '../../src/modules/sessions/index.js';
 import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
-import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { body, createLab, type TestApp } from '../support/harness.js';
 import { signIn } from '../support/sessions.js';
-import { describeOnDatabases } from '../support/suite.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,11 +25,7 @@ function backdate(t: TestApp, id: string, createdAgoMs: number, lastUsedAgoMs = 
 }
 
 describeOnDatabases('a session’s absolute lifetime, by default 30 days', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: GENEROUS_LIMITS });
 
   it('ends 30 days after sign-in however much it is used', async () => {
     const lab = await createLab(t.database);
@@ -47,11 +43,7 @@ describeOnDatabases('a session’s absolute lifetime, by default 30 days', (targ
 });
 
 describeOnDatabases('a session’s lifetime set by VITRO_SESSION_LIFETIME', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: { ...GENEROUS_LIMITS, VITRO_SESSION_LIFETIME: '12h' } });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: { ...GENEROUS_LIMITS, VITRO_SESSION_LIFETIME: '12h' } });
 
   it('ends the session that long after sign-in; its cookie lasts no longer', async () => {
     const lab = await createLab(t.database);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dataOf, GENEROUS_LIMITS } from '../support/helpers.js';
-import { body, createLab, startTestApp, type TestApp } from '../support/harness.js';
+import { body, createLab } from '../support/harness.js';
 import { mintLink, redeemLink, signIn } from '../support/sessions.js';
-import { describeOnDatabases } from '../support/suite.js';
+import { appSuite, describeOnDatabases } from '../support/suite.js';
 
 /** Sign-in links that stop working before they are used, and links named before use. */
 describeOnDatabases('sign-in links revoked, and named before use', (target) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: GENEROUS_LIMITS });
-  });
-  afterAll(() => t.close());
+  const { t } = appSuite(target, { env: GENEROUS_LIMITS });
 
   const exchange = (secret: string, headers: Record<string, string> = {}) =>
     redeemLink(t, secret, headers);
