@@ -228,6 +228,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     publicUrlSet: config.publicUrlSet,
     sessionLifetimeMs: config.sessionLifetimeMs,
+    emailAvailable: false,
   });
   options.extraRoutes?.(routes);
 

@@ -580,6 +580,22 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/alerts?rule_id=${up(ids.alertRule!)}`, status: 200 },
   ],
   getAlert: (ids) => [{ method: 'GET', url: `/api/v1/alerts/${up(ids.alert!)}`, status: 200 }],
+  markNotificationsRead: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/notifications/read',
+      body: { ids: [up(ids.notification!)] },
+      status: 200,
+    },
+  ],
+  updateNotificationSettings: (ids) => [
+    {
+      method: 'PATCH',
+      url: '/api/v1/notification-settings',
+      body: { follow_all_rooms: false, followed_room_ids: [up(ids.room!)] },
+      status: 200,
+    },
+  ],
   getWebhookEndpoint: (ids) => [
     { method: 'GET', url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}`, status: 200 },
   ],
@@ -719,6 +735,17 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
     const run = dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201);
     const spareDevice = dataOf(await owner.post('/api/v1/devices', { name: 'Spare' }), 201);
     const colleague = await lab.actor('member');
+    // A notification of the owner's: the colleague mentions them.
+    dataOf(
+      await client(t, colleague).post('/api/v1/comments', {
+        entity_type: 'plant',
+        entity_id: plant.id,
+        body: 'Have a look',
+        mentioned_user_ids: [lab.owner.memberId],
+      }),
+      201,
+    );
+    const [notification] = dataOf(await owner.get('/api/v1/notifications'), 200);
     // An alert rule with an alert: a reading above its threshold opens one at once.
     const alertRule = dataOf(
       await owner.post('/api/v1/alert-rules', {
@@ -779,6 +806,7 @@ describe.each(databaseTargets())('UUIDs in any case on $name', (target) => {
       endpoint: endpoint.id,
       delivery: delivery.id,
       spareEndpoint: spareEndpoint.id,
+      notification: notification.id,
     });
   });
   afterAll(async () => {

@@ -36,7 +36,7 @@ const COLUMNS = [
 export const tasks = workspaceTable('tasks', COLUMNS);
 
 /** How other modules find and lock tasks (the record lookup's source of kind `task`). */
-export const taskRecords: RecordSource = tasks;
+export const taskRecords: RecordSource<TaskRow> = tasks;
 
 /** Earliest due first, undated tasks last; equal due dates in creation order (the id). */
 const DUE_FIRST: Ordering = { columns: ['undated', 'due_key', 'id'], direction: 'asc' };

@@ -1,0 +1,9 @@
+/* The notifications module's face: telling people of what happened, their inbox and settings. */
+export { notify, type Addressed, type Audience, type Notice } from './notify.js';
+export {
+  IMMEDIATE_KINDS,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+} from './notifications.schemas.js';
+export { settingsOfMember } from './settings.service.js';
+export { followsRoom, type PersonSettings } from './settings.js';
