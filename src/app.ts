@@ -40,6 +40,7 @@ import {
 } from './modules/webhooks/index.js';
 import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
 import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
+import { startReminders } from './modules/reminders/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -251,9 +252,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('readingsMaintenance', maintenance);
 
   let silenceTimer: { stop(): Promise<void> } | null = null;
+  let reminders: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
+    if (config.worker) reminders = startReminders(database, app.log);
   });
 
   // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
@@ -285,6 +288,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(purgeTimer);
     await worker?.stop();
     await silenceTimer?.stop();
+    await reminders?.stop();
     await maintenance.stop();
     await backups?.stop();
     await presence?.stop();

@@ -8,10 +8,10 @@ import {
   expectError,
   type Json,
   keysOf,
-  listAll,
   newExplant,
   newPlant,
 } from '../support/helpers.js';
+import { inboxOf } from './support.js';
 
 const NOTIFICATION_KEYS = [
   'actor_id',
@@ -23,8 +23,6 @@ const NOTIFICATION_KEYS = [
   'record',
   'room_id',
 ];
-
-export const inboxOf = (c: Client, query = '') => listAll(c, `/api/v1/notifications${query}`);
 
 async function comment(c: Client, fields: Record<string, unknown>, headers = {}): Promise<Json> {
   return dataOf(await c.post('/api/v1/comments', { body: 'Please look', ...fields }, headers), 201);

@@ -5,5 +5,6 @@ export {
   NOTIFICATION_KINDS,
   type NotificationKind,
 } from './notifications.schemas.js';
-export { settingsOfMember } from './settings.service.js';
+export { passMark, setPassMark } from './notifications.repository.js';
+export { settingsByMember, settingsOfMember } from './settings.service.js';
 export { followsRoom, type PersonSettings } from './settings.js';

@@ -195,3 +195,21 @@ export async function saveSettings(trx: Trx, row: SettingsRow): Promise<void> {
     )
     .execute();
 }
+
+/** Where the pass `name` stopped last; undefined before its first run. */
+export async function passMark(db: Db, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('notification_passes')
+    .select('until')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.until;
+}
+
+export async function setPassMark(trx: Trx, name: string, until: string): Promise<void> {
+  await trx
+    .insertInto('notification_passes')
+    .values({ name, until })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
+    .execute();
+}

@@ -21,6 +21,15 @@ export async function settingsOfMember(
   return settingsOfRow(row);
 }
 
+/** Every member's settings in the workspace, by member (the defaults where none are stored). */
+export async function settingsByMember(
+  db: Db,
+  workspaceId: string,
+): Promise<(memberId: string) => PersonSettings> {
+  const rows = new Map((await settingsOf(db, workspaceId)).map((row) => [row.member_id, row]));
+  return (memberId) => settingsOfRow(rows.get(memberId));
+}
+
 /** The caller's notification settings; `emailAvailable`: whether the server sends email. */
 export async function getNotificationSettings(
   db: Db,

@@ -70,3 +70,25 @@ export function listTaskRows(
   }
   return fetchPage(query, DUE_FIRST, page);
 }
+
+/** What the reminders pass needs of a task. */
+export type DueTaskRow = Pick<TaskRow, 'id' | 'title' | 'assigned_to' | 'due_date' | 'is_all_day'>;
+
+/** Assigned tasks not done, due in (from, to] (index tasks_workspace_due). */
+export function assignedTasksDueIn(
+  db: Db,
+  workspaceId: string,
+  from: string,
+  to: string,
+): Promise<DueTaskRow[]> {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'assigned_to', 'due_date', 'is_all_day'])
+    .where('workspace_id', '=', workspaceId)
+    .where('undated', '=', 0)
+    .where('due_key', '>', from)
+    .where('due_key', '<=', to)
+    .where('assigned_to', 'is not', null)
+    .where('workflow_status', '!=', 'done')
+    .execute();
+}
