@@ -100,9 +100,10 @@ const KindSwitches = Type.Object(
 
 export const NotificationSettings = Type.Object(
   {
-    kinds: Type.Record(StringEnum(NOTIFICATION_KINDS), Type.Boolean(), {
-      description: 'Each kind, on (told) or off',
-    }),
+    kinds: Type.Object(
+      Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, Type.Boolean()])),
+      { description: 'Each kind, on (told) or off' },
+    ),
     follow_all_rooms: Type.Boolean({
       description: 'true: every room is followed, and records in no room too',
     }),
