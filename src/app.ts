@@ -40,6 +40,13 @@ import {
 } from './modules/webhooks/index.js';
 import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
 import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
+import { startReminders } from './modules/reminders/index.js';
+import {
+  EmailWorker,
+  purgeEmails,
+  registerUnsubscribeRoutes,
+  UnsubscribeLinks,
+} from './modules/notifications/index.js';
 
 export interface AppOptions {
   /** Use this database (tests share one); otherwise one is opened from the config and closed with the app. */
@@ -228,8 +235,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     publicUrlSet: config.publicUrlSet,
     sessionLifetimeMs: config.sessionLifetimeMs,
+    emailAvailable: config.smtp !== null,
   });
   options.extraRoutes?.(routes);
+  // Notification emails: their unsubscribe links, and the worker that sends them.
+  const unsubscribe = new UnsubscribeLinks(config.secret, config.publicUrl);
+  registerUnsubscribeRoutes(app, { database, links: unsubscribe });
+  const emails =
+    config.smtp === null || !config.worker
+      ? null
+      : new EmailWorker({
+          database,
+          smtp: config.smtp,
+          publicUrl: config.publicUrl,
+          links: unsubscribe,
+          log: app.log,
+        });
 
   const purge = () => {
     purgeExpiredIdempotencyKeys(database.db).catch((error: unknown) =>
@@ -237,6 +258,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     );
     purgeFinishedSessions(database.db, config.sessionLifetimeMs).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not purge finished sessions and sign-in links'),
+    );
+    purgeEmails(database.db, {
+      finished: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+      pending: new Date(Date.now() - 86_400_000).toISOString(),
+    }).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not purge notification emails'),
     );
   };
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
@@ -250,9 +277,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('readingsMaintenance', maintenance);
 
   let silenceTimer: { stop(): Promise<void> } | null = null;
+  let reminders: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
+    if (config.worker) reminders = startReminders(database, app.log);
+    emails?.start();
   });
 
   // Scheduled backups (BACKUP_DIR); their code is loaded only when they are on.
@@ -284,6 +314,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(purgeTimer);
     await worker?.stop();
     await silenceTimer?.stop();
+    await reminders?.stop();
+    await emails?.stop();
     await maintenance.stop();
     await backups?.stop();
     await presence?.stop();

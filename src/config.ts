@@ -56,6 +56,14 @@ export type BackupEncryption =
   | { readonly kind: 'passphrase'; readonly passphrase: string }
   | { readonly kind: 'recipients'; readonly recipients: readonly string[] };
 
+/** Notification emails (SMTP_URL, SMTP_FROM). */
+export interface SmtpConfig {
+  /** smtp://user:password@host:587 (STARTTLS when the server offers it) or smtps://…:465. */
+  readonly url: string;
+  /** The From of every email: an address, or `Name <address>`. */
+  readonly from: string;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -91,6 +99,8 @@ export interface Config {
    * BACKUP_PASSPHRASE_FILE); null = archives are plain (mode 0600).
    */
   readonly backupEncryption: BackupEncryption | null;
+  /** Where notification emails are sent through; null = no emails (the inbox only). */
+  readonly smtp: SmtpConfig | null;
 }
 
 /** The longest retention a setting may name: 100 years (any longer is for ever). */
@@ -495,6 +505,40 @@ function parseBackupEncryption(env: Env): BackupEncryption | null {
   return null;
 }
 
+/** A From address: `name@host`, or `Display Name <name@host>`. */
+const FROM_ADDRESS = /^(?:[^<>\r\n]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function parseSmtp(env: Env, publicUrl: string): SmtpConfig | null {
+  const raw = read(env, 'SMTP_URL');
+  const from = read(env, 'SMTP_FROM');
+  if (raw === undefined) {
+    if (from !== undefined) {
+      throw new ConfigError('SMTP_FROM', 'is set but SMTP_URL is not; set SMTP_URL to send email');
+    }
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'SMTP_URL',
+      'must be a URL such as smtp://user:password@mail.example.org:587',
+    );
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError(
+      'SMTP_URL',
+      'must start with smtp:// (port 587 or 25, STARTTLS when offered) or smtps:// (port 465) and name a host',
+    );
+  }
+  const sender = from ?? `Vitro <vitro@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}>`;
+  if (!FROM_ADDRESS.test(sender)) {
+    throw new ConfigError('SMTP_FROM', `must be an address or "Name <address>", got "${sender}"`);
+  }
+  return Object.freeze({ url: raw, from: sender });
+}
+
 /** Reads the secret from the environment, else from (or newly into) the data directory. */
 function resolveSecret(env: Env, dataDir: string, scaledOut: boolean): string {
   const raw = read(env, 'VITRO_SECRET');
@@ -592,10 +636,11 @@ export function loadConfig(env: Env = process.env): Config {
     backup: parseBackupSchedule(env, database),
     sessionLifetimeMs: parseDuration(env, 'VITRO_SESSION_LIFETIME', 30 * DURATION_UNITS.d!),
     backupEncryption: parseBackupEncryption(env),
+    smtp: null,
     secret: '',
   };
   const secret = resolveSecret(env, dataDir, database.dialect === 'postgres' || redisUrl !== null);
-  return Object.freeze({ ...config, secret });
+  return Object.freeze({ ...config, smtp: parseSmtp(env, config.publicUrl), secret });
 }
 
 export const DEMO_KEY_FILE = 'demo-key.txt';

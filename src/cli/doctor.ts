@@ -273,6 +273,33 @@ async function checkBackups(config: Config): Promise<Check> {
   return ok(name, `the newest archive, ${newest}, is ${hours} h old (${archives.length} kept)`);
 }
 
+/** The SMTP server of notification emails answers, and takes the login SMTP_URL names. */
+async function checkSmtp(config: Config): Promise<Check> {
+  const name = 'smtp';
+  if (config.smtp === null) {
+    return skip(name, 'SMTP_URL is not set: notifications stay in the inbox, no email');
+  }
+  const url = new URL(config.smtp.url);
+  const shown = `${url.protocol}//${url.host}`;
+  const { default: nodemailer } = await import('nodemailer');
+  const transport = nodemailer.createTransport(config.smtp.url);
+  try {
+    await withTimeout(transport.verify(), 15_000, shown);
+    return ok(
+      name,
+      `${shown} answers and accepts the login; emails are sent from ${config.smtp.from}`,
+    );
+  } catch (error) {
+    return fail(
+      name,
+      `${shown} does not take notification emails (${errorMessage(error)})`,
+      'check the host, port, user and password in SMTP_URL (smtps:// for port 465) and that this machine reaches the server',
+    );
+  } finally {
+    transport.close();
+  }
+}
+
 function checkPermissions(config: Config): Check {
   const name = 'permissions';
   const paths = [config.dataDir];
@@ -336,6 +363,7 @@ export async function runChecks(io: CliIo): Promise<Check[]> {
     checks.push(await checkDisk(config));
     checks.push(await checkClock(config, database));
     checks.push(await checkBackups(config));
+    checks.push(await checkSmtp(config));
     checks.push(checkPermissions(config));
     checks.push(await checkSharing(config, database));
   } finally {

@@ -39,6 +39,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'read:events': 'read plant and explant edit history (audit events)',
   'read:webhooks': 'read webhook endpoints and their delivery log',
   'write:webhooks': 'manage webhook endpoints, secrets and redeliveries',
+  'read:notifications': "read the key owner's own notifications and settings",
+  'write:notifications': "mark the key owner's own notifications read, change their settings",
 };
 
 /** The scope list printed after `vitro key create --help`. */

@@ -734,6 +734,59 @@ export interface MaintenanceLeaseTable {
   expires_at: string;
 }
 
+/** One thing a person is told of (modules/notifications): made with the event, one per event and person. */
+export interface NotificationTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  kind: string;
+  event_key: string;
+  record_type: string;
+  record_id: string;
+  record_label: string;
+  room_id: string | null;
+  comment_id: string | null;
+  actor_id: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** A person's notification settings; no row: the defaults. JSON arrays as text. */
+export interface NotificationSettingsTable {
+  member_id: string;
+  workspace_id: string;
+  muted_kinds: string;
+  follow_all_rooms: number;
+  room_ids: string;
+  email: number;
+  time_zone: string;
+  updated_at: string;
+}
+
+/** An email to send (immediate or a day's digest), with its state, like a webhook delivery. */
+export interface NotificationEmailTable {
+  id: string;
+  workspace_id: string;
+  member_id: string;
+  kind: string;
+  dedupe_key: string;
+  period_start: string | null;
+  period_end: string | null;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** Where a time-based notification pass stopped. */
+export interface NotificationPassTable {
+  name: string;
+  until: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -780,4 +833,8 @@ export interface DB {
   sensor_rollups: SensorRollupTable;
   sensor_retention: SensorRetentionTable;
   maintenance_leases: MaintenanceLeaseTable;
+  notifications: NotificationTable;
+  notification_settings: NotificationSettingsTable;
+  notification_emails: NotificationEmailTable;
+  notification_passes: NotificationPassTable;
 }

@@ -49,6 +49,8 @@ export const SCOPES = [
   'read:events',
   'read:webhooks',
   'write:webhooks',
+  'read:notifications',
+  'write:notifications',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -70,10 +72,14 @@ const MANAGER_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
 /** Webhook endpoints hold signing secrets and send the lab's data out: admins only. */
 const ADMIN_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['read:webhooks', 'write:webhooks']);
 
+/** A person's own inbox: every member reads and marks their own, guests too. */
+const ANY_ROLE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['write:notifications']);
+
 /** The weakest role whose keys may use a scope: reads any member, writes `member`. */
 export function minimumRoleForScope(scope: Scope): Role {
   if (ADMIN_SCOPES.has(scope)) return 'admin';
   if (MANAGER_SCOPES.has(scope)) return 'manager';
+  if (ANY_ROLE_SCOPES.has(scope)) return 'guest';
   return scope.startsWith('write:') ? 'member' : 'guest';
 }
 

@@ -17,6 +17,8 @@ export const TAGS: Readonly<Record<string, string>> = {
     'The people of the workspace, their roles and their sign-in links (console, admins and owners)',
   'Media files': 'Photos attached to plants, explants, contamination logs and SOPs',
   'Media recipes': 'Culture media formulations, versioned',
+  Notifications:
+    'Each person’s own notifications (mentions, tasks, transfers due, alerts, contaminations) and what they are told of',
   Plants: 'Mother plants and culture lines',
   Pricing: 'Culture line prices and their history',
   Rooms: 'The lab’s rooms, with their devices, cultures and latest sensor values',

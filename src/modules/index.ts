@@ -44,6 +44,7 @@ import { taskRecords } from './tasks/index.js';
 import { registerTaskRoutes } from './tasks/tasks.routes.js';
 import { registerWebhookRoutes, type TargetPolicy } from './webhooks/index.js';
 import { checkReadings, registerAlertRoutes } from './alerts/index.js';
+import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 
 /*
  * The one place that wires the modules: it builds what they share and hands each
@@ -87,6 +88,8 @@ export interface ModuleDeps {
   readonly publicUrlSet: boolean;
   /** How long a console session lasts from sign-in (VITRO_SESSION_LIFETIME). */
   readonly sessionLifetimeMs: number;
+  /** Whether notifications are also sent by email (SMTP_URL is set). */
+  readonly emailAvailable: boolean;
 }
 
 export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
@@ -123,4 +126,5 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
     sessionLifetimeMs: deps.sessionLifetimeMs,
   });
   registerManagementRoutes(routes, { memberRemoved: signOutRemovedMember });
+  registerNotificationRoutes(routes, { emailAvailable: deps.emailAvailable });
 }

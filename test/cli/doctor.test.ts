@@ -49,13 +49,14 @@ describe('vitro doctor', () => {
         'disk space': 'ok',
         clock: 'skip',
         backups: 'ok',
+        smtp: 'skip',
         permissions: 'ok',
         'shared photos': 'skip',
       });
       const json = await runInProcess(env, 'doctor', '--json');
       expect(json.code).toBe(0);
       expect(json.out.ok).toBe(true);
-      expect(json.out.checks).toHaveLength(10);
+      expect(json.out.checks).toHaveLength(11);
     } finally {
       await server.close();
     }
@@ -68,7 +69,7 @@ describe('vitro doctor', () => {
     chmodSync(dir, 0o755);
     const doctor = await runInProcess(env, 'doctor', '--json');
     expect(doctor.code).toBe(1);
-    expect(doctor.err.error).toBe('2 of 10 checks failed: public url, permissions');
+    expect(doctor.err.error).toBe('2 of 11 checks failed: public url, permissions');
     const byName = Object.fromEntries(
       doctor.out.checks.map((check: { check: string }) => [check.check, check]),
     );

@@ -148,6 +148,34 @@ describe('configuration', () => {
     expect(defaults.worker).toBe(true);
   });
 
+  it('reads the notification email settings: SMTP_URL and SMTP_FROM', () => {
+    const off = loadConfig({ VITRO_DATA_DIR: dataDir() });
+    expect(off.smtp).toBeNull();
+    const on = loadConfig({
+      VITRO_DATA_DIR: dataDir(),
+      PUBLIC_URL: 'https://lab.example.org',
+      SMTP_URL: 'smtps://vitro:secret@mail.example.org:465',
+    });
+    expect(on.smtp).toEqual({
+      url: 'smtps://vitro:secret@mail.example.org:465',
+      from: 'Vitro <vitro@lab.example.org>',
+    });
+    const named = loadConfig({
+      VITRO_DATA_DIR: dataDir(),
+      SMTP_URL: 'smtp://mail.example.org:587',
+      SMTP_FROM: 'Tissue lab <lab@example.org>',
+    });
+    expect(named.smtp?.from).toBe('Tissue lab <lab@example.org>');
+    const bad = (env: Record<string, string>) => () =>
+      loadConfig({ VITRO_DATA_DIR: dataDir(), ...env });
+    expect(bad({ SMTP_URL: 'http://mail.example.org' })).toThrowError(/^SMTP_URL: must start/);
+    expect(bad({ SMTP_URL: 'mail.example.org' })).toThrowError(/^SMTP_URL: /);
+    expect(bad({ SMTP_FROM: 'lab@example.org' })).toThrowError(/^SMTP_FROM: is set but SMTP_URL/);
+    expect(bad({ SMTP_URL: 'smtp://mail.example.org', SMTP_FROM: 'not an address' })).toThrowError(
+      /^SMTP_FROM: must be an address/,
+    );
+  });
+
   it('requires a shared secret when scaled out', () => {
     expect(() =>
       loadConfig({ VITRO_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://127.0.0.1/x' }),

@@ -27,7 +27,7 @@ describe('OpenAPI document', () => {
     doc = res.json();
   });
 
-  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 37 scopes', () => {
+  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 39 scopes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1');
     // The device-token scheme is listed once an operation accepts device tokens.
@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([...schemes].sort());
     expect(schemes.has('bearerAuth')).toBe(true);
     expect(doc['x-scopes']).toEqual([...SCOPES]);
-    expect(doc['x-scopes']).toHaveLength(37);
+    expect(doc['x-scopes']).toHaveLength(39);
   });
 
   it('describes every API route with operationId, tags, scope and its error responses', () => {
@@ -181,6 +181,11 @@ describe('OpenAPI document', () => {
         // Beyond the wire format: sign-in links named before use, and revoked (issue 37).
         'describeSignInLink',
         'revokeSignInLinks',
+        // Beyond the wire format: each person's notifications (issue 41).
+        'listNotifications',
+        'markNotificationsRead',
+        'getNotificationSettings',
+        'updateNotificationSettings',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

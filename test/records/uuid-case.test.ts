@@ -572,6 +572,22 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/alerts?rule_id=${up(ids.alertRule!)}`, status: 200 },
   ],
   getAlert: (ids) => [{ method: 'GET', url: `/api/v1/alerts/${up(ids.alert!)}`, status: 200 }],
+  markNotificationsRead: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/notifications/read',
+      body: { ids: [up(ids.notification!)] },
+      status: 200,
+    },
+  ],
+  updateNotificationSettings: (ids) => [
+    {
+      method: 'PATCH',
+      url: '/api/v1/notification-settings',
+      body: { follow_all_rooms: false, followed_room_ids: [up(ids.room!)] },
+      status: 200,
+    },
+  ],
   getWebhookEndpoint: (ids) => [
     { method: 'GET', url: `/api/v1/webhook-endpoints/${up(ids.endpoint!)}`, status: 200 },
   ],
@@ -710,6 +726,17 @@ describeOnDatabases('UUIDs in any case', (target) => {
     const run = dataOf(await owner.post('/api/v1/sop-runs', { sop_id: sop.ids.sop }), 201);
     const spareDevice = dataOf(await owner.post('/api/v1/devices', { name: 'Spare' }), 201);
     const colleague = await lab.actor('member');
+    // A notification of the owner's: the colleague mentions them.
+    dataOf(
+      await client(t, colleague).post('/api/v1/comments', {
+        entity_type: 'plant',
+        entity_id: plant.id,
+        body: 'Have a look',
+        mentioned_user_ids: [lab.owner.memberId],
+      }),
+      201,
+    );
+    const [notification] = dataOf(await owner.get('/api/v1/notifications'), 200);
     // An alert rule with an alert: a reading above its threshold opens one at once.
     const alertRule = dataOf(
       await owner.post('/api/v1/alert-rules', {
@@ -770,6 +797,7 @@ describeOnDatabases('UUIDs in any case', (target) => {
       endpoint: endpoint.id,
       delivery: delivery.id,
       spareEndpoint: spareEndpoint.id,
+      notification: notification.id,
     });
   });
   afterAll(() => receiver.close());

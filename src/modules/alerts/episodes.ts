@@ -1,6 +1,8 @@
 import type { Trx } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
+import { deviceRoom } from '../devices/index.js';
 import { recordChangeEvent } from '../events/index.js';
+import { notify } from '../notifications/index.js';
 import { alertRules, alerts, type AlertRow, type AlertRuleRow } from './alerts.repository.js';
 import type { AlertRecord } from './alerts.schemas.js';
 
@@ -68,7 +70,39 @@ export async function openAlert(
     recordedBy: null,
     payload: presentAlert(row),
   });
+  await notifyFollowers(trx, rule, row, 'alert_opened', at.now);
   return row;
+}
+
+/**
+ * Tells those who follow the alert's room (a device's alert: the device's room;
+ * none: those who follow every room) that it opened or resolved.
+ */
+async function notifyFollowers(
+  trx: Trx,
+  rule: AlertRuleRow,
+  alert: AlertRow,
+  kind: 'alert_opened' | 'alert_resolved',
+  now: string,
+): Promise<void> {
+  const roomId =
+    alert.room_id ??
+    (alert.device_id === null ? null : await deviceRoom(trx, alert.workspace_id, alert.device_id));
+  await notify(
+    trx,
+    alert.workspace_id,
+    [
+      {
+        kind,
+        eventKey: `${kind}:${alert.id}`,
+        record: { type: 'sensor_alert', id: alert.id, label: rule.name },
+        roomId,
+        actorId: null,
+        to: { room: roomId },
+      },
+    ],
+    now,
+  );
 }
 
 /** Resolves the rule's open alert (the episode ends), with its change-feed event. */
@@ -113,4 +147,5 @@ export async function resolveAlert(
     recordedBy: null,
     payload: presentAlert(resolved),
   });
+  await notifyFollowers(trx, rule, resolved, 'alert_resolved', at.now);
 }

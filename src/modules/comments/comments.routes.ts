@@ -1,9 +1,8 @@
-import type { RecordLookup } from '../../kernel/record-lookup.js';
 import type { Routes } from '../../kernel/routes/index.js';
 import { Comment, CommentQuery, CreateCommentBody } from './comments.schemas.js';
-import { createComment, listComments } from './comments.service.js';
+import { createComment, listComments, type CommentRecords } from './comments.service.js';
 
-export function registerCommentRoutes(routes: Routes, deps: { records: RecordLookup }): void {
+export function registerCommentRoutes(routes: Routes, deps: { records: CommentRecords }): void {
   routes.list({
     url: '/api/v1/comments',
     operationId: 'listComments',

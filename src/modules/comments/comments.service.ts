@@ -4,8 +4,15 @@ import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordVisibleTo, type RecordKind, type RecordLookup } from '../../kernel/record-lookup.js';
+import {
+  recordVisibleTo,
+  type RecordKind,
+  type RecordLookup,
+  type RecordRef,
+  type RecordRefs,
+} from '../../kernel/record-lookup.js';
 import { listMembers } from '../identity/index.js';
+import { notify, type Addressed } from '../notifications/index.js';
 import { comments, listCommentRows, type CommentRow } from './comments.repository.js';
 import type {
   Comment,
@@ -27,6 +34,37 @@ const TITLE: Readonly<Record<EntityType, string>> = {
   media_recipe: 'Media recipe',
   sop: 'SOP',
 };
+
+/** What a comment needs of the records it is on: their names, for the notifications it makes. */
+export type CommentRecords = RecordLookup<
+  RecordRefs & {
+    readonly plant: RecordRef & { species: string; common_name: string | null };
+    readonly explant: RecordRef & { label: string };
+    readonly contamination: RecordRef & { issue: string };
+    readonly task: RecordRef & { title: string };
+    readonly media_recipe: RecordRef & { title: string };
+    readonly sop: RecordRef & { title: string };
+  }
+>;
+
+type Named = RecordRef &
+  Partial<{
+    species: string;
+    common_name: string | null;
+    label: string;
+    issue: string;
+    title: string;
+  }>;
+
+/** How people name a record: a plant's common name (else its species), an explant's label, a title. */
+function labelOf(ref: Named): string {
+  if (ref.species !== undefined) {
+    return ref.common_name !== null && ref.common_name !== undefined && ref.common_name !== ''
+      ? ref.common_name
+      : ref.species;
+  }
+  return ref.label ?? ref.issue ?? ref.title ?? ref.id;
+}
 
 /** The workspace's members by id (removed ones too: their comments keep their name). */
 async function membersOf(
@@ -63,15 +101,15 @@ function presentComment(row: CommentRow, authorName: string | null): CommentReco
  * Whether the caller can see the record of this kind and id: another workspace's
  * record, and another member's private one, are not there, as an unknown id.
  */
-async function recordExists(
+async function visibleRecord(
   db: Db,
   records: RecordLookup,
   principal: Principal,
   kind: RecordKind,
   id: string,
-): Promise<boolean> {
+): Promise<RecordRef | undefined> {
   const ref = await records.find(db, kind, principal.workspaceId, id);
-  return ref !== undefined && recordVisibleTo(ref, principal.memberId);
+  return ref !== undefined && recordVisibleTo(ref, principal.memberId) ? ref : undefined;
 }
 
 async function requireRecord(
@@ -80,8 +118,10 @@ async function requireRecord(
   principal: Principal,
   kind: EntityType,
   id: string,
-): Promise<void> {
-  if (!(await recordExists(db, records, principal, kind, id))) throw errors.notFound(TITLE[kind]);
+): Promise<RecordRef> {
+  const ref = await visibleRecord(db, records, principal, kind, id);
+  if (ref === undefined) throw errors.notFound(TITLE[kind]);
+  return ref;
 }
 
 /**
@@ -92,7 +132,7 @@ async function requireParent(
   db: Db,
   workspaceId: string,
   input: CreateCommentInput,
-): Promise<string | null> {
+): Promise<CommentRow | null> {
   if (input.parent_id === undefined) return null;
   const parent = await comments.find(db, workspaceId, input.parent_id);
   if (
@@ -103,7 +143,7 @@ async function requireParent(
   ) {
     throw errors.notFound('Parent comment');
   }
-  return parent.id;
+  return parent;
 }
 
 /** Mentions name active members; a removed member, another workspace's and an unknown id alike are 422. */
@@ -127,7 +167,9 @@ async function requireReferences(
   references: readonly Reference[],
 ): Promise<void> {
   for (const [i, ref] of references.entries()) {
-    if (!(await recordExists(db, records, principal, ref.entity_type, ref.entity_id))) {
+    if (
+      (await visibleRecord(db, records, principal, ref.entity_type, ref.entity_id)) === undefined
+    ) {
       throw errors.validation(
         `references[${i}].entity_id: no ${ref.entity_type} with this id in the workspace`,
       );
@@ -137,20 +179,21 @@ async function requireReferences(
 
 /**
  * Adds a comment, as the key's owner, to a record of the workspace: a reply when
- * `parent_id` names a comment on the same record. The body is stored as sent.
+ * `parent_id` names a comment on the same record. The body is stored as sent. The
+ * members it mentions, and the author of the comment it answers, are notified.
  */
 export async function createComment(
   trx: Trx,
   principal: Principal,
   input: CreateCommentInput,
-  records: RecordLookup,
+  records: CommentRecords,
   now: string,
 ): Promise<CommentRecord> {
   const workspaceId = principal.workspaceId;
   const authorId = principal.memberId;
   if (authorId === null) throw errors.validation('comments are written by a member’s key');
-  await requireRecord(trx, records, principal, input.entity_type, input.entity_id);
-  const parentId = await requireParent(trx, workspaceId, input);
+  const target = await requireRecord(trx, records, principal, input.entity_type, input.entity_id);
+  const parent = await requireParent(trx, workspaceId, input);
   const members = await membersOf(trx, workspaceId);
   const mentioned = input.mentioned_user_ids ?? [];
   requireMentions(members, mentioned);
@@ -165,7 +208,7 @@ export async function createComment(
     workspace_id: workspaceId,
     entity_type: input.entity_type,
     entity_id: input.entity_id,
-    parent_id: parentId,
+    parent_id: parent?.id ?? null,
     body: input.body,
     status: 'active',
     is_pinned: 0,
@@ -178,7 +221,30 @@ export async function createComment(
     deleted_at: null,
   };
   await comments.insert(trx, row);
+  await notify(trx, workspaceId, noticesOf(row, labelOf(target), parent), now);
   return presentComment(row, members.get(authorId)?.name ?? null);
+}
+
+/**
+ * A new comment's notifications: its mentions, then a reply to the parent's author.
+ * Both name the comment as their event: someone mentioned in a reply to their own
+ * comment is told once, of the mention.
+ */
+function noticesOf(row: CommentRow, label: string, parent: CommentRow | null): Addressed[] {
+  const notice = {
+    eventKey: `comment:${row.id}`,
+    record: { type: row.entity_type, id: row.entity_id, label },
+    commentId: row.id,
+    actorId: row.author_id,
+  };
+  const mentioned = JSON.parse(row.mentioned_user_ids) as string[];
+  const notices: Addressed[] = [];
+  if (mentioned.length > 0)
+    notices.push({ ...notice, kind: 'mention', to: { members: mentioned } });
+  if (parent !== null) {
+    notices.push({ ...notice, kind: 'reply', to: { members: [parent.author_id] } });
+  }
+  return notices;
 }
 
 /** One record's comments, oldest first: replies carry `parent_id`; deleted ones keep their slot. */

@@ -1,2 +1,2 @@
 /* The comments module's face: comments on records. */
-export { createComment } from './comments.service.js';
+export { createComment, type CommentRecords } from './comments.service.js';

@@ -40,7 +40,7 @@ const COLUMNS = [
 export const contaminations = workspaceTable('contaminations', COLUMNS, { softDelete: true });
 
 /** How other modules find and lock contaminations (the record lookup's source of kind `contamination`). */
-export const contaminationRecords: RecordSource = contaminations;
+export const contaminationRecords: RecordSource<ContaminationRow> = contaminations;
 
 export interface ContaminationFilter {
   /** Logs of these records; a plant and an explant together match nothing. */

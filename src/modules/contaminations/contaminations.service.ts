@@ -7,6 +7,7 @@ import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { notify } from '../notifications/index.js';
 import { stageAt } from '../stages/index.js';
 import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
@@ -140,6 +141,23 @@ export async function createContamination(
       stage: row.stage,
     },
   });
+  // Those who follow the room it was found in are told (and for a record in no room,
+  // those who follow every room).
+  await notify(
+    trx,
+    workspaceId,
+    [
+      {
+        kind: 'contamination',
+        eventKey: `contamination:${row.id}`,
+        record: { type: 'contamination', id: row.id, label: row.issue },
+        roomId: row.room_id,
+        actorId: principal.memberId,
+        to: { room: row.room_id },
+      },
+    ],
+    now,
+  );
   return presentContamination(row);
 }
 

@@ -8,6 +8,7 @@ import { createPlant } from '../plants/index.js';
 import { advanceStage } from '../stages/index.js';
 import { recordEquipmentEvent } from '../equipment/index.js';
 import { createTransfer, type TransferRecords } from '../transfers/index.js';
+import type { CommentRecords } from '../comments/index.js';
 import { addDemoDevices } from './demo.devices.js';
 import { DEMO_EQUIPMENT_EVENTS } from './demo.equipment.js';
 import { importDemoLibrary, importDemoSales } from './demo.data.js';
@@ -61,7 +62,7 @@ function actingAs(workspaceId: string, memberId: string, role: Role): Principal 
  */
 export async function createDemoLab(
   trx: Trx,
-  records: TransferRecords,
+  records: TransferRecords & CommentRecords,
   now: Date = new Date(),
   photos: DemoPhotos | null = null,
 ): Promise<{ workspace_id: string; key: string }> {

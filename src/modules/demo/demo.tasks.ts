@@ -1,6 +1,7 @@
 import type { Trx } from '../../db/database.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
+import type { CommentRecords } from '../comments/index.js';
 import { recordDemandSignal } from '../demand/index.js';
 import { createTask, placeTaskByHand, type CreateTaskInput } from '../tasks/index.js';
 import type { DemoMemberKey } from './demo.records.js';
@@ -113,7 +114,7 @@ export async function addDemoTasks(
     principals: Readonly<Record<DemoMemberKey, Principal>>;
     plants: Readonly<Record<string, string>>;
     explants: Readonly<Record<string, string>>;
-    records: RecordLookup;
+    records: RecordLookup & CommentRecords;
     now: Date;
   },
 ): Promise<void> {

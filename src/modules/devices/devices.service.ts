@@ -50,6 +50,11 @@ export async function requireDevice(db: Db, workspaceId: string, id: string): Pr
   return device;
 }
 
+/** The room a device of the workspace is in; null when it is in none, or unknown. */
+export async function deviceRoom(db: Db, workspaceId: string, id: string): Promise<string | null> {
+  return (await devices.find(db, workspaceId, id))?.room_id ?? null;
+}
+
 export interface NewDevice {
   workspaceId: string;
   name: string;

@@ -12,6 +12,7 @@ export {
 export { mintDeviceToken, type MintedDeviceToken } from './device-tokens.service.js';
 export {
   changeDeviceStatus,
+  deviceRoom,
   DEVICE_STATUSES,
   deviceCountsByRoom,
   listWorkspaceDevices,

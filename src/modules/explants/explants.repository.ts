@@ -113,3 +113,31 @@ const plainPage = preparedPage(
     ),
   NEWEST_FIRST,
 );
+
+/** What the reminders pass needs of an explant. */
+export type SubculturedRow = Pick<
+  ExplantRow,
+  'id' | 'label' | 'current_room_id' | 'subcultured_at'
+>;
+
+/**
+ * Cultures, not archived and not ended, that last went onto fresh medium in
+ * (from, to] (index explants_workspace_subcultured).
+ */
+export function explantsSubculturedIn(
+  db: Db,
+  workspaceId: string,
+  period: { readonly from: string; readonly to: string },
+  endedStatuses: readonly string[],
+): Promise<SubculturedRow[]> {
+  return db
+    .selectFrom('explants')
+    .select(['id', 'label', 'current_room_id', 'subcultured_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('subcultured_at', '>', period.from)
+    .where('subcultured_at', '<=', period.to)
+    .where('status', 'not in', [...endedStatuses])
+    .where('archived_at', 'is', null)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

@@ -28,11 +28,13 @@ import { openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
   explants,
+  explantsSubculturedIn,
   EXPLANT_IDENTITY_KEYS,
   findExplantsByKeys,
   listExplantRows,
   type ExplantFilters,
   type ExplantRow,
+  type SubculturedRow,
 } from './explants.repository.js';
 import {
   ENDED_EXPLANT_STATUSES,
@@ -138,6 +140,25 @@ export async function createExplant(
     }),
   });
   return record;
+}
+
+/** Cultures that fall due for transfer in (from, to]: the lab's interval after their last one. */
+export async function explantsFallingDue(
+  db: Db,
+  workspaceId: string,
+  period: { readonly from: string; readonly to: string },
+): Promise<(SubculturedRow & { transfer_due_at: string })[]> {
+  const { intervalDays } = await explantContext(db, workspaceId);
+  const rows = await explantsSubculturedIn(
+    db,
+    workspaceId,
+    { from: addDays(period.from, -intervalDays), to: addDays(period.to, -intervalDays) },
+    ENDED_EXPLANT_STATUSES,
+  );
+  return rows.map((row) => ({
+    ...row,
+    transfer_due_at: addDays(row.subcultured_at!, intervalDays),
+  }));
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {

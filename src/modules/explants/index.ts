@@ -5,6 +5,7 @@ export {
   archiveExplant,
   type ExplantCounts,
   createExplant,
+  explantsFallingDue,
   findExplantsByIdentity,
   getExplant,
   type ExplantRecord,

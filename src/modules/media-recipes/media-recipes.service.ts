@@ -256,14 +256,14 @@ export async function updateMediaRecipe(
   return presentMediaRecipe(updated);
 }
 
-function refOf(row: MediaRecipeRow | undefined): RecordRef | undefined {
+function refOf(row: MediaRecipeRow | undefined): (RecordRef & { title: string }) | undefined {
   return row === undefined
     ? undefined
-    : { id: row.id, created_by: row.created_by, creatorOnly: !isShared(row) };
+    : { id: row.id, created_by: row.created_by, creatorOnly: !isShared(row), title: row.title };
 }
 
 /** How other modules find a recipe (comments name them); private ones are `creatorOnly`. */
-export const mediaRecipeRecords: RecordSource = {
+export const mediaRecipeRecords: RecordSource<RecordRef & { title: string }> = {
   find: async (db, workspaceId, id) => refOf(await mediaRecipes.find(db, workspaceId, id)),
   lock: async (trx, workspaceId, id) => refOf(await mediaRecipes.lock(trx, workspaceId, id)),
 };

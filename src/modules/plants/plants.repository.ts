@@ -37,7 +37,7 @@ const COLUMNS = ['id', 'workspace_id', ...PLANT_FIELDS, ...TRACKED_COLUMNS] as c
 export const plants = workspaceTable('plants', COLUMNS, { softDelete: true });
 
 /** How other modules find and lock plants (the record lookup's source of kind `plant`). */
-export const plantRecords: RecordSource = plants;
+export const plantRecords: RecordSource<PlantRow> = plants;
 
 export const plantExternalIds = externalIds('plants', 'plant');
 

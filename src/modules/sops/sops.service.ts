@@ -210,11 +210,11 @@ export async function findVersionStep(
   return version === undefined ? undefined : stepsOf(version).find((step) => step.id === stepId);
 }
 
-const refOf = (row: SopRow | undefined): RecordRef | undefined =>
-  row === undefined ? undefined : { id: row.id, created_by: null };
+const refOf = (row: SopRow | undefined): (RecordRef & { title: string }) | undefined =>
+  row === undefined ? undefined : { id: row.id, created_by: null, title: row.title };
 
 /** SOPs as records other modules name (assets, comments); imported, so without a creator. */
-export const sopRecords: RecordSource = {
+export const sopRecords: RecordSource<RecordRef & { title: string }> = {
   find: async (db, workspaceId, id) => refOf(await sops.find(db, workspaceId, id)),
   lock: async (trx, workspaceId, id) => refOf(await sops.lock(trx, workspaceId, id)),
 };

@@ -36,7 +36,7 @@ const COLUMNS = [
 export const tasks = workspaceTable('tasks', COLUMNS);
 
 /** How other modules find and lock tasks (the record lookup's source of kind `task`). */
-export const taskRecords: RecordSource = tasks;
+export const taskRecords: RecordSource<TaskRow> = tasks;
 
 /** Earliest due first, undated tasks last; equal due dates in creation order (the id). */
 const DUE_FIRST: Ordering = { columns: ['undated', 'due_key', 'id'], direction: 'asc' };
@@ -69,4 +69,26 @@ export function listTaskRows(
     query = query.where('workflow_status', filters.open ? '!=' : '=', 'done');
   }
   return fetchPage(query, DUE_FIRST, page);
+}
+
+/** What the reminders pass needs of a task. */
+export type DueTaskRow = Pick<TaskRow, 'id' | 'title' | 'assigned_to' | 'due_date' | 'is_all_day'>;
+
+/** Assigned tasks not done, due in (from, to] (index tasks_workspace_due). */
+export function assignedTasksDueIn(
+  db: Db,
+  workspaceId: string,
+  from: string,
+  to: string,
+): Promise<DueTaskRow[]> {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'assigned_to', 'due_date', 'is_all_day'])
+    .where('workspace_id', '=', workspaceId)
+    .where('undated', '=', 0)
+    .where('due_key', '>', from)
+    .where('due_key', '<=', to)
+    .where('assigned_to', 'is not', null)
+    .where('workflow_status', '!=', 'done')
+    .execute();
 }

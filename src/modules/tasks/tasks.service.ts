@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { isActiveMember } from '../identity/index.js';
+import { notify } from '../notifications/index.js';
 import { listTaskRows, tasks, type TaskRow } from './tasks.repository.js';
 import type {
   CreateTaskBody,
@@ -160,7 +161,33 @@ export async function createTask(
     updated_at: now,
   };
   await tasks.insert(trx, row);
+  await notifyAssignee(trx, row, principal.memberId, now);
   return presentTask(row, true);
+}
+
+/** Tells a task's new assignee (not one who assigned it to themselves), in the write's transaction. */
+async function notifyAssignee(
+  trx: Trx,
+  row: TaskRow,
+  actorId: string | null,
+  now: string,
+): Promise<void> {
+  if (row.assigned_to === null) return;
+  await notify(
+    trx,
+    row.workspace_id,
+    [
+      {
+        kind: 'task_assigned',
+        // Each assignment is an event of its own: assigned again later, told again.
+        eventKey: `task_assigned:${row.id}:${now}`,
+        record: { type: 'task', id: row.id, label: row.title },
+        actorId,
+        to: { members: [row.assigned_to] },
+      },
+    ],
+    now,
+  );
 }
 
 export async function getTask(db: Db, workspaceId: string, id: string): Promise<TaskRecord> {
@@ -336,7 +363,11 @@ export async function updateTask(
   if (Object.keys(changes).length === 0) return { task: presentTask(row, true), meta: order.meta };
   const update = { ...(changedValues(changes) as Partial<TaskRow>), updated_at: now };
   await tasks.update(trx, workspaceId, id, update);
-  return { task: presentTask({ ...row, ...update }, true), meta: order.meta };
+  const updated = { ...row, ...update };
+  if (changes.assigned_to !== undefined) {
+    await notifyAssignee(trx, updated, principal.memberId, now);
+  }
+  return { task: presentTask(updated, true), meta: order.meta };
 }
 
 /**

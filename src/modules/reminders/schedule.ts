@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.js';
+import { releaseLease, takeLease } from '../../db/leases.js';
+import { inTransaction } from '../../db/transaction.js';
+import { runReminders } from './reminders.js';
+
+const LEASE = 'notification-reminders';
+const LEASE_MS = 5 * 60_000;
+/** How often a pass runs: a task due today is told within this of the day's start. */
+export const REMINDER_INTERVAL_MS = 5 * 60_000;
+const FIRST_RUN_MS = 30_000;
+
+/**
+ * Runs the reminders pass every few minutes in every process with background work;
+ * processes sharing a database take turns through a lease, so one pass runs at a
+ * time (the readings upkeep's way).
+ */
+export function startReminders(
+  database: Database,
+  log: FastifyBaseLogger,
+): { stop(): Promise<void> } {
+  const holder = randomUUID();
+  let stopping = false;
+  let running: Promise<unknown> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const lease = (now: number) =>
+    inTransaction(database.db, (trx) =>
+      takeLease(
+        trx,
+        LEASE,
+        holder,
+        new Date(now).toISOString(),
+        new Date(now + LEASE_MS).toISOString(),
+      ),
+    );
+
+  const pass = async () => {
+    const now = Date.now();
+    if (!(await lease(now))) return;
+    try {
+      const report = await runReminders(database, now);
+      if (report.told > 0)
+        log.info({ reminders: report }, `reminders: ${report.told} notifications`);
+    } finally {
+      await inTransaction(database.db, (trx) => releaseLease(trx, LEASE, holder));
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (stopping) return;
+    timer = setTimeout(() => {
+      running = pass()
+        .catch((error: unknown) => log.warn({ err: error }, 'reminders pass failed'))
+        .finally(() => {
+          running = null;
+          schedule(REMINDER_INTERVAL_MS);
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(FIRST_RUN_MS);
+
+  return {
+    async stop() {
+      stopping = true;
+      if (timer !== null) clearTimeout(timer);
+      await running;
+    },
+  };
+}
