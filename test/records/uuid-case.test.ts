@@ -10,6 +10,7 @@ import { operationsOf, type OpenApiDocument, type Schema } from '../fuzz/operati
 import { body, type TestApp } from '../support/harness.js';
 import {
   addRoom,
+  client,
   dataOf,
   expectSameAnswer,
   GENEROUS_LIMITS,
