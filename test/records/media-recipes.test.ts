@@ -592,8 +592,18 @@ describeOnDatabases('Media recipes', (target) => {
         priv.id,
       );
       const teamRef = await records.find(t.database.db, 'media_recipe', lab.workspaceId, team.id);
-      expect(privateRef).toEqual({ id: priv.id, created_by: author.memberId, creatorOnly: true });
-      expect(teamRef).toEqual({ id: team.id, created_by: author.memberId, creatorOnly: false });
+      expect(privateRef).toEqual({
+        id: priv.id,
+        created_by: author.memberId,
+        creatorOnly: true,
+        title: 'MS + BAP',
+      });
+      expect(teamRef).toEqual({
+        id: team.id,
+        created_by: author.memberId,
+        creatorOnly: false,
+        title: 'MS + BAP',
+      });
       expect(recordVisibleTo(privateRef!, author.memberId)).toBe(true);
       expect(recordVisibleTo(privateRef!, lab.owner.memberId)).toBe(false);
       expect(recordVisibleTo(privateRef!, null)).toBe(false);
