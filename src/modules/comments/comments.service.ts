@@ -137,7 +137,8 @@ async function requireReferences(
 
 /**
  * Adds a comment, as the key's owner, to a record of the workspace: a reply when
- * `parent_id` names a comment on the same record. The body is stored as sent.
+ * `parent_id` names a comment on the same record. The body is stored as sent; a blank
+ * one (only spaces and line breaks) says nothing and is refused (422).
  */
 export async function createComment(
   trx: Trx,
@@ -149,6 +150,7 @@ export async function createComment(
   const workspaceId = principal.workspaceId;
   const authorId = principal.memberId;
   if (authorId === null) throw errors.validation('comments are written by a member’s key');
+  if (input.body.trim() === '') throw errors.validation('body: must not be blank');
   await requireRecord(trx, records, principal, input.entity_type, input.entity_id);
   const parentId = await requireParent(trx, workspaceId, input);
   const members = await membersOf(trx, workspaceId);
