@@ -18,6 +18,7 @@ const EXPLANT_KEYS = [
   'archived_by',
   'batch_number',
   'created_at',
+  'created_by',
   'current_count',
   'current_stage',
   'custom_fields',
@@ -82,6 +83,7 @@ describeOnDatabases('Explants', (target) => {
       current_count: null,
       plantlet_count: null,
       custom_fields: {},
+      created_by: lab.owner.memberId,
     });
     expect(explant.created_at).toMatch(ISO_MS);
     expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(explant);

@@ -19,6 +19,7 @@ const PLANT_KEYS = [
   'archived_by',
   'common_name',
   'created_at',
+  'created_by',
   'cultivar',
   'current_stage',
   'custom_fields',
@@ -51,6 +52,8 @@ describeOnDatabases('Plants', (target) => {
       workspace_id: lab.workspaceId,
       external_id: null,
       custom_fields: {},
+      // Who created it: they (and managers) may move, edit and archive it.
+      created_by: lab.owner.memberId,
     });
     expect(plant.created_at).toMatch(ISO_MS);
     expect(body(res).meta).toBeUndefined();

@@ -45,6 +45,13 @@ export const Explant = Type.Object(
       description:
         "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
     }),
+    created_by: Nullable(
+      Uuid({
+        description:
+          'The member who created it: they and managers and above may move, edit and archive it ' +
+          '(Vitro addition; GET /people names them)',
+      }),
+    ),
   },
   { $id: 'Explant' },
 );

@@ -36,6 +36,13 @@ export const Plant = Type.Object(
       Type.String({ description: 'When it was archived (left out of lists); null when not' }),
     ),
     archived_by: Nullable(Uuid({ description: 'Who archived it' })),
+    created_by: Nullable(
+      Uuid({
+        description:
+          'The member who created it: they and managers and above may move, edit and archive it ' +
+          '(Vitro addition; GET /people names them)',
+      }),
+    ),
   },
   { $id: 'Plant' },
 );
