@@ -39,7 +39,10 @@ export const strings = {
   },
   notFound: {
     title: 'Page not found',
-    lead: (path: string) => `There is no page at ${path}.`,
+    lead: (path: string) =>
+      `There is no page at ${path}. The address may be mistyped, or the link was cut short.`,
+    meant: 'Did you mean',
+    meantEnd: '?',
     home: 'Back to home',
   },
 } as const;
