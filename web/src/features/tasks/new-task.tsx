@@ -17,11 +17,12 @@ import {
   type TaskStatus,
 } from './model';
 import { words } from '../../ui/words';
+import type { PeopleNames } from '../../ui/people';
 import { strings } from './strings';
 
 /** The form that creates a task: a title is all the API needs; the rest is behind More. */
 export function NewTask(props: {
-  people: ReadonlyMap<string, string>;
+  people: PeopleNames;
   onCreated: (task: Task) => void;
   onCancel: () => void;
 }) {
@@ -110,7 +111,10 @@ export function NewTask(props: {
         <SelectField
           {...field.select('assigned_to')}
           label={strings.newTask.assignee}
-          options={[['', strings.newTask.nobody], ...props.people.entries()]}
+          options={[
+            ['', strings.newTask.nobody],
+            ...(props.people ?? new Map<string, string>()).entries(),
+          ]}
         />
         <TextAreaField {...field.text('notes')} label={strings.newTask.notes} />
       </More>
