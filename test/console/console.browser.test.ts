@@ -85,6 +85,9 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
       const backDated = Date.parse(feed[i]!.created_at) - Date.parse(feed[i]!.event_time) > 60_000;
       expect(line.includes('happened'), line).toBe(backDated);
     }
+    await activity.scrollIntoViewIfNeeded();
+    await screenshotBothWidths(page, 'today-activity');
+    await page.setViewportSize(PHONE);
     const rooms = page.getByRole('region', { name: 'Rooms' });
     await rooms.getByText('24.5 °C').waitFor();
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });

@@ -146,7 +146,13 @@ function CreateKey(props: {
         hint={s.memberHint}
         options={props.members.map((m) => [m.id, `${m.name} (${m.role})`] as const)}
       />
-      <TextField {...field.text('name')} label={s.name} hint={s.nameHint} autocomplete="off" />
+      <TextField
+        {...field.text('name')}
+        label={s.name}
+        hint={s.nameHint}
+        autocomplete="off"
+        maxLength={200}
+      />
       <More>
         <SelectField
           {...field.select('environment')}

@@ -212,6 +212,7 @@ function Resolve(props: { record: Log; onResolved: (record: Log) => void }) {
         {...field.text('notes')}
         label={strings.page.resolveNotes}
         hint={strings.page.resolveNotesHint}
+        maxLength={5000}
       />
     </BenchForm>
   );

@@ -108,7 +108,7 @@ export default function SopRuns() {
       <p class="muted small" role="status">
         {list.loading ? strings.runs.loading : ''}
       </p>
-      <ul class="rows" aria-busy={list.loading}>
+      <ul class="rows rows-stacked" aria-busy={list.loading}>
         {list.items.map((run) => (
           <li class="row" key={run.id}>
             <div class="row-main">

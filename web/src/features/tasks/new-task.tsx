@@ -77,6 +77,7 @@ export function NewTask(props: {
         hint={strings.newTask.nameHint}
         required
         autocomplete="off"
+        maxLength={300}
       />
       <DateField {...field.value('due_date')} label={strings.newTask.due} />
       <RecordPicker
@@ -107,6 +108,7 @@ export function NewTask(props: {
           label={strings.newTask.genus}
           hint={strings.newTask.genusHint}
           autocomplete="off"
+          maxLength={100}
         />
         <SelectField
           {...field.select('assigned_to')}
@@ -116,7 +118,7 @@ export function NewTask(props: {
             ...(props.people ?? new Map<string, string>()).entries(),
           ]}
         />
-        <TextAreaField {...field.text('notes')} label={strings.newTask.notes} />
+        <TextAreaField {...field.text('notes')} label={strings.newTask.notes} maxLength={5000} />
       </More>
     </BenchForm>
   );
