@@ -164,7 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     cursors: new CursorCodec(config.secret),
   };
 
-  installHttpConventions(app);
+  const http = installHttpConventions(app);
   installCors(app, config.corsOrigins);
   installProtocolErrors(app);
   const metrics = installMetrics(app, {
@@ -213,7 +213,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await installOpenApi(app, config.publicUrl, kernel.sessions.cookieName);
 
   registerSystemRoutes(app, database);
-  await installConsole(app, config);
+  await installConsole(app, config, http);
   const blobs = await createBlobStore(config);
   // Local files are served at signed /files/… links; S3 hands out presigned links itself.
   if (config.storage.kind === 'file') {

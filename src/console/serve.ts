@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { sendFailure } from '../kernel/http.js';
+import { sendFailure, type HttpConventions } from '../kernel/http.js';
 import { CONSOLE_PAGES } from './pages.js';
 
 /** Where `vite build` puts the console (web/vite.config.ts). */
@@ -54,21 +54,30 @@ const ROOT_ANSWER = {
   },
 };
 
+/** Addresses that are never the console's: the API, its files, its docs. */
+const NOT_CONSOLE = /^\/(api|assets|files|docs)(\/|$)/;
+
 /**
  * Serves the console from the same process: `/` and every console address to a
  * browser (Accept: text/html), its hashed assets under /assets/ (cached for good),
  * and nothing else. JSON clients get what they got before: `GET /` its pointer to
- * the docs, any other console address the API's 404.
+ * the docs, any other console address the API's 404. A browser opening an address
+ * nobody serves (`/Explants`, `/explant/x`) gets the console with 404, and the
+ * console shows its not-found page; outside the API, its files and its docs.
  */
-export async function installConsole(app: FastifyInstance, config: Config): Promise<void> {
+export async function installConsole(
+  app: FastifyInstance,
+  config: Config,
+  http: HttpConventions,
+): Promise<void> {
   const indexFile = `${BUILT}index.html`;
   const built = existsSync(indexFile);
   const page = built ? readFileSync(indexFile, 'utf8') : NOT_BUILT;
   const csp = consoleCsp(config);
 
-  const sendPage = (reply: FastifyReply) =>
+  const sendPage = (reply: FastifyReply, status = 200) =>
     reply
-      .code(200)
+      .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('content-security-policy', csp)
       .header('cache-control', 'no-cache')
@@ -95,6 +104,11 @@ export async function installConsole(app: FastifyInstance, config: Config): Prom
       });
     });
   }
+
+  http.answerUnknownPages((req, reply) => {
+    const path = req.url.split('?')[0] ?? req.url;
+    return wantsHtml(req) && !NOT_CONSOLE.test(path) ? sendPage(reply, 404) : undefined;
+  });
 
   if (!built) return;
   const favicon = readFileSync(`${BUILT}favicon.svg`);

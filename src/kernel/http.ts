@@ -85,12 +85,27 @@ export function sendFailure(reply: FastifyReply, failure: Failure) {
     .send({ ok: false, data: null, error: failure.message, code: failure.code });
 }
 
+/** A page answered instead of the 404 envelope; undefined to leave the envelope. */
+export type UnknownPageAnswer = (
+  req: FastifyRequest,
+  reply: FastifyReply,
+) => FastifyReply | undefined;
+
+export interface HttpConventions {
+  /**
+   * What a GET of an address no route serves may answer instead of the 404 envelope
+   * (a browser gets the console, which shows its own not-found page).
+   */
+  answerUnknownPages(answer: UnknownPageAnswer): void;
+}
+
 /**
  * The HTTP conventions of every response: request id, envelope, JSON-only bodies,
  * body size, one error mapping, 404 for unknown paths and 405 for wrong methods.
  * Must be installed before any route is added (it watches routes for 405s).
  */
-export function installHttpConventions(app: FastifyInstance): void {
+export function installHttpConventions(app: FastifyInstance): HttpConventions {
+  let unknownPage: UnknownPageAnswer | null = null;
   app.decorateRequest('principal', null);
   app.decorateRequest('pageRequest', null);
   app.decorateRequest('pageFilters', '');
@@ -210,6 +225,8 @@ export function installHttpConventions(app: FastifyInstance): void {
         headers: {},
       });
     }
+    const page = req.method === 'GET' ? unknownPage?.(req, reply) : undefined;
+    if (page !== undefined) return page;
     return sendFailure(reply, {
       status: 404,
       code: 'NOT_FOUND',
@@ -217,4 +234,10 @@ export function installHttpConventions(app: FastifyInstance): void {
       headers: {},
     });
   });
+
+  return {
+    answerUnknownPages: (answer) => {
+      unknownPage = answer;
+    },
+  };
 }

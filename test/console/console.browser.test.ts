@@ -46,7 +46,19 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
 
   it('shows Today: due tasks, open contaminations, transfers due, activity with names, rooms', async () => {
     const { context, page, problems } = await newPage(browser, PHONE);
+    // The people directory answers late: until it does, no name at all, never "Someone".
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/api/v1/people?*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await signIn(page, t, demo.ownerId);
+    const activityPart = page.getByRole('region', { name: 'Latest activity' });
+    await activityPart.locator('li').first().waitFor();
+    expect(await page.locator('main').textContent()).not.toMatch(/Someone|former member/);
+    expect(await activityPart.getByText('Luis Ortega').count()).toBe(0);
+    release();
     const due = page.getByRole('region', { name: 'Tasks due today or tomorrow' });
     const task = due.getByRole('link', {
       name: 'Check ANT-WAR-B01 vessels for bacterial spread',
@@ -61,6 +73,21 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     const activity = page.getByRole('region', { name: 'Latest activity' });
     await activity.getByText('contamination resolved').first().waitFor();
     await activity.getByText('Luis Ortega').first().waitFor();
+    // In the order they were recorded, each labelled so; a back-dated one says when it happened.
+    const feed = body(await api('GET', '/api/v1/activity?limit=10')).data as {
+      created_at: string;
+      event_time: string;
+    }[];
+    const lines = await activity.locator('li .muted').allTextContents();
+    expect(lines).toHaveLength(feed.length);
+    for (const [i, line] of lines.entries()) {
+      expect(line).toMatch(/^Recorded /);
+      const backDated = Date.parse(feed[i]!.created_at) - Date.parse(feed[i]!.event_time) > 60_000;
+      expect(line.includes('happened'), line).toBe(backDated);
+    }
+    await activity.scrollIntoViewIfNeeded();
+    await screenshotBothWidths(page, 'today-activity');
+    await page.setViewportSize(PHONE);
     const rooms = page.getByRole('region', { name: 'Rooms' });
     await rooms.getByText('24.5 °C').waitFor();
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
@@ -96,6 +123,12 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('button', { name: 'More plants' }).click();
     await page.getByRole('status').getByText('30 shown').waitFor();
     expect(await page.getByRole('button', { name: 'More plants' }).count()).toBe(0);
+    // The sidebar's background runs down the whole of a tall page.
+    const heights = await page.evaluate<[number, number]>(
+      `[document.querySelector('.sidebar').getBoundingClientRect().height, document.documentElement.scrollHeight]`,
+    );
+    expect(heights[1]).toBeGreaterThan(DESKTOP.height * 2);
+    expect(heights[0]).toBeGreaterThanOrEqual(heights[1] - 1);
 
     await page.getByLabel('Search plants').fill('thai');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -121,27 +154,80 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
 
   it('lists explants: search, stage filter, and the API refusal of an unknown stage', async () => {
     const { context, page, problems } = await newPage(browser, PHONE);
+    context.setDefaultTimeout(10_000);
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/explants`);
     await page.getByRole('link', { name: 'MON-TC-B01' }).waitFor();
     await page.getByRole('status').getByText('4 shown').waitFor();
+    // On a phone the filters fold behind one button: the first record shows on the first screen.
+    expect(await page.getByLabel('Room').isVisible()).toBe(false);
+    const firstRow = await page.locator('.record-rows li.row').first().boundingBox();
+    expect(firstRow!.y + firstRow!.height).toBeLessThan(PHONE.height - 72);
+    // Record links and ticks are whole touch targets.
+    for (const target of [
+      page.locator('.record-rows .row-title a').first(),
+      page.locator('.record-rows .row-select').first(),
+    ]) {
+      const box = await target.boundingBox();
+      expect(box!.height).toBeGreaterThanOrEqual(44);
+      expect(box!.width).toBeGreaterThanOrEqual(44);
+    }
+    await screenshotBothWidths(page, 'explants-phone');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await page.getByLabel('Room').waitFor();
     await page.getByLabel('Search explants').fill('alo-fr');
     await page.getByLabel('Search explants').press('Enter');
     await page.getByRole('status').getByText('1 shown').waitFor();
     await page.getByRole('link', { name: 'ALO-FR-B03' }).waitFor();
     await screenshotBothWidths(page, 'explants-search');
+    await page.setViewportSize(PHONE);
     await page.goto(`${t.base}/explants?stage=Root%20Induction`);
     await page.getByRole('link', { name: 'PHI-PP-B02' }).waitFor();
     await page.getByRole('status').getByText('1 shown').waitFor();
+    // Folded, the button says a filter is on.
+    await page.getByRole('button', { name: 'Filters (1 on)' }).click();
     expect(await page.getByLabel('Stage').inputValue()).toBe('Root Induction');
     await screenshotBothWidths(page, 'explants');
     await page.goto(`${t.base}/explants?stage=Flowering`);
     await page.locator('.notice-bad').waitFor();
     expect(await page.locator('.notice-bad').textContent()).toContain('Flowering');
-    // The bottom bar holds four places; the account menu leads to the others on a phone.
+    // The bottom bar: Today, Explants, Scan, Tasks, SOPs; its More leads to the others.
     await page.setViewportSize(PHONE);
-    await page.getByRole('button', { name: /Account/ }).click();
-    await page.locator('#account-menu').getByRole('link', { name: 'Devices' }).click();
+    const bar = page.getByRole('navigation', { name: 'Console (bottom bar)' });
+    expect(await bar.getByRole('link').allTextContents()).toEqual([
+      'Today',
+      'Explants',
+      'Tasks',
+      'SOPs',
+    ]);
+    await bar.getByRole('button', { name: 'More' }).click();
+    const more = page.getByRole('list', { name: 'More places' });
+    expect(await more.getByRole('link').allTextContents()).toEqual([
+      'Plants',
+      'Contaminations',
+      'Rooms',
+      'Members',
+      'API keys',
+      'Devices',
+    ]);
+    await screenshotBothWidths(page, 'more-menu');
+    await page.setViewportSize(PHONE);
+    await more.getByRole('link', { name: 'Contaminations' }).click();
+    await page.getByRole('heading', { name: 'Contaminations', level: 1 }).waitFor();
+    // Each log says which culture it is on, by name, linking to it.
+    const [open] = body(await api('GET', '/api/v1/contaminations?open=true&limit=1')).data;
+    const onExplant = body(await api('GET', `/api/v1/explants/${open.explant_ids[0]}`)).data;
+    const row = page.locator('li.row', { hasText: open.issue });
+    await row.getByRole('link', { name: onExplant.label }).waitFor();
+    expect(await row.getByRole('link', { name: onExplant.label }).getAttribute('href')).toBe(
+      `/explants/${onExplant.id}`,
+    );
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await screenshotBothWidths(page, 'contaminations');
+    await page.setViewportSize(PHONE);
+    await bar.getByRole('button', { name: 'More' }).click();
+    await more.getByRole('link', { name: 'Devices' }).click();
     await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
@@ -166,6 +252,15 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     await page.goto(used);
     await page.getByRole('alert').getByText('already used').waitFor();
     await screenshotBothWidths(page, 'sign-in-failed');
+    // A link cut short or changed says so at once, and what to do.
+    const fresh = await newPage(browser, PHONE);
+    await fresh.page.goto(`${t.base}/sign-in#vsl_garbage`);
+    await fresh.page.getByRole('alert').getByText('This sign-in link is not valid').waitFor();
+    await fresh.page.getByLabel('Sign-in link').waitFor();
+    expect(fresh.page.url()).toBe(`${t.base}/sign-in`);
+    await screenshotBothWidths(fresh.page, 'sign-in-garbage');
+    expect(fresh.problems).toEqual([]);
+    await fresh.context.close();
     await other.context.close();
     expect(problems).toEqual([]);
     await context.close();
@@ -195,7 +290,7 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     // The API's own words, next to the field it names.
     const emailError = form.locator('#email-error');
     await emailError.waitFor();
-    expect(await emailError.textContent()).toBe('email: "not-an-email" is not an email address');
+    expect(await emailError.textContent()).toBe('Email: "not-an-email" is not an email address');
     expect(await form.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     await screenshotBothWidths(page, 'members-add-error');
     await page.setViewportSize(DESKTOP);
@@ -257,10 +352,28 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('button', { name: 'Create a key' }).click();
     const form = page.getByRole('form', { name: 'New API key' });
     await form.getByLabel('Name').fill('Label printer, room 2');
+    // "Only these scopes" with none ticked: refused in the form, nothing sent.
+    let posted = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url() === `${t.base}/api/v1/api-keys`) posted++;
+    });
+    await form.getByText('More', { exact: true }).click();
+    await form.getByLabel('Only these scopes:').check();
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await form
+      .getByRole('alert')
+      .getByText('What the key may do: tick at least one scope')
+      .waitFor();
+    expect(posted).toBe(0);
+    await screenshotBothWidths(page, 'api-keys-no-scope');
+    await page.setViewportSize(DESKTOP);
+    await form.getByLabel(/^Everything the member/).check();
     await screenshotBothWidths(page, 'api-keys-create');
     await page.setViewportSize(DESKTOP);
     await form.getByRole('button', { name: 'Create key' }).click();
     const secret = page.locator('.secret-value');
+    await secret.waitFor();
+    expect(posted).toBe(1);
     await secret.waitFor();
     const key = (await secret.textContent())!;
     expect(key).toMatch(/^xpk_live_/);
@@ -408,18 +521,65 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     await second.context.close();
   });
 
-  it('shows the placeholder of a screen still to come, and a page that does not exist', async () => {
+  it('shows the placeholder of a screen still to come, and its not-found page at a mistyped address, with the one meant', async () => {
     const { context, page, problems } = await newPage(browser);
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/settings?view=sensors`);
     await page.getByRole('heading', { name: 'Not in the console yet' }).waitFor();
     await screenshotBothWidths(page, 'not-built');
-    await page.goto(`${t.base}/nothing`);
-    // The server itself answers 404 for an address that is not the console's.
-    expect(await page.textContent('body')).toContain('NOT_FOUND');
-    await page.goto(`${t.base}/`);
-    await expectAccessible(page, 'home again');
+    for (const [typed, meant] of [
+      ['/Explants', '/explants'],
+      ['/explant/x1', '/explants/x1'],
+      ['/nothing', null],
+    ] as const) {
+      const answer = await page.goto(`${t.base}${typed}`);
+      // The console's page, answered 404, instead of the API's JSON to a browser.
+      expect(answer!.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await page.getByText(`There is no page at ${typed}.`).waitFor();
+      const suggestion = page.locator('.not-found-meant a');
+      if (meant === null) expect(await suggestion.count()).toBe(0);
+      else expect(await suggestion.getAttribute('href')).toBe(meant);
+    }
+    await page.goto(`${t.base}/Explants`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await screenshotBothWidths(page, 'not-found');
+    // A JSON client at the same address keeps the API's 404.
+    const json = await page.evaluate<[number, string]>(
+      `fetch('/Explants', { headers: { accept: 'application/json' } }).then(async (r) => [r.status, (await r.json()).code])`,
+    );
+    expect(json).toEqual([404, 'NOT_FOUND']);
+    await page.getByRole('link', { name: '/explants' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Explants' }).waitFor();
+    await expectAccessible(page, 'explants from not-found');
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says the server cannot be reached when a screen is opened offline, and opens it once back', async () => {
+    const { context, page, problems } = await newPage(browser, PHONE);
+    context.setDefaultTimeout(10_000);
+    await signIn(page, t, demo.ownerId);
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await context.setOffline(true);
+    await page
+      .getByRole('navigation', { name: 'Console (bottom bar)' })
+      .getByRole('link', { name: 'Tasks' })
+      .click();
+    await page.waitForURL(`${t.base}/tasks`);
+    // Not the previous screen under the new address: the reason, and a way on.
+    await page.getByRole('heading', { level: 1, name: 'The server cannot be reached' }).waitFor();
+    await page.getByRole('status').getByText('Offline: the server cannot be reached').waitFor();
+    expect(await page.getByRole('heading', { level: 1, name: 'Today' }).count()).toBe(0);
+    await screenshotBothWidths(page, 'offline');
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tasks' }).waitFor();
+    await expect
+      .poll(() => page.getByText('Offline: the server cannot be reached').count())
+      .toBe(0);
+    // What failed to load while offline is no fault of the page.
+    expect(problems.filter((p) => !p.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
     await context.close();
   });
 });

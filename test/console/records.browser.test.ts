@@ -130,35 +130,64 @@ consoleSuite(
       await context.close();
     });
 
-    it('moves a stage and records a transfer with counts; a double click records one transfer', async () => {
+    /** The element that has the focus: its id, or its text when it has none. */
+    const focused = (page: Page) =>
+      page.evaluate<string>(
+        `document.activeElement ? (document.activeElement.id || document.activeElement.textContent || '') : ''`,
+      );
+
+    it('sets the first stage of an explant with none, and records a transfer with counts; focus stays with the work; a double click records one transfer', async () => {
       const roomB = await roomId('Growth Room B');
-      const made = await api('POST', '/api/v1/explants', {
-        label: 'TEST-B1',
-        initial_count: 4,
-        initial_stage: 'initiation',
-      });
+      // Made by a client as the spec has it: no stage until one is posted.
+      const made = await api('POST', '/api/v1/explants', { label: 'TEST-B1', initial_count: 4 });
       const explant = body(made).data;
+      expect(explant.current_stage).toBeNull();
       const { context, page, problems } = await newPage(browser, PHONE);
       await signIn(page, t, demo.ownerId);
       await page.goto(`${t.base}/explants/${explant.id}`);
       await page.getByRole('heading', { level: 1, name: 'TEST-B1' }).waitFor();
-
-      await page.getByRole('button', { name: 'Move stage' }).click();
-      const move = page.getByRole('form', { name: 'Move to another stage' });
-      // The next stage of the lab's list is offered first.
-      expect(await move.getByLabel('New stage').inputValue()).toBe('establishment');
+      // No stage yet: said in the header and the facts, with the way to set one.
+      await page.locator('.screen-header .chip', { hasText: 'No stage yet' }).waitFor();
+      await page.locator('.record-facts').getByText('No stage yet').waitFor();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+      await screenshotBothWidths(page, 'explant-no-stage');
+      await page.setViewportSize(PHONE);
+      await page.getByRole('button', { name: 'Set its stage' }).click();
+      const move = page.getByRole('form', { name: 'Set the first stage' });
+      // The form takes the focus into its first field; the lab's first stage is offered.
+      await expect.poll(() => focused(page)).toBe('field-stage');
+      const first = await move
+        .getByLabel('New stage')
+        .locator('option')
+        .first()
+        .getAttribute('value');
+      expect(await move.getByLabel('New stage').inputValue()).toBe(first);
       await move.getByLabel('New stage').selectOption({ label: 'Multiplication' });
       await move.getByLabel('Room').selectOption({ label: 'Growth Room B' });
       await screenshotBothWidths(page, 'explant-move-stage');
+      await page.setViewportSize(PHONE);
+      // Another form asked for while this one holds a choice: asked first, nothing lost.
+      await page.getByRole('button', { name: 'Record transfer' }).click();
+      const replace = page.getByRole('group', { name: 'Discard the open form?' });
+      await replace.waitFor();
+      await expect.poll(() => focused(page)).toBe('Keep typing');
+      await replace.getByRole('button', { name: 'Keep typing' }).click();
+      expect(await move.getByLabel('New stage').inputValue()).toBe('multiplication');
       await move.getByRole('button', { name: 'Move' }).click();
       await page.getByRole('status').getByText('Moved to Multiplication.').waitFor();
+      // After the save the focus is back on the action, not at the top of the page.
+      await expect.poll(() => focused(page)).toBe('Move stage');
       const moved = await read(`/api/v1/explants/${explant.id}`);
       expect(moved.current_stage).toMatchObject({ stage: 'multiplication', room_id: roomB });
+      expect(await read(`/api/v1/stages?explant_id=${explant.id}`)).toHaveLength(1);
       const timeline = page.getByRole('region', { name: 'Stage timeline' });
-      await timeline.locator('li').nth(1).waitFor();
+      await timeline.locator('li').first().waitFor();
       await expect
         .poll(() => timeline.locator('li').first().textContent())
         .toContain('Multiplication');
+      expect(await page.locator('.screen-header .chip', { hasText: 'No stage yet' }).count()).toBe(
+        0,
+      );
 
       const keys: string[] = [];
       page.on('request', (request) => {
@@ -168,9 +197,13 @@ consoleSuite(
       });
       await page.getByRole('button', { name: 'Record transfer' }).click();
       const transfer = page.getByRole('form', { name: 'Record a transfer onto fresh medium' });
-      await transfer.getByLabel('Vessels now').fill('9');
+      // Digits typed at once land in the first field.
+      await expect.poll(() => focused(page)).toBe('field-vessel_count');
+      await page.keyboard.type('9');
+      expect(await transfer.getByLabel('Vessels now').inputValue()).toBe('9');
       await transfer.getByLabel('Plantlets now').fill('31');
       await screenshotBothWidths(page, 'explant-transfer');
+      await page.setViewportSize(PHONE);
       await transfer.getByRole('button', { name: 'Record transfer' }).dblclick();
       await page.getByRole('status').getByText('Transfer 1 recorded.').waitFor();
       const transfers = await read(`/api/v1/transfers?explant_id=${explant.id}`);
@@ -191,6 +224,38 @@ consoleSuite(
         .getByText('Transfer 1 · 9 vessels · 31 plantlets')
         .waitFor();
       await page.getByText('9 now (4 at the start)').waitFor();
+      await expect.poll(() => focused(page)).toBe('Record transfer');
+
+      // A transfer without counts is asked about first; so is one down to 0 vessels.
+      await page.getByRole('button', { name: 'Record transfer' }).click();
+      await transfer.getByRole('button', { name: 'Record transfer' }).click();
+      const ask = transfer.getByRole('group', { name: 'Before sending' });
+      await ask.getByText('No counts given').waitFor();
+      await ask.getByRole('button', { name: 'Go back to the counts' }).click();
+      await expect.poll(() => focused(page)).toBe('field-vessel_count');
+      await transfer.getByLabel('Vessels now').fill('0');
+      await transfer.getByRole('button', { name: 'Record transfer' }).click();
+      await ask.getByText('0 vessels: nothing of this culture is left').waitFor();
+      await screenshotBothWidths(page, 'explant-transfer-zero');
+      await page.setViewportSize(PHONE);
+      expect(await read(`/api/v1/transfers?explant_id=${explant.id}`)).toHaveLength(1);
+      await ask.getByRole('button', { name: 'Record 0 vessels' }).click();
+      await page.getByRole('status').getByText('Transfer 2 recorded.').waitFor();
+      // At 0 vessels it reads as such, and is offered to be marked lost or discarded.
+      await page.locator('.screen-header .chip', { hasText: 'no vessels left' }).waitFor();
+      const empty = page.getByRole('region', { name: 'No vessels left' });
+      await empty.getByText('yet it still reads as active').waitFor();
+      await screenshotBothWidths(page, 'explant-empty');
+      await page.setViewportSize(PHONE);
+      await empty.getByRole('button', { name: 'Mark as lost' }).click();
+      await page.getByRole('status').getByText('Marked as lost.').waitFor();
+      expect(await read(`/api/v1/explants/${explant.id}`)).toMatchObject({
+        current_count: 0,
+        status: 'lost',
+      });
+      await expect
+        .poll(() => page.getByRole('region', { name: 'No vessels left' }).count())
+        .toBe(0);
       expect(problems).toEqual([]);
       await context.close();
     });
@@ -206,10 +271,12 @@ consoleSuite(
       await report.getByLabel('What kind').selectOption('other');
       await report.getByLabel('Vessels affected').fill('2');
       await report.getByRole('button', { name: 'Report' }).click();
-      // The API's own words, next to the field it names.
+      // The API's own words, next to the field it names, which they call by its label.
       const error = report.locator('#type_other-error');
       await error.waitFor();
-      expect(await error.textContent()).toBe('type_other: required when type is other');
+      expect(await error.textContent()).toBe('Describe the kind: required when type is other');
+      // The limits stand in the fields up front.
+      expect(await report.getByLabel('What do you see?').getAttribute('maxlength')).toBe('300');
       expect(await report.getByLabel('Describe the kind').getAttribute('aria-invalid')).toBe(
         'true',
       );
@@ -233,6 +300,15 @@ consoleSuite(
         .getByRole('link', { name: 'Pink film on the medium surface' });
       expect(await link.getAttribute('href')).toBe(`/contaminations/${log.id}`);
 
+      // A comment of only spaces is refused, in words naming the field as the form does.
+      const box = page.getByLabel('Comment', { exact: true });
+      await box.fill('   ');
+      await page.getByRole('button', { name: 'Comment', exact: true }).click();
+      await page.locator('#body-error').getByText('Comment: must not be blank').waitFor();
+      expect(await read(`/api/v1/comments?entity_type=explant&entity_id=${explant.id}`)).toEqual(
+        [],
+      );
+
       // The first answer is lost on the way back: the comment was saved, the page did not hear.
       let dropped = false;
       await page.route(`${t.base}/api/v1/comments`, async (route) => {
@@ -241,9 +317,10 @@ consoleSuite(
         await route.fetch();
         await route.abort('aborted');
       });
-      const box = page.getByLabel('Comment', { exact: true });
       await box.fill('Moved the two vessels out. @Lu');
       await page.getByRole('button', { name: 'Mention Luis Ortega' }).click();
+      // The caret is placed after the name on the next frame: type after it.
+      await page.evaluate('new Promise((done) => requestAnimationFrame(() => done(null)))');
       await box.press('End');
       await box.type('please check the hood');
       await screenshotBothWidths(page, 'explant-comment');
@@ -346,6 +423,58 @@ consoleSuite(
       await other.page.getByRole('heading', { level: 1, name: "Alocasia 'Frydek'" }).waitFor();
       expect([...problems, ...other.problems]).toEqual([]);
       await other.context.close();
+      await context.close();
+    });
+
+    it("offers a member Move stage and Archive on their own cultures only, saying why on another's; the API's rule stays", async () => {
+      const mia = await inTransaction(t.database.db, (trx) =>
+        addMember(trx, { workspaceId: demo.workspaceId, name: 'Mia Moreno', role: 'member' }),
+      );
+      const [theirs] = await read('/api/v1/explants?q=MON-TC-B01');
+      const { context, page, problems } = await newPage(browser, PHONE);
+      await signIn(page, t, mia.id);
+      await page.goto(`${t.base}/explants/${theirs.id}`);
+      await page.getByRole('heading', { level: 1, name: 'MON-TC-B01' }).waitFor();
+      // Before any form: what she may not do here, and who may.
+      const rule = page.locator('#record-rule');
+      await rule.waitFor();
+      expect(await rule.textContent()).toMatch(
+        /^Moving this explant to another stage or archiving it is for .+, who created it, or a manager\./,
+      );
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+      expect(await page.getByRole('button', { name: 'Move stage' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Archive' }).count()).toBe(0);
+      // Bench work on anyone's culture stays hers to record.
+      await page.getByRole('button', { name: 'Record transfer' }).waitFor();
+      await page.getByRole('button', { name: 'Report contamination' }).waitFor();
+      await screenshotBothWidths(page, 'explant-member-others');
+      // The API refuses her as before: the console only stopped offering it.
+      const forced = await page.evaluate(`fetch('/api/v1/stages', { method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ explant_id: ${JSON.stringify(theirs.id)}, stage: 'elongation' }) })
+        .then(async (r) => [r.status, (await r.json()).code])`);
+      expect(forced).toEqual([403, 'STAGE_WRITE_FORBIDDEN']);
+
+      // Her own culture: both are hers.
+      const made = await page.evaluate<{ id: string }>(`fetch('/api/v1/explants', { method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ label: 'MIA-1', initial_stage: 'initiation' }) })
+        .then(async (r) => (await r.json()).data)`);
+      expect((await read(`/api/v1/explants/${made.id}`)).created_by).toBe(mia.id);
+      await page.goto(`${t.base}/explants/${made.id}`);
+      await page.getByRole('heading', { level: 1, name: 'MIA-1' }).waitFor();
+      await page.getByRole('button', { name: 'Move stage' }).waitFor();
+      await page.getByRole('button', { name: 'Archive' }).waitFor();
+      expect(await page.locator('#record-rule').count()).toBe(0);
+      await page.getByRole('button', { name: 'Move stage' }).click();
+      const move = page.getByRole('form', { name: 'Move to another stage' });
+      await move.getByRole('button', { name: 'Move' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/^Moved to /)
+        .waitFor();
+      expect(await read(`/api/v1/stages?explant_id=${made.id}`)).toHaveLength(2);
+      expect(problems).toEqual([]);
       await context.close();
     });
 

@@ -159,11 +159,32 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
     await context.close();
   });
 
-  it("draws a room's chart with the values the summary returns, and lists its raw readings", async () => {
+  it("draws a room's chart with the values the summary returns, and lists its raw readings; a value no sensor can report is kept and flagged", async () => {
     const roomB = await roomNamed('Growth Room B');
+    // A broken humidity sensor: 250 % is stored as sent, and flagged wherever it shows.
+    const sensorB = await deviceNamed('Growth room B climate');
+    const sent = await api('POST', '/api/v1/sensor-readings', {
+      device_id: sensorB.id,
+      type: 'humidity',
+      value: 250,
+      unit: '%',
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(body(sent).data).toMatchObject({ type: 'humidity', value: 250, unit: '%' });
+    const latest = (await roomNamed('Growth Room B')) as unknown as {
+      latest_readings: { type: string; out_of_range: boolean }[];
+    };
+    expect(latest.latest_readings.find((r) => r.type === 'humidity')!.out_of_range).toBe(true);
     const { context, page, problems } = await newPage(browser);
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/rooms`);
+    const roomRow = page.locator(`[data-room="${roomB.id}"]`);
+    const humidity = roomRow.locator('.readings [data-type="humidity"]');
+    await humidity.getByText('250 %').waitFor();
+    await humidity.locator('.chip', { hasText: 'out of range' }).waitFor();
+    await humidity.getByText('a sensor reads 0 to 100 %').waitFor();
+    // The other values of the room are not flagged.
+    expect(await roomRow.locator('.readings .chip').count()).toBe(1);
     const { query, buckets } = await summaryOf(page, () =>
       page.getByRole('link', { name: 'Growth Room B' }).first().click(),
     );
@@ -187,9 +208,24 @@ consoleSuite('sensor screens in Chromium', ({ browser, t, demo }) => {
     const rawRows = page.locator('.raw-table tbody tr');
     await rawRows.first().waitFor();
     expect(await rawRows.count()).toBe(raw.length);
-    expect(await rawRows.first().locator('td').nth(2).textContent()).toBe(
-      `${raw[0]!.value} ${raw[0]!.unit}`,
+    expect(await rawRows.first().locator('td').nth(2).textContent()).toMatch(
+      new RegExp(`^${raw[0]!.value} ${raw[0]!.unit}`),
     );
+    // The 250 % is in the chart's buckets as stored, flagged under its chart and in the tables.
+    const humid = buckets.filter((b) => b.type === 'humidity');
+    expect(humid.some((b) => b.max === 250 && (b as { out_of_range?: boolean }).out_of_range)).toBe(
+      true,
+    );
+    const humidFigure = page.locator('figure.chart[data-type="humidity"]');
+    await humidFigure.getByText('Some readings here are out of range').waitFor();
+    expect(
+      await humidFigure.locator('.values-table tbody tr.row-out-of-range').count(),
+    ).toBeGreaterThan(0);
+    const flagged = page.locator('.raw-table tbody tr', { hasText: '250 %' });
+    await flagged.locator('.chip', { hasText: 'out of range' }).waitFor();
+    expect(
+      await page.locator('.raw-table tbody tr .chip', { hasText: 'out of range' }).count(),
+    ).toBe(1);
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshotBothWidths(page, 'room');
     expect(problems).toEqual([]);

@@ -55,9 +55,39 @@ describe('the console, served by the API process', () => {
         code: 'NOT_FOUND',
       });
     }
-    const unknown = await t.request({ method: 'GET', url: '/nothing-here', headers: HTML });
-    expect(unknown.statusCode).toBe(404);
-    expect(body(unknown).code).toBe('NOT_FOUND');
+  });
+
+  it("answers a browser at a mistyped address with the console (404), which shows its not-found page; JSON clients keep the API's 404", async () => {
+    for (const url of ['/Explants', '/explant/x', '/nothing-here?x=1', '/plants/a/b']) {
+      const page = await t.request({ method: 'GET', url, headers: HTML });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toBe(consoleCsp(t.config));
+      expect(page.body).toContain('<div id="app"></div>');
+      for (const accept of [undefined, 'application/json', '*/*']) {
+        const json = await t.request({
+          method: 'GET',
+          url,
+          headers: accept === undefined ? {} : { accept },
+        });
+        expect(json.statusCode, url).toBe(404);
+        expect(body(json)).toEqual({
+          ok: false,
+          data: null,
+          error: `No route GET ${url.split('?')[0]}`,
+          code: 'NOT_FOUND',
+        });
+      }
+    }
+    // The API, its files and docs are never the console's, even to a browser; nor another method.
+    for (const url of ['/api/v1/nope', '/api', '/assets/nope.js', '/docs/nope']) {
+      const res = await t.request({ method: 'GET', url, headers: HTML });
+      expect(res.statusCode, url).toBe(404);
+      expect(body(res).code, url).toBe('NOT_FOUND');
+    }
+    const posted = await t.request({ method: 'POST', url: '/Explants', headers: HTML });
+    expect(posted.statusCode).toBe(404);
+    expect(body(posted).code).toBe('NOT_FOUND');
   });
 
   it('sends a Content-Security-Policy without inline scripts, and refuses framing', async () => {

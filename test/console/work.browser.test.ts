@@ -299,7 +299,10 @@ consoleSuite('the work screens in Chromium', ({ browser, t, demo }, target) => {
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/api-keys`);
     await page.getByRole('button', { name: 'Create a key' }).click();
-    await page.getByText('More', { exact: true }).click();
+    await page
+      .getByRole('form', { name: 'New API key' })
+      .getByText('More', { exact: true })
+      .click();
     await page
       .getByText(`Everything the member’s role allows (all ${SCOPES.length} scopes)`)
       .waitFor();

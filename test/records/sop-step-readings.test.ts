@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/kernel/ids.js';
-import { measurementProblem } from '../../src/modules/sop-runs/sop-runs.service.js';
-import { createLab } from '../support/harness.js';
+import { checkMeasurement } from '../../src/modules/sop-runs/sop-runs.service.js';
+import { body, createLab } from '../support/harness.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import {
   client,
@@ -43,27 +43,35 @@ function mediaSop() {
   return { ids, sop };
 }
 
-describe('measurementProblem', () => {
+describe('checkMeasurement', () => {
   const declared = [
     { metric: 'pH', unit: 'pH', min: 5.6, max: 5.8 },
     { metric: 'Agar mass', unit: 'g', min: 0, max: null },
   ];
-  it('accepts the bounds themselves and metrics the step does not declare', () => {
-    expect(measurementProblem(declared, { metric: 'ph', value: 5.6, unit: 'pH' })).toBeNull();
-    expect(measurementProblem(declared, { metric: ' PH ', value: 5.8, unit: 'pH' })).toBeNull();
-    expect(measurementProblem(declared, { metric: 'agar mass', value: 1e6, unit: 'g' })).toBeNull();
-    expect(measurementProblem(declared, { metric: 'EC', value: -4, unit: 'mS' })).toBeNull();
+  const clean = { problem: null, warning: null };
+  it('takes the bounds themselves and metrics the step does not declare', () => {
+    expect(checkMeasurement(declared, { metric: 'ph', value: 5.6, unit: 'pH' })).toEqual(clean);
+    expect(checkMeasurement(declared, { metric: ' PH ', value: 5.8, unit: 'pH' })).toEqual(clean);
+    expect(checkMeasurement(declared, { metric: 'agar mass', value: 1e6, unit: 'g' })).toEqual(
+      clean,
+    );
+    expect(checkMeasurement(declared, { metric: 'EC', value: -4, unit: 'mS' })).toEqual(clean);
   });
-  it('names the range or the unit the step asks for, never the field', () => {
-    expect(measurementProblem(declared, { metric: 'pH', value: 5.81, unit: 'pH' })).toBe(
-      'pH 5.81 pH is out of range: this step accepts from 5.6 to 5.8 pH',
-    );
-    expect(measurementProblem(declared, { metric: 'agar mass', value: -1, unit: 'g' })).toBe(
-      'Agar mass -1 g is out of range: this step accepts at least 0 g',
-    );
-    expect(measurementProblem(declared, { metric: 'pH', value: 5.7, unit: 'units' })).toBe(
-      'pH must be measured in pH for this step, not units',
-    );
+  it('warns of a value out of range and refuses another unit, naming the range or unit, never the field', () => {
+    expect(checkMeasurement(declared, { metric: 'pH', value: 5.81, unit: 'pH' })).toEqual({
+      problem: null,
+      warning:
+        'pH 5.81 pH is out of range: this step accepts from 5.6 to 5.8 pH; recorded as measured',
+    });
+    expect(checkMeasurement(declared, { metric: 'agar mass', value: -1, unit: 'g' })).toEqual({
+      problem: null,
+      warning:
+        'Agar mass -1 g is out of range: this step accepts at least 0 g; recorded as measured',
+    });
+    expect(checkMeasurement(declared, { metric: 'pH', value: 5.7, unit: 'units' })).toEqual({
+      problem: 'pH must be measured in pH for this step, not units',
+      warning: null,
+    });
   });
 });
 
@@ -89,22 +97,38 @@ describeOnDatabases('SOP step readings and explant runs', (target) => {
     ]);
   });
 
-  it('refuses a declared reading out of range or in another unit with 422, recording nothing', async () => {
+  it('records a declared reading out of range with a warning, as the spec takes any number; refuses another unit', async () => {
     const run = await startRun(owner, { sop_id: ids.sop });
-    for (const [fields, words] of [
-      [{ metric: 'pH', value: 9.1, unit: 'pH' }, /^pH 9\.1 pH is out of range: .*5\.6 to 5\.8/],
-      [{ metric: 'PH', value: 5.59, unit: 'pH' }, /out of range/],
-      [{ metric: 'agar mass', value: -0.5, unit: 'g' }, /at least 0 g/],
-      [{ metric: 'pH', value: 5.7, unit: 'mV' }, /must be measured in pH/],
-    ] as const) {
-      expectError(await measure(run.id, fields), 422, 'VALIDATION_ERROR', words);
-    }
+    expectError(
+      await measure(run.id, { metric: 'pH', value: 5.7, unit: 'mV' }),
+      422,
+      'VALIDATION_ERROR',
+      /must be measured in pH/,
+    );
     expect((await runRows(t.database, lab.workspaceId)).events).toEqual([]);
-    const inRange = dataOf(await measure(run.id, { metric: 'pH', value: 5.8, unit: 'pH' }), 201);
-    expect(inRange.payload).toEqual({ metric: 'pH', value: 5.8, unit: 'pH' });
+    for (const [fields, words] of [
+      [
+        { metric: 'pH', value: 9.1, unit: 'pH' },
+        /^pH 9\.1 pH is out of range: .*5\.6 to 5\.8 pH; recorded/,
+      ],
+      [{ metric: 'PH', value: 5.59, unit: 'pH', notes: 'Buffer ran out' }, /out of range/],
+      [{ metric: 'agar mass', value: -0.5, unit: 'g' }, /at least 0 g/],
+    ] as const) {
+      const answer = body(await measure(run.id, fields));
+      expect(answer.ok).toBe(true);
+      expect(answer.data.payload).toEqual(fields);
+      expect(answer.meta.warning).toMatch(words);
+    }
+    const inRange = body(await measure(run.id, { metric: 'pH', value: 5.8, unit: 'pH' }));
+    expect(inRange.data.payload).toEqual({ metric: 'pH', value: 5.8, unit: 'pH' });
+    // In range, the answer is exactly the spec's: no meta.
+    expect(Object.keys(inRange).sort()).toEqual(['data', 'ok']);
     // A metric the step does not declare stays free words, as before.
     dataOf(await measure(run.id, { metric: 'Room temperature', value: -40, unit: '°C' }), 201);
-    expect(await listAll(owner, `/api/v1/sop-runs/${run.id}/events`)).toHaveLength(2);
+    const trail = await listAll(owner, `/api/v1/sop-runs/${run.id}/events`);
+    expect(trail.map((e: { payload: { value: number } }) => e.payload.value)).toEqual([
+      9.1, 5.59, -0.5, 5.8, -40,
+    ]);
   });
 
   it('refuses an import whose reading has min above max or names a metric twice', async () => {

@@ -19,6 +19,7 @@ const PLANT_KEYS = [
   'archived_by',
   'common_name',
   'created_at',
+  'created_by',
   'cultivar',
   'current_stage',
   'custom_fields',
@@ -40,6 +41,7 @@ const EXPLANT_KEYS = [
   'archived_by',
   'batch_number',
   'created_at',
+  'created_by',
   'current_count',
   'current_stage',
   'custom_fields',
@@ -209,7 +211,12 @@ describeOnDatabases('Plants and explants', (target) => {
       expect(res.headers['idempotent-replay']).toBe('false');
       const record = body(res).data;
       expect(keysOf(record)).toEqual(kind.keys);
-      expect(record).toMatchObject({ ...kind.defaults, workspace_id: lab.workspaceId });
+      expect(record).toMatchObject({
+        ...kind.defaults,
+        workspace_id: lab.workspaceId,
+        // Who created it: they (and managers) may move, edit and archive it.
+        created_by: lab.owner.memberId,
+      });
       expect(record.created_at).toMatch(ISO_MS);
       expect(body(res).meta).toBeUndefined();
 

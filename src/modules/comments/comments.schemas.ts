@@ -53,7 +53,11 @@ export const CreateCommentBody = Type.Object(
   {
     entity_type: entityType(),
     entity_id: Uuid({ description: 'A record of that kind in the workspace (404)' }),
-    body: Type.String({ minLength: 1, maxLength: BODY_MAX, description: 'Stored as sent' }),
+    body: Type.String({
+      minLength: 1,
+      maxLength: BODY_MAX,
+      description: 'Stored as sent; a blank body (only spaces and line breaks) is refused (422)',
+    }),
     parent_id: Type.Optional(
       Uuid({ description: 'Reply to this comment; it must be on the same record (404)' }),
     ),

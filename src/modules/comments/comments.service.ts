@@ -179,8 +179,9 @@ async function requireReferences(
 
 /**
  * Adds a comment, as the key's owner, to a record of the workspace: a reply when
- * `parent_id` names a comment on the same record. The body is stored as sent. The
- * members it mentions, and the author of the comment it answers, are notified.
+ * `parent_id` names a comment on the same record. The body is stored as sent; a blank
+ * one (only spaces and line breaks) says nothing and is refused (422). The members it
+ * mentions, and the author of the comment it answers, are notified.
  */
 export async function createComment(
   trx: Trx,
@@ -192,6 +193,7 @@ export async function createComment(
   const workspaceId = principal.workspaceId;
   const authorId = principal.memberId;
   if (authorId === null) throw errors.validation('comments are written by a member’s key');
+  if (input.body.trim() === '') throw errors.validation('body: must not be blank');
   const target = await requireRecord(trx, records, principal, input.entity_type, input.entity_id);
   const parent = await requireParent(trx, workspaceId, input);
   const members = await membersOf(trx, workspaceId);

@@ -1,6 +1,11 @@
 import Type from 'typebox';
 import { Count, CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
-import { recordListFilters, trackedEditableFields, trackedRecordFields } from '../records/index.js';
+import {
+  createdByField,
+  recordListFilters,
+  trackedEditableFields,
+  trackedRecordFields,
+} from '../records/index.js';
 
 export const EXPLANT_STATUSES = [
   'active',
@@ -40,6 +45,7 @@ export const Explant = Type.Object(
       description:
         "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
     }),
+    created_by: createdByField,
   },
   { $id: 'Explant' },
 );

@@ -85,6 +85,7 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
     archived_by: row.archived_by,
     subcultured_at: subculturedAt,
     transfer_due_at: addDays(subculturedAt, context.intervalDays),
+    created_by: row.created_by,
   };
 }
 

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { CustomFieldValues, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 import {
+  createdByField,
   DEFAULT_PLANT_STAGE_NAMES,
   recordListFilters,
   trackedEditableFields,
@@ -36,6 +37,7 @@ export const Plant = Type.Object(
     source: Nullable(Type.String()),
     notes: Nullable(Type.String()),
     ...trackedRecordFields,
+    created_by: createdByField,
   },
   { $id: 'Plant' },
 );

@@ -55,6 +55,7 @@ export function presentPlant(row: PlantRow): PlantRecord {
     current_stage: currentStageOf(row),
     archived_at: row.archived_at,
     archived_by: row.archived_by,
+    created_by: row.created_by,
   };
 }
 

@@ -1,5 +1,10 @@
 import Type, { type Static } from 'typebox';
 import { FINITE_NUMBER_BOUNDS, Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { PLAUSIBLE_RANGES } from './plausible.js';
+
+/** The plausible ranges in words, for the descriptions of the flags. */
+export const plausibleWords = () =>
+  PLAUSIBLE_RANGES.map((r) => `${r.type} ${r.min} to ${r.max} ${r.unit}`).join(', ');
 
 export const READING_TYPES = ['temperature', 'humidity', 'ph', 'co2', 'light', 'other'] as const;
 
@@ -179,6 +184,11 @@ export const SummaryBucket = Type.Object(
       description: 'the value of the latest reading: greatest recorded_at, then greatest id',
     }),
     last_at: Type.String({ ...ISO_UTC, description: 'when the latest reading was taken' }),
+    out_of_range: Type.Boolean({
+      description:
+        'true when the bucket holds a value a sensor of its type cannot report in its unit ' +
+        `(${plausibleWords()}): stored as sent, not the room's value (Vitro addition)`,
+    }),
   },
   { $id: 'SensorReadingSummaryBucket' },
 );

@@ -31,6 +31,7 @@ import type {
   SensorReading,
 } from './readings.schemas.js';
 import { notesKeeping, readingTypeOf } from './reading-aliases.js';
+import { outOfRange } from './plausible.js';
 
 export type SensorReadingRecord = Static<typeof SensorReading>;
 type CreateReadingsResult = {
@@ -259,6 +260,8 @@ export interface LatestReading {
   unit: string;
   recorded_at: string;
   device_id: string;
+  /** Outside what a sensor of its type can report (PLAUSIBLE_RANGES): stored, flagged. */
+  out_of_range: boolean;
 }
 
 /**
@@ -280,6 +283,7 @@ export async function latestReadingsOfRoom(
       unit: row.unit,
       recorded_at: row.recorded_at,
       device_id: row.device_id,
+      out_of_range: outOfRange(row.type, row.unit, row.value),
     });
   }
   return [...latest.values()].sort((a, b) => a.type.localeCompare(b.type));

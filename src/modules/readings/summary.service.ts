@@ -17,6 +17,7 @@ import {
 import { findRawSince } from './retention.repository.js';
 import { visitRawReadings, visitRollupFigures, type RollupFilter } from './rollups.repository.js';
 import { mergeFigures, MINUTE_MS, type Figures } from './rollups.js';
+import { outOfRange } from './plausible.js';
 import { bucketOf, planSummary } from './summary.js';
 
 type SummaryBucketRecord = Static<typeof SummaryBucket>;
@@ -139,6 +140,7 @@ function presentBucket(s: Series): SummaryBucketRecord {
     avg: meanOf(s.figures.sum, s.figures.count),
     last: s.figures.lastValue,
     last_at: isoTime(s.figures.lastAt),
+    out_of_range: outOfRange(s.type, s.unit, s.figures.min, s.figures.max),
   };
 }
 

@@ -21,7 +21,7 @@ export {
   type TrackedCreateInput,
 } from './create.js';
 export { externalIds, type ExternalIds } from './external-ids.js';
-export { trackedEditableFields, trackedRecordFields } from './record-schemas.js';
+export { createdByField, trackedEditableFields, trackedRecordFields } from './record-schemas.js';
 export { requireMayChange, type OwnershipRefusal } from './ownership.js';
 export {
   DEFAULT_PLANT_STAGE_NAMES,

@@ -12,6 +12,15 @@ export const trackedRecordFields = {
   archived_by: Nullable(Uuid({ description: 'Who archived it' })),
 };
 
+/** Who created a plant or an explant (Vitro's addition, last in the record). */
+export const createdByField = Nullable(
+  Uuid({
+    description:
+      'The member who created it: they and managers and above may move, edit and archive it ' +
+      '(Vitro addition; GET /people names them)',
+  }),
+);
+
 /** What creating or changing a plant or an explant accepts beside its own fields. */
 export const trackedEditableFields = {
   external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),

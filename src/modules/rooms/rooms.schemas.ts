@@ -7,6 +7,11 @@ const LatestReading = Type.Object({
   unit: Type.String(),
   recorded_at: Type.String(),
   device_id: Uuid(),
+  out_of_range: Type.Boolean({
+    description:
+      'true when the value is one a sensor of its type cannot report in its unit (see ' +
+      'GET /sensor-readings/summary): stored as sent, not the room’s value (Vitro addition)',
+  }),
 });
 
 const count = (what: string, scope: string) =>

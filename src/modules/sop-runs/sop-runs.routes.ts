@@ -13,6 +13,7 @@ import {
   StartSopRunMeta,
   StepEventBody,
   StepMeasurementBody,
+  StepMeasurementMeta,
 } from './sop-runs.schemas.js';
 import {
   completeSopRun,
@@ -149,8 +150,9 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     description:
       'A numeric reading against one step of a run; it joins the trail as `measured` with payload ' +
       '{metric, value, unit, notes?}. A metric the step declares in its `measurements` must ' +
-      'come in the declared unit and within its min and max, else 422 and nothing is recorded. ' +
-      `A 422 gives the first problem without naming the field. ${STEP_RULES}`,
+      'come in the declared unit, else 422 and nothing is recorded; a value outside its min and ' +
+      'max is recorded as measured and answered with `meta.warning` saying so (send `notes` to ' +
+      `say why). A 422 gives the first problem without naming the field. ${STEP_RULES}`,
     scope: 'write:sop_steps',
     failureCode: 'SOP_STEP_EVENT_CREATE_FAILED',
     errors: ['SOP_RUN_CLOSED'],
@@ -159,16 +161,18 @@ export function registerSopRunRoutes(routes: Routes, deps: { records: RecordLook
     body: StepMeasurementBody,
     hideFieldInErrors: true,
     data: SopStepEvent,
-    handler: async (req, ctx) => ({
-      data: await recordStepMeasurement(
+    meta: StepMeasurementMeta,
+    handler: async (req, ctx) => {
+      const { evidence, warning } = await recordStepMeasurement(
         ctx.trx,
         ctx.principal,
         req.params.id,
         req.params.stepId,
         req.body,
         ctx.now,
-      ),
-    }),
+      );
+      return warning === null ? { data: evidence } : { data: evidence, meta: { warning } };
+    },
   });
 
   routes.write({

@@ -128,6 +128,13 @@ export const SopRunDetail = Type.Object(
   { $id: 'SopRunDetail' },
 );
 
+export const StepMeasurementMeta = Type.Object({
+  warning: Type.String({
+    description:
+      'Only when the value is outside the range the step declares: recorded as measured (Vitro addition)',
+  }),
+});
+
 export const SopRunDetailMeta = Type.Object({
   events_next_cursor: Nullable(
     Type.String({

@@ -225,51 +225,69 @@ export function recordStepEvent(
 
 const sameMetric = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/** What a reading says of the range its step declares for the metric. */
+export interface MeasurementCheck {
+  /** Why it cannot be recorded (another unit than the step's), or null. */
+  readonly problem: string | null;
+  /** Why it is a deviation (outside the step's range): recorded all the same, with this warning. */
+  readonly warning: string | null;
+}
+
 /**
- * Why a reading breaks what its step declares for the metric (its unit, its
- * range), or null. The words name no field, as this operation's refusals don't.
+ * A reading against what its step declares for the metric: in another unit it
+ * cannot be compared and is refused; outside the range it is recorded (the spec takes
+ * any number, and the deviation is what the record must show) with a warning. The
+ * words name no field, as this operation's refusals don't.
  */
-export function measurementProblem(
+export function checkMeasurement(
   declared: readonly SopStepMeasurement[],
   reading: { metric: string; value: number; unit: string },
-): string | null {
+): MeasurementCheck {
   const rule = declared.find((d) => sameMetric(d.metric, reading.metric));
-  if (rule === undefined) return null;
+  if (rule === undefined) return { problem: null, warning: null };
   if (reading.unit.trim() !== rule.unit) {
-    return `${rule.metric} must be measured in ${rule.unit} for this step, not ${reading.unit}`;
+    return {
+      problem: `${rule.metric} must be measured in ${rule.unit} for this step, not ${reading.unit}`,
+      warning: null,
+    };
   }
   const below = rule.min !== null && reading.value < rule.min;
   const above = rule.max !== null && reading.value > rule.max;
-  if (!below && !above) return null;
+  if (!below && !above) return { problem: null, warning: null };
   const range =
     rule.min !== null && rule.max !== null
       ? `from ${rule.min} to ${rule.max} ${rule.unit}`
       : rule.min !== null
         ? `at least ${rule.min} ${rule.unit}`
         : `at most ${rule.max} ${rule.unit}`;
-  return `${rule.metric} ${reading.value} ${rule.unit} is out of range: this step accepts ${range}`;
+  return {
+    problem: null,
+    warning: `${rule.metric} ${reading.value} ${rule.unit} is out of range: this step accepts ${range}; recorded as measured`,
+  };
 }
 
 /**
  * POST /sop-runs/{id}/steps/{stepId}/measurements: joins the trail as `measured`.
- * A metric the run's step declares must come in its unit and within its range
- * (422, nothing recorded); any other metric is free words, as before.
+ * A metric the run's step declares must come in its unit (422, nothing recorded);
+ * outside the step's range it is recorded as measured, with a warning to answer in
+ * `meta.warning`. Any other metric is free words, as before.
  */
-export function recordStepMeasurement(
+export async function recordStepMeasurement(
   trx: Trx,
   principal: Principal,
   runId: string,
   stepId: string,
   input: Static<typeof StepMeasurementBody>,
   now: string,
-): Promise<SopStepEventRecord> {
+): Promise<{ evidence: SopStepEventRecord; warning: string | null }> {
   const payload: Record<string, unknown> = {
     metric: input.metric,
     value: input.value,
     unit: input.unit,
     ...(input.notes === undefined ? {} : { notes: input.notes }),
   };
-  return appendEvidence(
+  let warning: string | null = null;
+  const evidence = await appendEvidence(
     trx,
     principal,
     runId,
@@ -280,12 +298,14 @@ export function recordStepMeasurement(
       recordedAt: input.recorded_at,
       check: async (db, run) => {
         const step = await findVersionStep(db, run.workspace_id, run.sop_version_id, stepId);
-        const problem = measurementProblem(step?.measurements ?? [], input);
-        if (problem !== null) throw errors.validation(problem);
+        const checked = checkMeasurement(step?.measurements ?? [], input);
+        if (checked.problem !== null) throw errors.validation(checked.problem);
+        warning = checked.warning;
       },
     },
     now,
   );
+  return { evidence, warning };
 }
 
 /**

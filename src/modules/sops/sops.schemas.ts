@@ -5,13 +5,13 @@ import { Nullable, Uuid } from '../../kernel/schemas.js';
 export const StepId = (description: string) =>
   Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', minLength: 1, maxLength: 64, description });
 
-/** A reading a step asks for; a run's measurement of this metric must use its unit and range. */
+/** A reading a step asks for; a run's measurement of this metric must use its unit, and is flagged out of its range. */
 export const SopStepMeasurement = Type.Object({
   metric: Type.String({ description: 'What to measure; a measurement names it in `metric`' }),
   unit: Type.String({ description: 'The unit a measurement of this metric must be sent in' }),
-  min: Nullable(Type.Number({ description: 'Lowest value accepted (inclusive); null: no floor' })),
+  min: Nullable(Type.Number({ description: 'Lowest value in range (inclusive); null: no floor' })),
   max: Nullable(
-    Type.Number({ description: 'Highest value accepted (inclusive); null: no ceiling' }),
+    Type.Number({ description: 'Highest value in range (inclusive); null: no ceiling' }),
   ),
 });
 
@@ -25,7 +25,8 @@ export const SopStep = Type.Object({
   measurements: Type.Array(SopStepMeasurement, {
     description:
       'Readings the step asks for (Vitro addition; empty when none): a measurement posted to the ' +
-      'step with one of these metrics is refused (422) in another unit or out of range',
+      'step with one of these metrics is refused (422) in another unit, and recorded with a ' +
+      'warning out of range',
   }),
 });
 

@@ -46,9 +46,20 @@ export function onSignedOut(listener: () => void): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
+/** Listeners told whether the server answered the latest call (false: out of reach). */
+const reachListeners = new Set<(reached: boolean) => void>();
+export function onReach(listener: (reached: boolean) => void): () => void {
+  reachListeners.add(listener);
+  return () => reachListeners.delete(listener);
+}
+const reached = (yes: boolean) => {
+  for (const listener of reachListeners) listener(yes);
+};
+
 /**
  * One API call as an answer: its data, or the failure the API gave (a network
- * failure included), never a thrown error. A 401 tells the app the session ended.
+ * failure included), never a thrown error. A 401 tells the app the session ended;
+ * whether the server answered at all is told to `onReach` listeners.
  */
 export async function call<T>(
   pending: Promise<{ data?: Envelope<T>; error?: unknown; response: Response }>,
@@ -57,8 +68,10 @@ export async function call<T>(
   try {
     result = await pending;
   } catch {
+    reached(false);
     return { ok: false, failure: OFFLINE };
   }
+  reached(true);
   const { data, error, response } = result;
   if (data !== undefined && response.ok) {
     const meta = data.meta as { next_cursor?: string | null } | undefined;

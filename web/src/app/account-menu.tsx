@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client';
-import type { NavEntry } from './screens';
 import { useSignedIn } from '../api/session';
+import { usePopup } from '../ui/popup';
 import { strings } from './strings';
 
 const initials = (name: string) =>
@@ -14,28 +14,11 @@ const initials = (name: string) =>
     .join('');
 
 /** Who is signed in, and the ways out: this device, or every device at once. */
-/** `places`: the screens the phone's bottom bar has no room for (hidden on a desk, where the sidebar lists them). */
-export function AccountMenu(props: { places: readonly NavEntry[] }) {
+export function AccountMenu() {
   const { session, setSession } = useSignedIn();
   const { route } = useLocation();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, box } = usePopup();
   const [problem, setProblem] = useState<string | null>(null);
-  const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: Event) => {
-      if (event instanceof KeyboardEvent && event.key !== 'Escape') return;
-      if (event instanceof MouseEvent && box.current?.contains(event.target as Node)) return;
-      setOpen(false);
-    };
-    document.addEventListener('keydown', close);
-    document.addEventListener('click', close);
-    return () => {
-      document.removeEventListener('keydown', close);
-      document.removeEventListener('click', close);
-    };
-  }, [open]);
 
   const signOut = async (everywhere: boolean) => {
     const answer = await call(
@@ -72,17 +55,6 @@ export function AccountMenu(props: { places: readonly NavEntry[] }) {
             <br />
             <span class="muted">{strings.roleIn(member.role, workspace.name)}</span>
           </p>
-          {props.places.length > 0 && (
-            <ul class="account-places">
-              {props.places.map((entry) => (
-                <li key={entry.href}>
-                  <a href={entry.href} onClick={() => setOpen(false)}>
-                    {entry.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
           <button type="button" class="button" onClick={() => void signOut(false)}>
             {strings.signOut}
           </button>

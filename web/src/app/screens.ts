@@ -1,17 +1,21 @@
 import type { ComponentType } from 'preact';
-import { lazy } from 'preact-iso';
 import type { Session } from '../api/session';
 import { strings as admin } from '../features/admin/strings';
 import { strings as devices } from '../features/devices/strings';
 import SignedOut from '../features/sign-in/signed-out';
 import SignIn from '../features/sign-in/sign-in';
 import type { IconName } from './icons';
+import { lazyScreen } from './lazy-screen';
 import { strings } from './strings';
 
-/** A screen's place in the navigation: left on a desk, the bottom bar on a phone. */
+/**
+ * A screen's place in the navigation: left on a desk; on a phone in the bottom bar
+ * (`bar`: the places used most at the bench) or under its More.
+ */
 export interface NavPlace {
   readonly label: string;
   readonly icon: IconName;
+  readonly bar?: boolean;
 }
 
 /** What a screen for admins and owners shows anyone else: its header, and why not. */
@@ -49,31 +53,31 @@ export type Screen = { readonly path: string } & (
  * Each screen is its own chunk, loaded when first opened. The sign-in pages are in the
  * first chunk: they are what a signed-out person opens first.
  */
-const Today = lazy(() => import('../features/today/today'));
-const Plants = lazy(() => import('../features/records/plants'));
-const Plant = lazy(() => import('../features/records/plant'));
-const Explants = lazy(() => import('../features/records/explants'));
-const Explant = lazy(() => import('../features/records/explant'));
-const Tasks = lazy(() => import('../features/tasks/tasks'));
-const Task = lazy(() => import('../features/tasks/task'));
-const Sops = lazy(() => import('../features/sops/sops'));
-const Sop = lazy(() => import('../features/sops/sop'));
-const SopRuns = lazy(() => import('../features/sops/runs'));
-const SopRun = lazy(() => import('../features/sops/run'));
-const Contaminations = lazy(() => import('../features/contaminations/contaminations'));
-const Contamination = lazy(() => import('../features/contaminations/contamination'));
-const Rooms = lazy(() => import('../features/rooms/rooms'));
-const Room = lazy(() => import('../features/rooms/room'));
-const LabelScan = lazy(() => import('../features/labels/scan'));
-const LabelPrint = lazy(() => import('../features/labels/print'));
-const Members = lazy(() => import('../features/admin/members'));
-const ApiKeys = lazy(() => import('../features/admin/api-keys'));
-const Devices = lazy(() => import('../features/devices/devices'));
-const Device = lazy(() => import('../features/devices/device'));
+const Today = lazyScreen(() => import('../features/today/today'));
+const Plants = lazyScreen(() => import('../features/records/plants'));
+const Plant = lazyScreen(() => import('../features/records/plant'));
+const Explants = lazyScreen(() => import('../features/records/explants'));
+const Explant = lazyScreen(() => import('../features/records/explant'));
+const Tasks = lazyScreen(() => import('../features/tasks/tasks'));
+const Task = lazyScreen(() => import('../features/tasks/task'));
+const Sops = lazyScreen(() => import('../features/sops/sops'));
+const Sop = lazyScreen(() => import('../features/sops/sop'));
+const SopRuns = lazyScreen(() => import('../features/sops/runs'));
+const SopRun = lazyScreen(() => import('../features/sops/run'));
+const Contaminations = lazyScreen(() => import('../features/contaminations/contaminations'));
+const Contamination = lazyScreen(() => import('../features/contaminations/contamination'));
+const Rooms = lazyScreen(() => import('../features/rooms/rooms'));
+const Room = lazyScreen(() => import('../features/rooms/room'));
+const LabelScan = lazyScreen(() => import('../features/labels/scan'));
+const LabelPrint = lazyScreen(() => import('../features/labels/print'));
+const Members = lazyScreen(() => import('../features/admin/members'));
+const ApiKeys = lazyScreen(() => import('../features/admin/api-keys'));
+const Devices = lazyScreen(() => import('../features/devices/devices'));
+const Device = lazyScreen(() => import('../features/devices/device'));
 /** Addresses whose screens are still to come: a placeholder until they land. */
-const NotBuilt = lazy(() => import('./not-built'));
+const NotBuilt = lazyScreen(() => import('./not-built'));
 /** What any other address shows. */
-export const NotFound = lazy(() => import('./not-found'));
+export const NotFound = lazyScreen(() => import('./not-found'));
 
 const nav = strings.nav;
 
@@ -86,7 +90,12 @@ const nav = strings.nav;
 export const SCREENS: readonly Screen[] = [
   { path: '/sign-in', screen: SignIn, who: 'anyone' },
   { path: '/signed-out', screen: SignedOut, who: 'anyone' },
-  { path: '/', screen: Today, who: 'signed-in', nav: { label: nav.today, icon: 'home' } },
+  {
+    path: '/',
+    screen: Today,
+    who: 'signed-in',
+    nav: { label: nav.today, icon: 'home', bar: true },
+  },
   { path: '/today', screen: Today, who: 'signed-in' },
   { path: '/plants', screen: Plants, who: 'signed-in', nav: { label: nav.plants, icon: 'plant' } },
   { path: '/plants/:id', screen: Plant, who: 'signed-in' },
@@ -94,12 +103,22 @@ export const SCREENS: readonly Screen[] = [
     path: '/explants',
     screen: Explants,
     who: 'signed-in',
-    nav: { label: nav.explants, icon: 'flask' },
+    nav: { label: nav.explants, icon: 'flask', bar: true },
   },
   { path: '/explants/:id', screen: Explant, who: 'signed-in' },
-  { path: '/tasks', screen: Tasks, who: 'signed-in', nav: { label: nav.tasks, icon: 'tasks' } },
+  {
+    path: '/tasks',
+    screen: Tasks,
+    who: 'signed-in',
+    nav: { label: nav.tasks, icon: 'tasks', bar: true },
+  },
   { path: '/tasks/:id', screen: Task, who: 'signed-in' },
-  { path: '/sops', screen: Sops, who: 'signed-in', nav: { label: nav.sops, icon: 'steps' } },
+  {
+    path: '/sops',
+    screen: Sops,
+    who: 'signed-in',
+    nav: { label: nav.sops, icon: 'steps', bar: true },
+  },
   { path: '/sops/:id', screen: Sop, who: 'signed-in' },
   { path: '/sop-runs', screen: SopRuns, who: 'signed-in' },
   { path: '/sop-runs/:id', screen: SopRun, who: 'signed-in' },

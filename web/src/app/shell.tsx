@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { onReach } from '../api/client';
 import { useLocation } from 'preact-iso';
 import { NAVIGATION, type NavEntry } from './screens';
 import { useSignedIn } from '../api/session';
+import { usePopup } from '../ui/popup';
 import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { Search } from './search';
@@ -27,8 +29,12 @@ export function Shell(props: { children: ComponentChildren }) {
   const main = useRef<HTMLElement>(null);
   const search = useRef<HTMLInputElement>(null);
   const places = NAVIGATION.filter((entry) => !entry.admin || atLeast('admin'));
-  // The bottom bar's scan button is the way to Scan there.
-  const bar = places.filter((entry) => entry.href !== '/labels');
+  // The phone's bottom bar: the places used most, its scan button (the way to Scan
+  // there) in the middle, and More for the rest.
+  const bar = places.filter((entry) => entry.bar === true);
+  const more = places.filter((entry) => entry.bar !== true && entry.href !== '/labels');
+
+  const reachable = useReachable();
 
   // A new screen: reading starts at its content, as after a page load.
   const first = useRef(true);
@@ -53,16 +59,18 @@ export function Shell(props: { children: ComponentChildren }) {
         {strings.skip}
       </a>
       <nav class="sidebar" aria-label={strings.navigation}>
-        <a class="brand" href="/">
-          <img src="/favicon.svg" alt="" width="28" height="28" />
-          <span>{strings.name}</span>
-        </a>
-        <p class="workspace-name">{session.workspace.name}</p>
-        <ul>
-          {places.map((entry) => (
-            <li key={entry.href}>{link(entry)}</li>
-          ))}
-        </ul>
+        <div class="sidebar-inner">
+          <a class="brand" href="/">
+            <img src="/favicon.svg" alt="" width="28" height="28" />
+            <span>{strings.name}</span>
+          </a>
+          <p class="workspace-name">{session.workspace.name}</p>
+          <ul>
+            {places.map((entry) => (
+              <li key={entry.href}>{link(entry)}</li>
+            ))}
+          </ul>
+        </div>
       </nav>
       <div class="page">
         <header class="topbar">
@@ -70,8 +78,13 @@ export function Shell(props: { children: ComponentChildren }) {
             <img src="/favicon.svg" alt="" width="28" height="28" />
           </a>
           <Search inputRef={search} />
-          <AccountMenu places={bar.slice(4)} />
+          <AccountMenu />
         </header>
+        {!reachable && (
+          <p class="status-line" role="status">
+            {strings.offline}
+          </p>
+        )}
         <main id="main" ref={main} tabIndex={-1}>
           {props.children}
         </main>
@@ -92,11 +105,73 @@ export function Shell(props: { children: ComponentChildren }) {
               <span>{strings.scan}</span>
             </button>
           </li>
-          {bar.slice(2, 4).map((entry) => (
+          {bar.slice(2).map((entry) => (
             <li key={entry.href}>{link(entry)}</li>
           ))}
+          <li>
+            <MoreMenu places={more} current={(href) => current(href, path)} />
+          </li>
         </ul>
       </nav>
+    </div>
+  );
+}
+
+/**
+ * Whether the server can be reached: the browser online (its own word) and the latest
+ * API call answered (no answer at all: the server is down or cut off).
+ */
+function useReachable(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  const [reached, setReached] = useState(true);
+  useEffect(() => {
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    const stop = onReach(setReached);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+      stop();
+    };
+  }, []);
+  return online && reached;
+}
+
+/** The bottom bar's More: the places it has no room for (Plants, Contaminations, Rooms, …). */
+function MoreMenu(props: { places: readonly NavEntry[]; current: (href: string) => boolean }) {
+  const { open, setOpen, box } = usePopup();
+  const here = props.places.some((entry) => props.current(entry.href));
+  return (
+    <div class="more-places" ref={box}>
+      <button
+        type="button"
+        class="more-button"
+        aria-expanded={open}
+        aria-controls="more-menu"
+        aria-current={here ? 'page' : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        <Icon name="more" />
+        <span>{strings.more}</span>
+      </button>
+      {open && (
+        <ul class="more-menu" id="more-menu" aria-label={strings.morePlaces}>
+          {props.places.map((entry) => (
+            <li key={entry.href}>
+              <a
+                href={entry.href}
+                aria-current={props.current(entry.href) ? 'page' : undefined}
+                onClick={() => setOpen(false)}
+              >
+                <Icon name={entry.icon} />
+                <span>{entry.label}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -20,6 +20,8 @@ export const strings = {
   phoneNavigation: 'Console (bottom bar)',
   home: 'Vitro home',
   scan: 'Scan',
+  more: 'More',
+  morePlaces: 'More places',
   searchLabel: 'Find a record by its label',
   searchPlaceholder: 'Scan a label',
   searchButton: 'Find',
@@ -37,9 +39,21 @@ export const strings = {
     home: 'Back to home',
     docs: 'API reference',
   },
+  unreachable: {
+    title: 'The server cannot be reached',
+    lead: 'This page could not be opened: the connection to the Vitro server is down.',
+    what: 'Check the tablet’s Wi-Fi or network cable, or whether the server is running, then try again. Nothing you recorded before is lost.',
+    retry: 'Try again',
+  },
+  /** The quiet status line while the server is out of reach. */
+  offline:
+    'Offline: the server cannot be reached. What is on screen may be out of date; nothing is sent until it is back.',
   notFound: {
     title: 'Page not found',
-    lead: (path: string) => `There is no page at ${path}.`,
+    lead: (path: string) =>
+      `There is no page at ${path}. The address may be mistyped, or the link was cut short.`,
+    meant: 'Did you mean',
+    meantEnd: '?',
     home: 'Back to home',
   },
 } as const;

@@ -1,5 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import type { FormValues } from './form';
+import { strings } from './strings';
 
 interface FieldProps {
   /** The API's name of the field: its id, and how its errors find it. */
@@ -27,7 +28,25 @@ function control(props: FieldProps) {
   };
 }
 
-function Wrapper(props: FieldProps & { children: ComponentChildren }) {
+/**
+ * The API's words for a field, naming it as the form does: `vessel_count: must be at
+ * least 0` reads `Vessels now: must be at least 0` under the field labelled so.
+ */
+export function inFieldWords(error: string, name: string, label: string): string {
+  return error.startsWith(`${name}:`) ? `${label}${error.slice(name.length)}` : error;
+}
+
+/** How many characters are left, once a field with a limit is nearly full. */
+function roomLeft(value: string | undefined, maxLength: number | undefined): number | null {
+  if (value === undefined || maxLength === undefined) return null;
+  const left = maxLength - value.length;
+  return left <= Math.max(20, maxLength / 5) ? left : null;
+}
+
+function Wrapper(
+  props: FieldProps & { children: ComponentChildren; value?: string; maxLength?: number },
+) {
+  const left = roomLeft(props.value, props.maxLength);
   return (
     <div class={props.error ? 'field field-invalid' : 'field'}>
       <label for={`field-${props.name}`}>{props.label}</label>
@@ -37,9 +56,14 @@ function Wrapper(props: FieldProps & { children: ComponentChildren }) {
         </p>
       )}
       {props.children}
+      {left !== null && (
+        <p class="field-hint field-count" aria-live="polite">
+          {strings.left(left, props.maxLength!)}
+        </p>
+      )}
       {props.error && (
         <p class="field-error" id={`${props.name}-error`}>
-          {props.error}
+          {inFieldWords(props.error, props.name, props.label)}
         </p>
       )}
     </div>
@@ -48,8 +72,13 @@ function Wrapper(props: FieldProps & { children: ComponentChildren }) {
 
 /** The one input of a text, number or date field, in the field's label, hint and error. */
 function InputField(props: { field: FieldProps; input: InputHTMLAttributes }) {
+  const { value, maxLength } = props.input;
   return (
-    <Wrapper {...props.field}>
+    <Wrapper
+      {...props.field}
+      value={typeof value === 'string' ? value : undefined}
+      maxLength={typeof maxLength === 'number' ? maxLength : undefined}
+    >
       <input {...props.input} {...control(props.field)} />
     </Wrapper>
   );
@@ -159,17 +188,19 @@ export function TextAreaField(
     onInput: (event: { currentTarget: HTMLTextAreaElement }) => void;
     rows?: number;
     required?: boolean;
+    maxLength?: number;
   },
 ) {
-  const { value, onInput, rows, required, ...field } = props;
+  const { value, onInput, rows, required, maxLength, ...field } = props;
   return (
-    <Wrapper {...field}>
+    <Wrapper {...field} value={value} maxLength={maxLength}>
       <textarea
         {...control(field)}
         value={value}
         onInput={onInput}
         rows={rows ?? 3}
         required={required}
+        maxLength={maxLength}
       />
     </Wrapper>
   );

@@ -1,6 +1,9 @@
 /** The words of the forms' shared pieces, in one place for translation. */
 export const strings = {
   cancel: 'Cancel',
+  ask: 'Before sending',
+  left: (n: number, max: number) =>
+    n <= 0 ? `The limit: ${max} characters.` : `${n} of ${max} characters left.`,
   picker: {
     find: 'Find',
     hint: 'A few letters of its name, species, code or label.',

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import type { PagedList } from './paged';
 import { Notice } from './parts';
 
@@ -64,10 +65,23 @@ export function Confirm(props: {
   onNo: () => void;
   /** Tone of the yes button: danger unless the action is harmless. */
   tone?: 'danger' | 'primary';
+  /** Takes the focus when it appears (on its safe answer), as the question now comes first. */
+  focus?: boolean;
+  /** More of the question: what it concerns, listed. */
+  children?: ComponentChildren;
 }) {
+  const no = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!props.focus) return;
+    // The whole question in view, from its first line, with the focus on its safe answer.
+    box.current?.scrollIntoView({ block: 'nearest' });
+    no.current?.focus({ preventScroll: true });
+  }, []);
   return (
-    <div class="confirm" role="group" aria-label={props.label}>
+    <div class="confirm" role="group" aria-label={props.label} ref={box}>
       <p>{props.question}</p>
+      {props.children}
       <div class="actions">
         <button
           type="button"
@@ -77,7 +91,7 @@ export function Confirm(props: {
         >
           {props.yes}
         </button>
-        <button type="button" class="button button-quiet" onClick={props.onNo}>
+        <button type="button" class="button button-quiet" ref={no} onClick={props.onNo}>
           {props.no}
         </button>
       </div>

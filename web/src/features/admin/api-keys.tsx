@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
 import { SCOPES, type Scope } from '../../api/scopes';
 import { BenchForm } from '../../forms/bench-form';
-import { bindFields, FormError, SelectField, TextField } from '../../forms/fields';
+import { bindFields, FormError, inFieldWords, SelectField, TextField } from '../../forms/fields';
 import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { Confirm, PagedRows } from '../../ui/list';
@@ -96,6 +96,12 @@ export default function ApiKeys() {
   );
 }
 
+/** The form's own refusal of a key with no scope, as the API would refuse it (422). */
+const noScopes = {
+  ok: false,
+  failure: { status: 422, code: 'VALIDATION_ERROR', error: `scopes: ${strings.apiKeys.noScopes}` },
+} as const;
+
 function CreateKey(props: {
   members: readonly Member[];
   onCreated: (key: Schemas['ApiKeyCreated']) => void;
@@ -114,16 +120,19 @@ function CreateKey(props: {
   const form = useApiForm({
     fields: [...values.names, 'scopes'],
     send: (key) =>
-      call(
-        api.POST('/api/v1/api-keys', {
-          params: { header: { 'idempotency-key': key } },
-          body: {
-            member_id: v.member_id,
-            environment: v.environment as Environment,
-            ...given({ name: textOf(v.name), scopes: only ? [...scopes] : undefined }),
-          },
-        }),
-      ),
+      // "Only these scopes" with none ticked would make a key that can do nothing.
+      only && scopes.length === 0
+        ? Promise.resolve(noScopes)
+        : call(
+            api.POST('/api/v1/api-keys', {
+              params: { header: { 'idempotency-key': key } },
+              body: {
+                member_id: v.member_id,
+                environment: v.environment as Environment,
+                ...given({ name: textOf(v.name), scopes: only ? [...scopes] : undefined }),
+              },
+            }),
+          ),
     onSuccess: props.onCreated,
   });
   const field = bindFields(form, values);
@@ -137,7 +146,13 @@ function CreateKey(props: {
         hint={s.memberHint}
         options={props.members.map((m) => [m.id, `${m.name} (${m.role})`] as const)}
       />
-      <TextField {...field.text('name')} label={s.name} hint={s.nameHint} autocomplete="off" />
+      <TextField
+        {...field.text('name')}
+        label={s.name}
+        hint={s.nameHint}
+        autocomplete="off"
+        maxLength={200}
+      />
       <More>
         <SelectField
           {...field.select('environment')}
@@ -168,7 +183,11 @@ function CreateKey(props: {
               ))}
             </div>
           )}
-          {form.errorFor('scopes') && <p class="field-error">{form.errorFor('scopes')}</p>}
+          {form.errorFor('scopes') && (
+            <p class="field-error" role="alert">
+              {inFieldWords(form.errorFor('scopes')!, 'scopes', s.scopesLegend)}
+            </p>
+          )}
         </fieldset>
       </More>
     </BenchForm>

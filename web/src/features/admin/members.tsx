@@ -106,7 +106,13 @@ function AddMember(props: {
   const field = bindFields(form, values);
   return (
     <BenchForm panel title={s.addTitle} save={s.save} form={form} onCancel={props.onCancel}>
-      <TextField {...field.text('name')} label={s.name} required autocomplete="off" />
+      <TextField
+        {...field.text('name')}
+        label={s.name}
+        required
+        autocomplete="off"
+        maxLength={200}
+      />
       <SelectField {...field.select('role')} label={s.role} options={roleOptions(props.isOwner)} />
       <More>
         <TextField

@@ -61,6 +61,8 @@ export const strings = {
     scopesLegend: 'What the key may do',
     allScopes: (all: number) => `Everything the member’s role allows (all ${all} scopes)`,
     someScopes: 'Only these scopes:',
+    noScopes:
+      'tick at least one scope, or choose everything the member’s role allows. A key with no scope could do nothing.',
     save: 'Create key',
     cancel: 'Cancel',
     secretTitle: (name: string) => `The key “${name}”`,

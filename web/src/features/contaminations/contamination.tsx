@@ -7,7 +7,7 @@ import { bindFields, SelectField, TextAreaField } from '../../forms/fields';
 import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
-import { usePeopleNames } from '../../ui/people';
+import { personName, usePeopleNames } from '../../ui/people';
 import { Chip, GridFact, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
@@ -48,7 +48,7 @@ function Page(props: { record: Log; back: VNode; onChange: (record: Log) => void
   const people = usePeopleNames();
   const [done, setDone] = useState(false);
   const nameOf = (id: string | null) =>
-    id === null ? '–' : (people.get(id) ?? strings.page.someone);
+    id === null ? '–' : personName(people, id, strings.page.someone);
   const room = useAnswer(
     () =>
       c.room_id === null
@@ -212,6 +212,7 @@ function Resolve(props: { record: Log; onResolved: (record: Log) => void }) {
         {...field.text('notes')}
         label={strings.page.resolveNotes}
         hint={strings.page.resolveNotesHint}
+        maxLength={5000}
       />
     </BenchForm>
   );

@@ -3,7 +3,8 @@ import { api, call } from '../../api/client';
 import { DownloadCsv } from '../../ui/download';
 import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
-import { usePeopleNames } from '../../ui/people';
+import { personName, usePeopleNames, type PeopleNames } from '../../ui/people';
+import { useRecordNames } from '../../ui/record-names';
 import { Chip, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { contaminationTone, typeWords, type Contamination } from './model';
@@ -65,12 +66,7 @@ export default function Contaminations() {
   );
 }
 
-function Section(props: {
-  open: boolean;
-  title: string;
-  empty: string;
-  people: ReadonlyMap<string, string>;
-}) {
+function Section(props: { open: boolean; title: string; empty: string; people: PeopleNames }) {
   const list = usePagedList<Contamination>(
     (cursor) =>
       call(
@@ -81,6 +77,13 @@ function Section(props: {
     [props.open],
   );
   const id = props.open ? 'contaminations-open' : 'contaminations-closed';
+  // Which culture each log is on, by name: read once per plant or explant shown.
+  const names = useRecordNames(
+    list.items.flatMap((c) => [
+      ...c.explant_ids.map((id) => ({ kind: 'explant' as const, id })),
+      ...c.plant_ids.map((id) => ({ kind: 'plant' as const, id })),
+    ]),
+  );
   return (
     <section class="panel" aria-labelledby={id}>
       <h2 id={id}>{props.title}</h2>
@@ -95,6 +98,7 @@ function Section(props: {
               <p class="row-title">
                 <a href={recordHref.contamination(c.id)}>{c.issue}</a>
               </p>
+              <OnRecords log={c} names={names} />
               <p class="muted small">
                 {typeWords(c)} · {words(c.severity)}
                 {c.stage ? ` · ${c.stage}` : ''}
@@ -103,8 +107,9 @@ function Section(props: {
                   : ''}
               </p>
               <p class="small">
-                {strings.list.observed} <TimeAgo at={c.observed_at ?? c.created_at} />{' '}
-                {strings.list.by(props.people.get(c.logged_by) ?? strings.list.someone)}
+                {strings.list.observed} <TimeAgo at={c.observed_at ?? c.created_at} />
+                {props.people !== null &&
+                  ` ${strings.list.by(personName(props.people, c.logged_by, strings.list.someone)!)}`}
               </p>
             </div>
             <div class="row-status">
@@ -114,5 +119,33 @@ function Section(props: {
         )}
       />
     </section>
+  );
+}
+
+/** The plants and explants a log is on, each by its name and a link to it. */
+function OnRecords(props: { log: Contamination; names: ReadonlyMap<string, string> }) {
+  const records = [
+    ...props.log.explant_ids.map((id) => ({
+      href: recordHref.explant(id),
+      id,
+      kind: 'explant' as const,
+    })),
+    ...props.log.plant_ids.map((id) => ({
+      href: recordHref.plant(id),
+      id,
+      kind: 'plant' as const,
+    })),
+  ];
+  if (records.length === 0) return null;
+  return (
+    <p class="row-records">
+      {strings.list.on}{' '}
+      {records.map((record, i) => (
+        <span key={record.id}>
+          {i > 0 && ', '}
+          <a href={record.href}>{props.names.get(record.id) ?? strings.list.kinds[record.kind]}</a>
+        </span>
+      ))}
+    </p>
   );
 }

@@ -19,6 +19,9 @@ export const strings = {
     vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'} affected`,
     by: (name: string) => `by ${name}`,
     someone: 'a former member',
+    on: 'On',
+    /** A record's kind, while its name loads. */
+    kinds: { plant: 'a plant', explant: 'an explant' },
   },
   page: {
     title: 'Contamination',

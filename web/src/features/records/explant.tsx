@@ -1,6 +1,10 @@
+import { useRef } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
+import { FormError } from '../../forms/fields';
+import { useApiForm } from '../../forms/form';
 import { useAnswer } from '../../ui/answer';
-import { Fact, TimeAgo } from '../../ui/parts';
+import { Chip, Fact, TimeAgo } from '../../ui/parts';
+import { words } from '../../ui/words';
 import { recordHref } from '../../ui/links';
 import type { RecordContext } from './page/context';
 import { RecordFacts } from './page/facts';
@@ -28,8 +32,66 @@ export default function ExplantPage(props: { id?: string; params?: { id?: string
           ? explant.external_id
           : null
       }
-      facts={(explant, page) => <ExplantFacts explant={explant} page={page} />}
+      chips={(explant) => emptied(explant) && <Chip tone="warn">{strings.empty.chip}</Chip>}
+      facts={(explant, page) => (
+        <>
+          <ExplantFacts explant={explant} page={page} />
+          {emptied(explant) && <EmptyCulture explant={explant} page={page} />}
+        </>
+      )}
     />
+  );
+}
+
+/** A culture transferred down to no vessel that still reads as going on. */
+const emptied = (explant: Explant) =>
+  explant.current_count === 0 && !ENDED.includes(explant.status) && explant.archived_at === null;
+
+/**
+ * What a culture at 0 vessels is offered: to be marked lost or discarded (PATCH
+ * status), by who may change it; anyone else is told who may.
+ */
+function EmptyCulture(props: { explant: Explant; page: RecordContext }) {
+  const { explant, page } = props;
+  const ending = useRef<'lost' | 'discarded'>('lost');
+  const form = useApiForm({
+    fields: ['status'],
+    send: (key) =>
+      call(
+        api.PATCH('/api/v1/explants/{id}', {
+          params: { path: { id: explant.id }, header: { 'idempotency-key': key } },
+          body: { status: ending.current },
+        }),
+      ),
+    onSuccess: (ended) => page.changed(strings.empty.done(words(ended.status))),
+  });
+  const may = page.mayChange && page.can('write:explants');
+  return (
+    <section class="panel record-empty" aria-labelledby="empty-title">
+      <h2 id="empty-title">{strings.empty.title}</h2>
+      <p>{strings.empty.lead(words(explant.status))}</p>
+      <FormError message={form.formError ?? form.errorFor('status')} />
+      {may ? (
+        <div class="actions">
+          {(['lost', 'discarded'] as const).map((status) => (
+            <button
+              key={status}
+              type="button"
+              class="button"
+              disabled={form.busy}
+              onClick={() => {
+                ending.current = status;
+                void form.submit();
+              }}
+            >
+              {strings.empty.mark[status]}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <p class="muted">{strings.empty.askManager}</p>
+      )}
+    </section>
   );
 }
 
@@ -44,7 +106,7 @@ function ExplantFacts(props: { explant: Explant; page: RecordContext }) {
         <strong>{f.vesselsNow(explant.current_count, explant.initial_count)}</strong>
       </Fact>
       <Fact term={f.plantlets}>{explant.plantlet_count ?? '–'}</Fact>
-      {!ended && (
+      {!ended && explant.current_count !== 0 && (
         <Fact term={f.transferDue} class={overdue ? 'record-overdue' : undefined}>
           {overdue && <span aria-hidden="true">▲ </span>}
           <TimeAgo at={explant.transfer_due_at} />

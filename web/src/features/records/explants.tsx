@@ -73,9 +73,13 @@ export default function Explants() {
               </p>
             </div>
             <div class="row-status">
-              <Chip tone={!ended && due < now ? 'warn' : statusTone(explant.status)}>
-                {words(explant.status)}
-              </Chip>
+              {!ended && explant.current_count === 0 ? (
+                <Chip tone="warn">{strings.empty.chip}</Chip>
+              ) : (
+                <Chip tone={!ended && due < now ? 'warn' : statusTone(explant.status)}>
+                  {words(explant.status)}
+                </Chip>
+              )}
             </div>
           </>
         );

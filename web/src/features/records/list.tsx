@@ -186,13 +186,15 @@ export function RecordList<
         {list.items.map((item) => (
           <li class={props.select ? 'row row-selectable' : 'row'} key={item.id}>
             {props.select && (
-              <input
-                type="checkbox"
-                class="row-select"
-                aria-label={common.select(props.select.name(item))}
-                checked={selected.includes(item.id)}
-                onChange={(event) => toggle(item.id, event.currentTarget.checked)}
-              />
+              // The label around the box is the touch target (44 px), the box stays small.
+              <label class="row-select">
+                <input
+                  type="checkbox"
+                  aria-label={common.select(props.select.name(item))}
+                  checked={selected.includes(item.id)}
+                  onChange={(event) => toggle(item.id, event.currentTarget.checked)}
+                />
+              </label>
             )}
             {props.row(item, roomName)}
           </li>
@@ -216,6 +218,10 @@ function FilterForm(props: {
   onClear: (() => void) | null;
 }) {
   const [draft, setDraft] = useState<Filters>(props.filters);
+  // On a phone the filters other than the search fold behind one button, so the first
+  // record shows on the first screen; on a desk they stand in one line.
+  const [unfolded, setUnfolded] = useState(false);
+  const active = (['stage', 'room_id', 'status'] as const).filter((name) => props.filters[name]);
   const set = (name: keyof Filters, value: string) => setDraft({ ...draft, [name]: value });
   // A choice in a list applies at once; typed text applies on Enter or Find.
   const choose = (name: keyof Filters, value: string) => props.onApply({ ...draft, [name]: value });
@@ -246,58 +252,69 @@ function FilterForm(props: {
           </button>
         </div>
       </div>
-      <div class="field filter-stage">
-        <label for="filter-stage">{common.stage}</label>
-        <input
-          id="filter-stage"
-          type="text"
-          list="filter-stages"
-          value={draft.stage}
-          placeholder={common.stageHint}
-          autocomplete="off"
-          onInput={(event) => set('stage', event.currentTarget.value)}
-        />
-        <datalist id="filter-stages">
-          {props.stages.map((stage) => (
-            <option key={stage} value={stage} />
-          ))}
-        </datalist>
+      <button
+        type="button"
+        class="button filters-toggle"
+        aria-expanded={unfolded}
+        aria-controls="filters-more"
+        onClick={() => setUnfolded(!unfolded)}
+      >
+        {common.more(active.length)}
+      </button>
+      <div id="filters-more" class={unfolded ? 'filters-more filters-open' : 'filters-more'}>
+        <div class="field filter-stage">
+          <label for="filter-stage">{common.stage}</label>
+          <input
+            id="filter-stage"
+            type="text"
+            list="filter-stages"
+            value={draft.stage}
+            placeholder={common.stageHint}
+            autocomplete="off"
+            onInput={(event) => set('stage', event.currentTarget.value)}
+          />
+          <datalist id="filter-stages">
+            {props.stages.map((stage) => (
+              <option key={stage} value={stage} />
+            ))}
+          </datalist>
+        </div>
+        <div class="field">
+          <label for="filter-room">{common.room}</label>
+          <select
+            id="filter-room"
+            value={draft.room_id}
+            onChange={(event) => choose('room_id', event.currentTarget.value)}
+          >
+            <option value="">{common.anyRoom}</option>
+            {props.rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-status">{common.status}</label>
+          <select
+            id="filter-status"
+            value={draft.status}
+            onChange={(event) => choose('status', event.currentTarget.value)}
+          >
+            <option value="">{common.anyStatus}</option>
+            {props.statuses.map((status) => (
+              <option key={status} value={status}>
+                {words(status)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {props.onClear && (
+          <button type="button" class="button button-quiet filter-clear" onClick={props.onClear}>
+            {common.clear}
+          </button>
+        )}
       </div>
-      <div class="field">
-        <label for="filter-room">{common.room}</label>
-        <select
-          id="filter-room"
-          value={draft.room_id}
-          onChange={(event) => choose('room_id', event.currentTarget.value)}
-        >
-          <option value="">{common.anyRoom}</option>
-          {props.rooms.map((room) => (
-            <option key={room.id} value={room.id}>
-              {room.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="filter-status">{common.status}</label>
-        <select
-          id="filter-status"
-          value={draft.status}
-          onChange={(event) => choose('status', event.currentTarget.value)}
-        >
-          <option value="">{common.anyStatus}</option>
-          {props.statuses.map((status) => (
-            <option key={status} value={status}>
-              {words(status)}
-            </option>
-          ))}
-        </select>
-      </div>
-      {props.onClear && (
-        <button type="button" class="button button-quiet filter-clear" onClick={props.onClear}>
-          {common.clear}
-        </button>
-      )}
     </form>
   );
 }

@@ -88,7 +88,9 @@ function PlantExplants(props: { plantId: string }) {
               </a>
             </p>
             <p class="small">
-              {explant.current_stage?.name ?? explant.current_stage?.stage ?? ''}
+              {explant.current_stage?.name ??
+                explant.current_stage?.stage ??
+                strings.lists.explants.noStage}
               {explant.current_count !== null
                 ? ` · ${strings.facts.vesselsNow(explant.current_count, null)}`
                 : ''}

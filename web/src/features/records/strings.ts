@@ -37,6 +37,18 @@ export const strings = {
     photo: 'Take a photo',
     cancel: 'Cancel',
   },
+  /** Why a member is not offered Move stage and Archive on this record. */
+  rule: (noun: string, creator: string | null, known: boolean) =>
+    !known
+      ? `Moving this ${noun} to another stage or archiving it is for a manager or above. You can record transfers, contaminations and photos.`
+      : `Moving this ${noun} to another stage or archiving it is for ${creator ?? 'the member'}, who created it, or a manager. You can record transfers, contaminations and photos.`,
+  /** Another form asked for while one holds what was typed. */
+  replace: {
+    label: 'Discard the open form?',
+    question: (form: string) => `“${form}” holds what you typed. Discard it?`,
+    yes: (form: string) => `Discard, open “${form}”`,
+    no: 'Keep typing',
+  },
   done: {
     stage: (name: string) => `Moved to ${name}.`,
     transfer: (cycle: number | null) =>
@@ -49,6 +61,8 @@ export const strings = {
   },
   stage: {
     title: 'Move to another stage',
+    firstTitle: 'Set the first stage',
+    setOne: 'Set its stage',
     stage: 'New stage',
     room: 'Room',
     noRoom: 'No room',
@@ -60,7 +74,15 @@ export const strings = {
   transfer: {
     title: 'Record a transfer onto fresh medium',
     vessels: 'Vessels now',
-    vesselsHint: 'How many vessels the culture is in after the transfer.',
+    vesselsHint: 'After the transfer: 0 or more.',
+    plantletsHint: '0 or more.',
+    empty:
+      'No counts given: the culture keeps the counts it has. Record the transfer without counts?',
+    emptyYes: 'Record without counts',
+    zero: '0 vessels: nothing of this culture is left in a vessel. Record it?',
+    zeroYes: 'Record 0 vessels',
+    back: 'Go back to the counts',
+    ask: 'Before recording',
     plantlets: 'Plantlets now',
     from: 'From',
     fromHint: 'e.g. Hood 1',
@@ -153,6 +175,16 @@ export const strings = {
     empty: 'No explant taken from this plant yet.',
     more: 'More explants',
   },
+  /** An explant transferred down to no vessel. */
+  empty: {
+    chip: 'no vessels left',
+    title: 'No vessels left',
+    lead: (status: string) =>
+      `The last transfer left this culture in 0 vessels, yet it still reads as ${status}. If nothing of it goes on, mark it as lost or discarded.`,
+    mark: { lost: 'Mark as lost', discarded: 'Mark as discarded' },
+    done: (status: string) => `Marked as ${status}.`,
+    askManager: 'Whoever created it, or a manager, can mark it as lost or discarded.',
+  },
   archive: {
     title: 'Made by mistake?',
     lead: (noun: string) =>
@@ -191,6 +223,7 @@ export const strings = {
     },
     filters: {
       find: 'Search',
+      more: (on: number) => (on === 0 ? 'Filters' : `Filters (${on} on)`),
       stage: 'Stage',
       stageHint: 'e.g. Multiplication',
       room: 'Room',

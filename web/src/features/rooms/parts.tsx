@@ -2,6 +2,7 @@ import { api, call, type Schemas } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
 import { Chip, TimeAgo } from '../../ui/parts';
 import { isStale } from '../devices/status';
+import { OutOfRange } from '../sensors/out-of-range';
 import { sensorWords } from '../sensors/strings';
 import { strings } from './strings';
 import { recordHref } from '../../ui/links';
@@ -60,6 +61,12 @@ export function LatestValues(props: { room: Room }) {
             <span class="muted small">
               <TimeAgo at={reading.recorded_at} />
             </span>
+            {reading.out_of_range && (
+              <>
+                {' '}
+                <OutOfRange type={reading.type} unit={reading.unit} />
+              </>
+            )}
           </dd>
         </div>
       ))}

@@ -1,6 +1,8 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call, type Answer, type Schemas } from '../../api/client';
+import { OutOfRange } from './out-of-range';
+import { implausible, plausibleRange } from './plausible';
 import { sensorWords, strings } from './strings';
 import { useAnswer } from '../../ui/answer';
 import {
@@ -264,6 +266,7 @@ function Charts(props: { answer: Answer<Bucket[]> | null; range: Range }) {
                 {strings.readings.caption(series, count, low ?? 0, high ?? 0)}
                 {latest ? strings.readings.latest(latest.last, series.unit, latest.last_at) : ''}
               </span>
+              <SomeOutOfRange series={series} />
             </figcaption>
             <div
               class="chart-canvas"
@@ -277,6 +280,24 @@ function Charts(props: { answer: Answer<Bucket[]> | null; range: Range }) {
         );
       })}
     </div>
+  );
+}
+
+/** Said under a chart whose readings hold values no sensor of its type can report. */
+function SomeOutOfRange(props: { series: ChartSeries }) {
+  const { series } = props;
+  const range = plausibleRange(series.type, series.unit);
+  if (range === null || !series.buckets.some((bucket) => bucket.out_of_range)) return null;
+  return (
+    <span class="chart-out-of-range">
+      <span aria-hidden="true">▲ </span>
+      {strings.readings.someOutOfRange(
+        series.label.toLowerCase(),
+        range.min,
+        range.max,
+        range.unit,
+      )}
+    </span>
   );
 }
 
@@ -299,9 +320,19 @@ function ValuesTable(props: { series: ChartSeries; bucketMs: number }) {
             <ColumnHeads columns={strings.readings.columns} />
             <tbody>
               {series.buckets.map((bucket) => (
-                <tr key={bucket.start} data-start={bucket.start}>
+                <tr
+                  key={bucket.start}
+                  data-start={bucket.start}
+                  class={bucket.out_of_range ? 'row-out-of-range' : undefined}
+                >
                   <th scope="row">
                     <time dateTime={bucket.start}>{new Date(bucket.start).toLocaleString()}</time>
+                    {bucket.out_of_range && (
+                      <>
+                        {' '}
+                        <OutOfRange type={series.type} unit={series.unit} />
+                      </>
+                    )}
                   </th>
                   <td>{bucket.count}</td>
                   <td>{bucket.min}</td>
@@ -364,6 +395,12 @@ function RawReadings(props: {
                   <td>{sensorWords(reading.type)}</td>
                   <td>
                     {reading.value} {reading.unit}
+                    {implausible(reading.type, reading.unit, reading.value) && (
+                      <>
+                        {' '}
+                        <OutOfRange type={reading.type} unit={reading.unit} />
+                      </>
+                    )}
                   </td>
                   <td>
                     {props.deviceNames?.get(reading.device_id) ?? strings.readings.unknownDevice}

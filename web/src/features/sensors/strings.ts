@@ -39,6 +39,14 @@ export const strings = {
     /** The chart's legend, beside the value under the cursor. */
     legend: { time: 'Time', min: 'min', max: 'max' },
     unknownDevice: 'a device',
+    /** A value no sensor of its type can report. */
+    outOfRange: 'out of range',
+    rangeShort: (min: number, max: number, unit: string) =>
+      `a sensor reads ${min} to ${max} ${unit}`,
+    outOfRangeWhy: (type: string, min: number, max: number, unit: string) =>
+      `No ${type} sensor reads outside ${min} to ${max} ${unit}: the value is stored as sent, but it is not the room’s. Check the sensor.`,
+    someOutOfRange: (type: string, min: number, max: number, unit: string) =>
+      `Some readings here are out of range: no ${type} sensor reads outside ${min} to ${max} ${unit}. They are stored as sent and pull the figures off; check the sensor.`,
   },
   /** A sensor type's name: `24.5 °C` reads as Temperature. */
   types: {

@@ -17,7 +17,10 @@ export default function SignIn(props: { onSignedIn: (session: Session) => void }
   useTitle(strings.signIn.title);
   const { route } = useLocation();
   const [secret] = useState(() => secretOf(location.hash.slice(1)));
-  const [problem, setProblem] = useState<string | null>(null);
+  // A link whose secret is cut short or changed (`#vsl_garbage`): said at once, sent nowhere.
+  const [problem, setProblem] = useState<string | null>(() =>
+    secret === null && location.hash.length > 1 ? strings.signIn.notValid : null,
+  );
 
   const done = (session: Session) => {
     props.onSignedIn(session);

@@ -5,6 +5,8 @@ export const strings = {
     working: 'Signing you in…',
     failed: 'This link did not sign you in',
     noLink: 'Open the sign-in link you were given, or paste it here.',
+    notValid:
+      'This sign-in link is not valid: part of it is missing or was changed (links sometimes break when copied from a chat or an email). Paste the whole link below, or ask an admin of your lab for a new one.',
     again: 'Got a new link? Paste it here, or open it.',
   },
   signedOut: {

@@ -1,34 +1,43 @@
 import { api, call } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
-import { TimeAgo } from '../../ui/parts';
-import { evidenceWords, photoOf, type Evidence } from './model';
+import { Chip, TimeAgo } from '../../ui/parts';
+import { personName, type PeopleNames } from '../../ui/people';
+import { evidenceWords, measuredOutside, photoOf, type Evidence, type SopStep } from './model';
 import { strings } from './strings';
 
 /**
  * A run's evidence, oldest first: what was done, measured, noted, photographed, and
- * when; with `people` (member names by id), who recorded it too.
+ * when; with `people` (member names by id), who recorded it too; with its `step`, a
+ * measurement outside the step's range marked so, in words beside the colour.
  */
 export function EvidenceList(props: {
   events: Evidence[];
   withStep?: boolean;
-  people?: Map<string, string>;
+  people?: PeopleNames;
+  step?: SopStep;
 }) {
-  // No names yet (the directory is loading, or could not be read): no name, rather
-  // than calling everyone a former member. A workspace always has a member.
+  // No names yet (the directory is loading): no name, rather than a wrong one.
   const who = (event: Evidence) =>
-    props.people === undefined || props.people.size === 0 || event.recordedBy === null
+    props.people === undefined || event.recordedBy === null
       ? null
-      : (props.people.get(event.recordedBy) ?? strings.evidence.formerMember);
+      : personName(props.people, event.recordedBy, strings.evidence.formerMember);
   return (
     <ul class="evidence">
       {props.events.map((event) => {
         const name = who(event);
+        const outside = measuredOutside(event, props.step);
         return (
           <li key={event.id} data-event-type={event.eventType}>
             <span class="evidence-what">
               {props.withStep ? `${event.stepKey}: ` : ''}
               {evidenceWords(event)}
             </span>{' '}
+            {outside !== null && (
+              <span class="evidence-outside" title={outside}>
+                <Chip tone="warn">{strings.evidence.outOfRange}</Chip>{' '}
+                <span class="small">{outside}</span>{' '}
+              </span>
+            )}
             <span class="muted small">
               <TimeAgo at={event.recordedAt} />
               {name !== null && ` ${strings.evidence.by(name)}`}

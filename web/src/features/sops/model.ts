@@ -39,28 +39,84 @@ export function rangeWords(reading: StepReading): string | null {
 }
 
 /**
- * The number typed for a reading, or why it cannot be sent: not a number, or
- * outside the range the step declares (the API refuses the same, unsent).
- * A comma is read as a decimal point, as many lab tablets type it.
+ * The number typed for a reading, or why it cannot be sent (nothing typed, not a
+ * number). A comma is read as a decimal point, as many lab tablets type it. A number
+ * outside the step's range is a reading all the same: `outside` says so, in words.
  */
 export function checkReading(
   reading: StepReading,
   typed: string,
-): { value: number } | { problem: string } {
+): { value: number; outside: string | null } | { problem: string } {
   const text = typed.trim().replace(',', '.');
   if (text === '') return { problem: strings.reading.missing(reading.metric, reading.unit) };
   const value = Number(text);
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value)) {
     return { problem: strings.reading.notANumber(typed.trim()) };
   }
+  return { value, outside: outsideWords(reading, value) };
+}
+
+/** `300 °C is outside 240 to 260 °C`, or null when the value is in the step's range. */
+export function outsideWords(reading: StepReading, value: number): string | null {
   const outside =
     (reading.min !== null && value < reading.min) || (reading.max !== null && value > reading.max);
-  if (outside) {
-    return {
-      problem: strings.reading.outside(value, reading.unit, rangeWords(reading) ?? ''),
-    };
+  return outside ? strings.reading.outside(value, reading.unit, rangeWords(reading) ?? '') : null;
+}
+
+const sameMetric = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** A measurement outside the range its step declares, in words; null otherwise. */
+export function measuredOutside(event: Evidence, step: SopStep | undefined): string | null {
+  if (event.eventType !== 'measured' || step === undefined) return null;
+  const p = event.payload as { metric?: unknown; value?: unknown };
+  const reading = step.measurements.find(
+    (m) => typeof p.metric === 'string' && sameMetric(m.metric, p.metric),
+  );
+  return reading === undefined || typeof p.value !== 'number'
+    ? null
+    : outsideWords(reading, p.value);
+}
+
+/** Where a step of a run stands: work recorded, only skipped (with notes), or nothing. */
+export type StepState = 'done' | 'skipped' | 'open';
+
+/** Evidence that says nothing was done at a step: a skip, and notes beside it (as the API reads it). */
+const NOT_DONE = new Set(['skipped', 'note']);
+
+export function stepStates(steps: readonly SopStep[], events: readonly Evidence[]) {
+  const types = new Map<string, Set<string>>();
+  for (const event of events) {
+    types.set(event.stepKey, (types.get(event.stepKey) ?? new Set()).add(event.eventType));
   }
-  return { value };
+  const states = new Map<string, StepState>();
+  for (const step of steps) {
+    const mine = types.get(step.id);
+    states.set(
+      step.id,
+      mine === undefined
+        ? 'open'
+        : mine.has('skipped') && [...mine].every((type) => NOT_DONE.has(type))
+          ? 'skipped'
+          : 'done',
+    );
+  }
+  return states;
+}
+
+/** The reason a skip gives, if any. */
+export function skipReason(event: Evidence): string | null {
+  const reason = (event.payload as { reason?: unknown }).reason;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : null;
+}
+
+/**
+ * A run's status chip: its words (`completed with 4 of 7 steps not done`), in amber
+ * when it ended with steps not done or skipped, never a plain green "completed".
+ */
+export function runChip(run: SopRun): { tone: Tone; words: string } {
+  const short = run.incompleteSteps.length > 0 || run.skippedSteps.length > 0;
+  const tone = run.status === 'completed' && short ? 'warn' : runTone(run.status);
+  return { tone, words: run.statusDetail };
 }
 
 /** What a piece of evidence says, in a technician's words. */
@@ -74,7 +130,9 @@ export function evidenceWords(event: Evidence): string {
         ? strings.evidence.skippedFor(p.reason)
         : strings.evidence.skipped;
     case 'measured':
-      return strings.evidence.measured(String(p.metric), String(p.value), String(p.unit));
+      return typeof p.notes === 'string'
+        ? strings.evidence.measuredNoted(String(p.metric), String(p.value), String(p.unit), p.notes)
+        : strings.evidence.measured(String(p.metric), String(p.value), String(p.unit));
     case 'note':
       if (typeof p.asset_id === 'string') return strings.evidence.photo;
       return typeof p.text === 'string' ? strings.evidence.noted(p.text) : strings.evidence.note;

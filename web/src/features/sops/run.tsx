@@ -5,15 +5,15 @@ import { usePeopleNames } from '../../ui/people';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
 import { recordHref } from '../../ui/links';
-import { words } from '../../ui/words';
 import { EvidenceList } from './evidence';
 import { Runner } from './runner';
 import {
   readRecord,
   recordName,
+  runChip,
   runEnded,
-  runTone,
   sopHref,
+  stepStates,
   type Evidence,
   type Sop,
   type SopRun,
@@ -96,7 +96,7 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
     <>
       {screen.back}
       <ScreenHeader title={sop?.title ?? strings.run.title}>
-        <Chip tone={runTone(run.status)}>{words(run.status)}</Chip>
+        <Chip tone={runChip(run).tone}>{runChip(run).words}</Chip>
       </ScreenHeader>
       <dl class="facts">
         {kind && recordId && (
@@ -126,23 +126,34 @@ export default function SopRunPage(props: { params?: { id?: string } }) {
           run={run}
           steps={steps}
           events={events}
-          onEvidence={(event) => setRecord((now) => ({ ...now, events: [...now.events, event] }))}
+          onEvidence={(event) => {
+            setRecord((now) => ({ ...now, events: [...now.events, event] }));
+            // The run's own words (steps done, skipped) as the API now counts them.
+            void call(api.GET('/api/v1/sop-runs/{id}', { params: { path: { id } } })).then(
+              (read) => read.ok && setRecord((now) => ({ ...now, run: read.data })),
+            );
+          }}
           onClosed={(closed) => setRecord((now) => ({ ...now, run: closed }))}
         />
       )}
       {open && steps.length === 0 && sop !== null && (
         <Notice>{strings.run.otherVersion(run.version, sop.version?.version ?? null)}</Notice>
       )}
-      <RunRecord steps={steps} events={events} />
+      <RunRecord steps={steps} events={events} ended={!open} />
     </>
   );
 }
 
-/** The run's evidence step by step: what was done, measured, noted and photographed, and by whom. */
-function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
+/**
+ * The run's evidence step by step: what was done, measured, noted and photographed, and
+ * by whom; a skipped step says so (never done), and once the run has ended a step with
+ * nothing recorded says "not done".
+ */
+function RunRecord(props: { steps: SopStep[]; events: Evidence[]; ended: boolean }) {
   const people = usePeopleNames();
   const known = new Set(props.steps.map((s) => s.id));
   const others = props.events.filter((e) => !known.has(e.stepKey));
+  const states = stepStates(props.steps, props.events);
   return (
     <section class="run-record" aria-labelledby="record-title">
       <h2 id="record-title">{strings.run.record}</h2>
@@ -150,16 +161,29 @@ function RunRecord(props: { steps: SopStep[]; events: Evidence[] }) {
       <ol class="run-record-steps">
         {props.steps.map((step, index) => {
           const mine = props.events.filter((e) => e.stepKey === step.id);
+          const state = states.get(step.id);
           return (
-            <li key={step.id} data-step={step.id}>
+            <li key={step.id} data-step={step.id} data-state={state}>
               <h3>
                 {strings.run.step(index + 1)}:{' '}
                 <span class="run-record-instruction">{step.instruction}</span>
+                {state === 'skipped' && (
+                  <>
+                    {' '}
+                    <Chip tone="off">{strings.run.skipped}</Chip>
+                  </>
+                )}
+                {state === 'open' && props.ended && (
+                  <>
+                    {' '}
+                    <Chip tone="warn">{strings.run.notDone}</Chip>
+                  </>
+                )}
               </h3>
               {mine.length === 0 ? (
                 <p class="muted">{strings.run.notRecorded}</p>
               ) : (
-                <EvidenceList events={mine} people={people} />
+                <EvidenceList events={mine} people={people} step={step} />
               )}
             </li>
           );

@@ -1,16 +1,23 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Answer } from '../../api/client';
+import { useSignedIn } from '../../api/session';
 import { FormError } from '../../forms/fields';
 import { useApiForm } from '../../forms/form';
-import { More } from '../../ui/parts';
+import { useAnswer } from '../../ui/answer';
+import { Confirm } from '../../ui/list';
+import { More, Notice } from '../../ui/parts';
+import { usePeopleNames } from '../../ui/people';
 import { EvidenceList } from './evidence';
 import {
   checkReading,
   rangeWords,
+  skipReason,
+  stepStates,
   type Evidence,
   type SopRun,
   type SopStep,
   type StepReading,
+  type StepState,
 } from './model';
 import { strings } from './strings';
 
@@ -27,8 +34,8 @@ export function Runner(props: {
   onClosed: (run: SopRun) => void;
 }) {
   const { steps, events } = props;
-  const worked = new Set(events.map((e) => e.stepKey));
-  const firstOpen = steps.findIndex((s) => !worked.has(s.id));
+  const states = stepStates(steps, events);
+  const firstOpen = steps.findIndex((s) => states.get(s.id) === 'open');
   const [index, setIndex] = useState(firstOpen === -1 ? steps.length : firstOpen);
   const heading = useRef<HTMLHeadingElement>(null);
   const go = (next: number) => {
@@ -46,14 +53,15 @@ export function Runner(props: {
   const step = steps[index];
   return (
     <section class="runner" aria-label={strings.runner.runner}>
-      <StepStrip steps={steps} worked={worked} index={index} onGo={go} />
+      <StepStrip steps={steps} states={states} index={index} onGo={go} />
       {step === undefined ? (
         <FinishPanel
           run={props.run}
           steps={steps}
-          worked={worked}
+          states={states}
+          events={events}
           heading={heading}
-          onBack={() => go(steps.length - 1)}
+          onGo={go}
           onClosed={props.onClosed}
         />
       ) : (
@@ -75,25 +83,31 @@ export function Runner(props: {
 
 function StepStrip(props: {
   steps: SopStep[];
-  worked: Set<string>;
+  states: Map<string, StepState>;
   index: number;
   onGo: (index: number) => void;
 }) {
+  const mark = { done: '✓', skipped: '–' } as const;
   return (
     <nav class="step-strip" aria-label={strings.runner.stepsTitle}>
       <ol>
         {props.steps.map((step, i) => {
-          const done = props.worked.has(step.id);
+          const state = props.states.get(step.id) ?? 'open';
+          const words = {
+            done: strings.runner.stepDone,
+            skipped: strings.runner.stepSkipped,
+            open: strings.runner.stepOpen,
+          }[state];
           return (
             <li key={step.id}>
               <button
                 type="button"
-                class={`step-dot${done ? ' step-dot-done' : ''}`}
+                class={`step-dot step-dot-${state}`}
                 aria-current={i === props.index ? 'step' : undefined}
-                aria-label={`${strings.runner.stepOf(i + 1, props.steps.length)}, ${done ? strings.runner.stepDone : strings.runner.stepOpen}`}
+                aria-label={`${strings.runner.stepOf(i + 1, props.steps.length)}, ${words}`}
                 onClick={() => props.onGo(i)}
               >
-                <span aria-hidden="true">{done ? '✓' : i + 1}</span>
+                <span aria-hidden="true">{state === 'open' ? i + 1 : mark[state]}</span>
               </button>
             </li>
           );
@@ -142,6 +156,7 @@ function StepCard(props: {
 }) {
   const { run, step, index, total } = props;
   const [reason, setReason] = useState('');
+  const [skipProblem, setSkipProblem] = useState<string | null>(null);
   const confirm = useApiForm({
     fields: [],
     send: (key) => stepEvent(run.id, step.id, key, { event_type: 'confirmed' }),
@@ -155,7 +170,7 @@ function StepCard(props: {
     send: (key) =>
       stepEvent(run.id, step.id, key, {
         event_type: 'skipped',
-        ...(reason.trim() === '' ? {} : { payload: { reason: reason.trim() } }),
+        payload: { reason: reason.trim() },
       }),
     onSuccess: (event) => {
       props.onEvidence(event);
@@ -199,21 +214,39 @@ function StepCard(props: {
       </div>
       <PhotoForm run={run} step={step} onEvidence={props.onEvidence} />
       <More label={strings.runner.skip}>
-        <div class="field">
+        <div class={skipProblem ? 'field field-invalid' : 'field'}>
           <label for="skip-reason">{strings.runner.skipReason}</label>
+          <p class="field-hint" id="skip-reason-hint">
+            {strings.runner.skipReasonHint}
+          </p>
           <input
             id="skip-reason"
             type="text"
             value={reason}
             maxLength={500}
-            onInput={(event) => setReason(event.currentTarget.value)}
+            aria-invalid={skipProblem ? 'true' : undefined}
+            aria-describedby={
+              skipProblem ? 'skip-reason-hint skip-reason-error' : 'skip-reason-hint'
+            }
+            onInput={(event) => {
+              setReason(event.currentTarget.value);
+              setSkipProblem(null);
+            }}
           />
+          {skipProblem && (
+            <p class="field-error" id="skip-reason-error" role="alert">
+              {skipProblem}
+            </p>
+          )}
         </div>
         <button
           type="button"
           class="button button-large"
           disabled={skip.busy}
-          onClick={() => void skip.submit()}
+          onClick={() => {
+            if (reason.trim() === '') return setSkipProblem(strings.runner.skipNeedsReason);
+            void skip.submit();
+          }}
         >
           {strings.runner.skip}
         </button>
@@ -222,7 +255,7 @@ function StepCard(props: {
       {props.events.length > 0 && (
         <section class="step-recorded" aria-label={strings.runner.recordedHere}>
           <h3>{strings.runner.recordedHere}</h3>
-          <EvidenceList events={props.events} />
+          <EvidenceList events={props.events} step={step} />
         </section>
       )}
       <div class="step-nav">
@@ -243,8 +276,10 @@ function StepCard(props: {
 }
 
 /**
- * One reading the step asks for: checked against its range before it is sent;
- * the API's own refusal, if it still refuses, shown beside the same field.
+ * One reading the step asks for. A value outside the step's range is a deviation to
+ * document, not a typing error: it is recorded as it is, marked out of range, with a
+ * note saying what happened (asked for before it is sent). The API's refusal (another
+ * unit) shows beside the same field.
  */
 function ReadingForm(props: {
   run: SopRun;
@@ -254,12 +289,17 @@ function ReadingForm(props: {
 }) {
   const { reading } = props;
   const [typed, setTyped] = useState('');
+  const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [noteProblem, setNoteProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const noteBox = useRef<HTMLTextAreaElement>(null);
   const name = `reading-${reading.metric.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`;
+  const checked = checkReading(reading, typed);
+  const outside = 'value' in checked ? checked.outside : null;
   const form = useApiForm<Evidence>({
     fields: [],
     send: (key) => {
-      const checked = checkReading(reading, typed);
       const value = 'value' in checked ? checked.value : NaN;
       return call(
         api.POST('/api/v1/sop-runs/{id}/steps/{stepId}/measurements', {
@@ -267,12 +307,23 @@ function ReadingForm(props: {
             path: { id: props.run.id, stepId: props.step.id },
             header: { 'idempotency-key': key },
           },
-          body: { metric: reading.metric, value, unit: reading.unit },
+          body: {
+            metric: reading.metric,
+            value,
+            unit: reading.unit,
+            ...(outside !== null && note.trim() !== '' ? { notes: note.trim() } : {}),
+          },
         }),
       );
     },
     onSuccess: (event) => {
+      setDone(
+        outside !== null && 'value' in checked
+          ? strings.reading.recorded(checked.value, reading.unit)
+          : null,
+      );
       setTyped('');
+      setNote('');
       props.onEvidence(event);
     },
   });
@@ -284,9 +335,13 @@ function ReadingForm(props: {
       aria-label={strings.runner.recordReading(reading.metric)}
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = checkReading(reading, typed);
         if ('problem' in checked) return setProblem(checked.problem);
         setProblem(null);
+        if (checked.outside !== null && note.trim() === '') {
+          setNoteProblem(strings.reading.needsNote);
+          noteBox.current?.focus();
+          return;
+        }
         void form.submit();
       }}
     >
@@ -302,27 +357,77 @@ function ReadingForm(props: {
             inputMode="decimal"
             autocomplete="off"
             value={typed}
-            aria-invalid={error ? 'true' : undefined}
-            aria-describedby={error ? `${name}-hint ${name}-error` : `${name}-hint`}
+            aria-invalid={error || outside ? 'true' : undefined}
+            aria-describedby={[
+              `${name}-hint`,
+              error ? `${name}-error` : '',
+              outside ? `${name}-outside` : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
             onInput={(event) => {
               setTyped(event.currentTarget.value);
               setProblem(null);
+              setDone(null);
               form.clear();
             }}
           />
           <span class="reading-unit" aria-hidden="true">
             {reading.unit}
           </span>
-          <button type="submit" class="button button-primary button-large" disabled={form.busy}>
-            {strings.runner.recordReading(reading.metric)}
-          </button>
+          {outside === null && (
+            <button type="submit" class="button button-primary button-large" disabled={form.busy}>
+              {strings.runner.recordReading(reading.metric)}
+            </button>
+          )}
         </div>
         {error && (
           <p class="field-error" id={`${name}-error`} role="alert">
             {error}
           </p>
         )}
+        {done && (
+          <p class="reading-done" role="status">
+            {done}
+          </p>
+        )}
       </div>
+      {outside !== null && 'value' in checked && (
+        <div class="reading-outside" role="group" aria-label={outside}>
+          <p id={`${name}-outside`}>
+            <strong>▲ {outside}</strong> {strings.reading.deviation}
+          </p>
+          <div class={noteProblem ? 'field field-invalid' : 'field'}>
+            <label for={`${name}-note`}>{strings.reading.note}</label>
+            <p class="field-hint" id={`${name}-note-hint`}>
+              {strings.reading.noteHint}
+            </p>
+            <textarea
+              ref={noteBox}
+              id={`${name}-note`}
+              rows={2}
+              maxLength={500}
+              value={note}
+              aria-invalid={noteProblem ? 'true' : undefined}
+              aria-describedby={
+                noteProblem ? `${name}-note-hint ${name}-note-error` : `${name}-note-hint`
+              }
+              onInput={(event) => {
+                setNote(event.currentTarget.value);
+                setNoteProblem(null);
+              }}
+            />
+            {noteProblem && (
+              <p class="field-error" id={`${name}-note-error`} role="alert">
+                {noteProblem}
+              </p>
+            )}
+          </div>
+          <button type="submit" class="button button-primary button-large" disabled={form.busy}>
+            {strings.reading.recordOutside(checked.value, reading.unit)}
+          </button>
+        </div>
+      )}
     </form>
   );
 }
@@ -467,16 +572,15 @@ function NoteForm(props: { run: SopRun; step: SopStep; onEvidence: (event: Evide
   );
 }
 
-/** One way to close the run (an outcome, with or without `allow_incomplete_steps`). */
+/** One way to close the run: an outcome, with the notes typed. */
 function useClose(
   closing: {
     run: SopRun;
     notes: string;
-    setRefusal: (words: string) => void;
+    setRefusal: (refused: boolean) => void;
     onClosed: (run: SopRun) => void;
   },
   outcome: 'completed' | 'failed' | 'cancelled',
-  anyway: boolean,
 ) {
   return useApiForm<SopRun>({
     fields: ['notes', 'outcome'],
@@ -487,118 +591,207 @@ function useClose(
           body: {
             outcome,
             ...(closing.notes.trim() === '' ? {} : { notes: closing.notes.trim() }),
-            ...(anyway ? { allow_incomplete_steps: true } : {}),
           },
         }),
       );
-      if (!answer.ok && answer.failure.code === 'SOP_RUN_STEPS_INCOMPLETE') {
-        closing.setRefusal(answer.failure.error);
-      }
+      closing.setRefusal(!answer.ok && answer.failure.code === 'SOP_RUN_STEPS_INCOMPLETE');
       return answer;
     },
     onSuccess: closing.onClosed,
   });
 }
 
+/** Steps of the run in a list, each a way back to it. */
+function StepLinks(props: {
+  steps: SopStep[];
+  all: SopStep[];
+  line: (step: SopStep, n: number) => string;
+  onGo: (index: number) => void;
+}) {
+  return (
+    <ul class="finish-steps">
+      {props.steps.map((step) => {
+        const i = props.all.indexOf(step);
+        return (
+          <li key={step.id}>
+            <button
+              type="button"
+              class="button button-quiet button-inline"
+              aria-label={`${strings.runner.goTo(i + 1)}: ${step.instruction}`}
+              onClick={() => props.onGo(i)}
+            >
+              {props.line(step, i + 1)}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 /**
- * Completing the run. With steps not done the API refuses (409
- * SOP_RUN_STEPS_INCOMPLETE); the refusal is shown in its words, and completing
- * anyway is a separate, explicit button that sends `allow_incomplete_steps`.
+ * Closing the run. Which steps have nothing recorded, and which were skipped and why,
+ * is shown before anything is pressed; completing with steps not done asks first,
+ * listing them. A lab that completes a run only with every step recorded
+ * (`sop_runs_require_all_steps`) is said so up front, and its refusal explained in words.
+ * Only the member who started the run, or a manager, may close it; anyone else is told.
  */
 function FinishPanel(props: {
   run: SopRun;
   steps: SopStep[];
-  worked: Set<string>;
+  states: Map<string, StepState>;
+  events: Evidence[];
   heading: { current: HTMLHeadingElement | null };
-  onBack: () => void;
+  onGo: (index: number) => void;
   onClosed: (run: SopRun) => void;
 }) {
+  const { session, atLeast } = useSignedIn();
+  const people = usePeopleNames();
+  const settings = useAnswer(() => call(api.GET('/api/v1/lab-settings')));
   const [notes, setNotes] = useState('');
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const missing = props.steps.filter((s) => !props.worked.has(s.id));
+  const [refused, setRefusal] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const { steps, states } = props;
+  const missing = steps.filter((s) => states.get(s.id) === 'open');
+  const skipped = steps.filter((s) => states.get(s.id) === 'skipped');
+  const reasonOf = (step: SopStep) =>
+    props.events
+      .filter((e) => e.stepKey === step.id && e.eventType === 'skipped')
+      .map(skipReason)
+      .find((reason) => reason !== null) ?? null;
+  const requireAll = settings?.ok === true && settings.data.sop_runs_require_all_steps;
+  const mayClose = props.run.startedBy === session.member.id || atLeast('manager');
   const closing = { run: props.run, notes, setRefusal, onClosed: props.onClosed };
-  const complete = useClose(closing, 'completed', false);
-  const anyway = useClose(closing, 'completed', true);
-  const fail = useClose(closing, 'failed', false);
-  const cancel = useClose(closing, 'cancelled', false);
-  const busy = complete.busy || anyway.busy || fail.busy || cancel.busy;
+  const complete = useClose(closing, 'completed');
+  const fail = useClose(closing, 'failed');
+  const cancel = useClose(closing, 'cancelled');
+  const busy = complete.busy || fail.busy || cancel.busy;
   const otherError =
-    (refusal === null ? complete.formError : null) ??
-    anyway.formError ??
+    (refused ? null : complete.formError) ??
     fail.formError ??
     cancel.formError ??
     complete.errorFor('notes');
+  const starter = props.run.startedBy === null ? null : (people?.get(props.run.startedBy) ?? null);
   return (
     <article class="step-card" aria-labelledby="step-heading">
       <h2 id="step-heading" class="step-instruction" tabIndex={-1} ref={props.heading}>
         {strings.runner.finishTitle}
       </h2>
-      {missing.length === 0 ? (
+      {missing.length === 0 && skipped.length === 0 && (
         <p class="step-notes">{strings.runner.allDone}</p>
-      ) : (
-        <p class="step-notes">
-          {strings.runner.notDone(missing.length, props.steps.length)}
-          {missing.map((s) => `${props.steps.indexOf(s) + 1}`).join(', ')}.
-        </p>
       )}
-      <div class="field">
-        <label for="field-notes">{strings.runner.notes}</label>
-        <textarea
-          id="field-notes"
-          rows={3}
-          maxLength={1000}
-          value={notes}
-          onInput={(event) => setNotes(event.currentTarget.value)}
-        />
-      </div>
-      <FormError message={otherError} />
-      {refusal !== null && (
-        <div class="confirm" role="alert">
-          <p>
-            <strong>{strings.runner.refused}</strong> {refusal}
+      {missing.length > 0 && (
+        <div class="finish-missing">
+          <p class="step-notes">
+            <strong>{strings.runner.notDone(missing.length, steps.length)}</strong>
           </p>
-          <div class="actions">
-            <button
-              type="button"
-              class="button button-large button-danger"
-              disabled={busy}
-              onClick={() => void anyway.submit()}
-            >
-              {strings.runner.completeAnyway(missing.length)}
-            </button>
-          </div>
+          <StepLinks
+            steps={missing}
+            all={steps}
+            line={(step, n) => strings.runner.stepLine(n, step.instruction)}
+            onGo={props.onGo}
+          />
         </div>
       )}
-      <div class="step-actions">
+      {skipped.length > 0 && (
+        <div class="finish-skipped">
+          <p class="step-notes">{strings.runner.skippedSteps(skipped.length)}</p>
+          <StepLinks
+            steps={skipped}
+            all={steps}
+            line={(step, n) => strings.runner.skippedLine(n, step.instruction, reasonOf(step))}
+            onGo={props.onGo}
+          />
+        </div>
+      )}
+      {!mayClose ? (
+        <Notice>{strings.runner.notYours(starter)}</Notice>
+      ) : (
+        <>
+          {requireAll && missing.length > 0 && <Notice>{strings.runner.requireAll}</Notice>}
+          <div class="field">
+            <label for="field-notes">{strings.runner.notes}</label>
+            <textarea
+              id="field-notes"
+              rows={3}
+              maxLength={1000}
+              value={notes}
+              onInput={(event) => setNotes(event.currentTarget.value)}
+            />
+          </div>
+          <FormError message={otherError} />
+          {refused && <Notice tone="bad">{strings.runner.refusedAll}</Notice>}
+          {asking ? (
+            <Confirm
+              label={strings.runner.confirmTitle}
+              question={strings.runner.confirmQuestion(missing.length, steps.length)}
+              yes={strings.runner.confirmYes(missing.length)}
+              no={strings.runner.confirmNo}
+              busy={busy}
+              tone="primary"
+              focus
+              onYes={() => {
+                setAsking(false);
+                void complete.submit();
+              }}
+              onNo={() => setAsking(false)}
+            >
+              <ul class="finish-confirm-steps">
+                {missing.map((step) => (
+                  <li key={step.id}>
+                    {strings.runner.stepLine(steps.indexOf(step) + 1, step.instruction)}
+                  </li>
+                ))}
+              </ul>
+            </Confirm>
+          ) : (
+            // Offered once the lab's settings are read, so it never shows and then goes.
+            settings !== null &&
+            !(requireAll && missing.length > 0) && (
+              <div class="step-actions">
+                <button
+                  type="button"
+                  class="button button-primary button-large"
+                  disabled={busy}
+                  onClick={() => {
+                    setRefusal(false);
+                    if (missing.length > 0) setAsking(true);
+                    else void complete.submit();
+                  }}
+                >
+                  {strings.runner.complete}
+                </button>
+              </div>
+            )
+          )}
+          <More label={strings.runner.failOrCancel}>
+            <div class="actions">
+              <button
+                type="button"
+                class="button button-danger"
+                disabled={busy}
+                onClick={() => void fail.submit()}
+              >
+                {strings.runner.fail}
+              </button>
+              <button
+                type="button"
+                class="button"
+                disabled={busy}
+                onClick={() => void cancel.submit()}
+              >
+                {strings.runner.cancel}
+              </button>
+            </div>
+          </More>
+        </>
+      )}
+      <div class="step-nav">
         <button
           type="button"
-          class="button button-primary button-large"
-          disabled={busy}
-          onClick={() => {
-            setRefusal(null);
-            void complete.submit();
-          }}
+          class="button button-large"
+          onClick={() => props.onGo(steps.length - 1)}
         >
-          {strings.runner.complete}
-        </button>
-      </div>
-      <More label={strings.runner.failOrCancel}>
-        <div class="actions">
-          <button
-            type="button"
-            class="button button-danger"
-            disabled={busy}
-            onClick={() => void fail.submit()}
-          >
-            {strings.runner.fail}
-          </button>
-          <button type="button" class="button" disabled={busy} onClick={() => void cancel.submit()}>
-            {strings.runner.cancel}
-          </button>
-        </div>
-      </More>
-      <div class="step-nav">
-        <button type="button" class="button button-large" onClick={props.onBack}>
           ← {strings.runner.backToSteps}
         </button>
       </div>

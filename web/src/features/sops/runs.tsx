@@ -9,7 +9,7 @@ import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { recordHref } from '../../ui/links';
 import { words } from '../../ui/words';
-import { RUN_STATUSES, runHref, runTone, type SopRun } from './model';
+import { RUN_STATUSES, runChip, runHref, type SopRun } from './model';
 import { LoadMore } from '../../ui/list';
 import { strings } from './strings';
 
@@ -108,7 +108,7 @@ export default function SopRuns() {
       <p class="muted small" role="status">
         {list.loading ? strings.runs.loading : ''}
       </p>
-      <ul class="rows" aria-busy={list.loading}>
+      <ul class="rows rows-stacked" aria-busy={list.loading}>
         {list.items.map((run) => (
           <li class="row" key={run.id}>
             <div class="row-main">
@@ -119,8 +119,7 @@ export default function SopRuns() {
                 </a>
               </p>
               <p class="muted small">
-                {strings.runs.progress(run.progress)} · {strings.runs.started}{' '}
-                <TimeAgo at={run.startedAt} />
+                {strings.runs.started} <TimeAgo at={run.startedAt} />
               </p>
               {run.plantId && (
                 <p class="small">
@@ -134,7 +133,7 @@ export default function SopRuns() {
               )}
             </div>
             <div class="row-status">
-              <Chip tone={runTone(run.status)}>{words(run.status)}</Chip>
+              <Chip tone={runChip(run).tone}>{runChip(run).words}</Chip>
             </div>
           </li>
         ))}

@@ -50,7 +50,6 @@ export const strings = {
     loading: 'Loading runs…',
     empty: 'No runs here yet. Start one from an SOP.',
     more: 'More runs',
-    progress: (p: number) => `${Math.round(p)}% of steps done`,
     started: 'started',
     plant: 'Plant',
     explant: 'Explant',
@@ -69,6 +68,9 @@ export const strings = {
     record: 'What was recorded',
     nothing: 'Nothing recorded yet.',
     notRecorded: 'Nothing recorded for this step.',
+    notDone: 'not done',
+    skipped: 'skipped',
+    outOfRange: 'out of range',
     step: (n: number) => `Step ${n}`,
     otherVersion: (run: number | null, now: number | null) =>
       `This run follows version ${run ?? '?'} of the SOP; the version in force is now ${now ?? 'none'}, so the runner cannot show its steps. What was recorded is below.`,
@@ -82,14 +84,16 @@ export const strings = {
     done: 'Done — next step',
     doneLast: 'Done',
     skip: 'Skip this step',
-    skipReason: 'Why skip? (optional)',
+    skipReason: 'Why skip this step?',
+    skipReasonHint: 'Needed: the run’s record says why it was not done.',
+    skipNeedsReason: 'Say why the step is skipped: the run’s record keeps the reason.',
     back: 'Back',
     next: 'Next without recording',
     finish: 'Finish the run',
     recordReading: (metric: string) => `Record ${metric}`,
     readingLabel: (metric: string, unit: string) => `${metric} (${unit})`,
     readingHint: (range: string | null, unit: string) =>
-      range ? `Accepted: ${range}` : `In ${unit}`,
+      range ? `Expected: ${range}` : `In ${unit}`,
     photo: 'Take or attach a photo',
     photoHint: 'Saved with the run’s record; the run lists it at this step.',
     photoSending: 'Sending the photo…',
@@ -98,15 +102,32 @@ export const strings = {
     recordedHere: 'Recorded at this step',
     stepsTitle: 'Steps',
     stepDone: 'done',
+    stepSkipped: 'skipped',
     stepOpen: 'not done',
     finishTitle: 'Finish the run',
     allDone: 'Every step has something recorded.',
-    notDone: (n: number, total: number) => `${n} of ${total} steps have nothing recorded yet: `,
+    notDone: (n: number, total: number) =>
+      `${n} of ${total} ${total === 1 ? 'step has' : 'steps have'} nothing recorded yet:`,
+    skippedSteps: (n: number) => `${n} ${n === 1 ? 'step was' : 'steps were'} skipped:`,
+    stepLine: (n: number, instruction: string) => `Step ${n}: ${instruction}`,
+    skippedLine: (n: number, instruction: string, reason: string | null) =>
+      `Step ${n}: ${instruction} (${reason ?? 'no reason given'})`,
+    goTo: (n: number) => `Go to step ${n}`,
     notes: 'Notes for the record (optional)',
     complete: 'Complete the run',
-    completeAnyway: (n: number) =>
-      `Complete anyway, with ${n} ${n === 1 ? 'step' : 'steps'} not done`,
-    refused: 'The run was not completed.',
+    confirmTitle: 'Complete with steps not done?',
+    confirmQuestion: (n: number, total: number) =>
+      `${n} of ${total} ${total === 1 ? 'step has' : 'steps have'} nothing recorded. The run’s record will say “completed with ${n} of ${total} ${total === 1 ? 'step' : 'steps'} not done”. Complete it?`,
+    confirmYes: (n: number) => `Complete, ${n} ${n === 1 ? 'step' : 'steps'} not done`,
+    confirmNo: 'Go back',
+    requireAll:
+      'This lab completes a run only when every step has something recorded (a skipped step with its reason counts). Record the steps above, or close the run as failed or cancelled.',
+    refusedAll:
+      'The run was not completed: this lab completes a run only when every step has something recorded, and some have nothing. Record them (a skip with its reason counts), or close the run as failed or cancelled.',
+    notYours: (name: string | null) =>
+      name === null
+        ? 'Only the member who started this run, or a manager, can close it. You can still record its steps.'
+        : `Only ${name}, who started this run, or a manager, can close it. You can still record its steps.`,
     backToSteps: 'Back to the steps',
     fail: 'Close as failed',
     cancel: 'Cancel the run',
@@ -119,6 +140,9 @@ export const strings = {
     skipped: 'Skipped',
     skippedFor: (reason: string) => `Skipped: ${reason}`,
     measured: (metric: string, value: string, unit: string) => `${metric}: ${value} ${unit}`,
+    measuredNoted: (metric: string, value: string, unit: string, notes: string) =>
+      `${metric}: ${value} ${unit} (${notes})`,
+    outOfRange: 'out of range',
     photo: 'Photo',
     photoAlt: 'Photo taken at this step',
     note: 'Note',
@@ -135,6 +159,13 @@ export const strings = {
     missing: (metric: string, unit: string) => `Enter the ${metric} in ${unit}.`,
     notANumber: (typed: string) => `“${typed}” is not a number.`,
     outside: (value: number, unit: string, range: string) =>
-      `${value} ${unit} is out of range: this step accepts ${range}. Check the reading; nothing was recorded.`,
+      `${value} ${unit} is out of range: this step expects ${range}.`,
+    deviation:
+      'If the reading is right, record it as it is: say what happened in a note, so the run’s record explains it.',
+    note: 'What happened?',
+    noteHint: 'e.g. Sterilizer fault, cycle repeated',
+    needsNote: 'Say what happened: a reading out of range is recorded with a note.',
+    recordOutside: (value: number, unit: string) => `Record ${value} ${unit} as out of range`,
+    recorded: (value: number, unit: string) => `Recorded ${value} ${unit}, out of range.`,
   },
 } as const;

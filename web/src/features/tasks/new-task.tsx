@@ -17,11 +17,12 @@ import {
   type TaskStatus,
 } from './model';
 import { words } from '../../ui/words';
+import type { PeopleNames } from '../../ui/people';
 import { strings } from './strings';
 
 /** The form that creates a task: a title is all the API needs; the rest is behind More. */
 export function NewTask(props: {
-  people: ReadonlyMap<string, string>;
+  people: PeopleNames;
   onCreated: (task: Task) => void;
   onCancel: () => void;
 }) {
@@ -76,6 +77,7 @@ export function NewTask(props: {
         hint={strings.newTask.nameHint}
         required
         autocomplete="off"
+        maxLength={300}
       />
       <DateField {...field.value('due_date')} label={strings.newTask.due} />
       <RecordPicker
@@ -106,13 +108,17 @@ export function NewTask(props: {
           label={strings.newTask.genus}
           hint={strings.newTask.genusHint}
           autocomplete="off"
+          maxLength={100}
         />
         <SelectField
           {...field.select('assigned_to')}
           label={strings.newTask.assignee}
-          options={[['', strings.newTask.nobody], ...props.people.entries()]}
+          options={[
+            ['', strings.newTask.nobody],
+            ...(props.people ?? new Map<string, string>()).entries(),
+          ]}
         />
-        <TextAreaField {...field.text('notes')} label={strings.newTask.notes} />
+        <TextAreaField {...field.text('notes')} label={strings.newTask.notes} maxLength={5000} />
       </More>
     </BenchForm>
   );

@@ -6,7 +6,7 @@ import { FormError, SelectField } from '../../forms/fields';
 import { useApiForm } from '../../forms/form';
 import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
-import { usePeopleNames } from '../../ui/people';
+import { personName, usePeopleNames } from '../../ui/people';
 import { Chip, GridFact, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
@@ -43,7 +43,7 @@ function TaskPage(props: { task: TaskRecord; back: VNode; onChange: (task: TaskR
   const demand = useDemand(task.genus ? [task.genus] : []);
   const genusDemand = demand.kind === 'ok' ? demand.scoreOf(task.genus) : null;
   const nameOf = (member: string | null) =>
-    member === null ? strings.task.nobody : (people.get(member) ?? strings.task.someone);
+    member === null ? strings.task.nobody : personName(people, member, strings.task.someone);
   return (
     <>
       {props.back}
@@ -85,8 +85,9 @@ function TaskPage(props: { task: TaskRecord; back: VNode; onChange: (task: TaskR
           </GridFact>
           {task.completed_at !== null && (
             <GridFact term={strings.task.completed}>
-              <TimeAgo at={task.completed_at} />{' '}
-              {strings.task.completedBy(nameOf(task.completed_by))}
+              <TimeAgo at={task.completed_at} />
+              {nameOf(task.completed_by) !== null &&
+                ` ${strings.task.completedBy(nameOf(task.completed_by)!)}`}
             </GridFact>
           )}
           {task.notes && <GridFact term={strings.task.notes}>{task.notes}</GridFact>}

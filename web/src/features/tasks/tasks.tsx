@@ -7,7 +7,7 @@ import { useSignedIn } from '../../api/session';
 import { DownloadCsv } from '../../ui/download';
 import { PagedRows } from '../../ui/list';
 import { usePagedList, type PagedList } from '../../ui/paged';
-import { usePeopleNames } from '../../ui/people';
+import { personName, usePeopleNames, type PeopleNames } from '../../ui/people';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { recordHref } from '../../ui/links';
@@ -151,7 +151,7 @@ function DemandPanel(props: { demand: DemandAnswer }) {
 function Column(props: {
   status: TaskStatus;
   list: PagedList<Task>;
-  people: ReadonlyMap<string, string>;
+  people: PeopleNames;
   demand: DemandAnswer;
   writer: boolean;
   onMoved: (from: string, task: Task) => void;
@@ -187,7 +187,7 @@ function Column(props: {
 
 function TaskCard(props: {
   task: Task;
-  people: ReadonlyMap<string, string>;
+  people: PeopleNames;
   demand: DemandAnswer;
   writer: boolean;
   onMoved: (from: string, task: Task) => void;
@@ -240,7 +240,7 @@ function TaskCard(props: {
       <p class="muted small">
         {task.assigned_to === null
           ? strings.board.unassigned
-          : (props.people.get(task.assigned_to) ?? strings.board.unassigned)}
+          : personName(props.people, task.assigned_to, strings.board.unassigned)}
       </p>
       {props.writer && task.status !== 'done' && (
         <div class="row-actions">

@@ -3,10 +3,11 @@ import { useMemo } from 'preact/hooks';
 import { api, call, type Answer, type Schemas } from '../../api/client';
 import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
-import { usePeopleNames } from '../../ui/people';
+import { personName, usePeopleNames, type PeopleNames } from '../../ui/people';
+import { recordNames } from '../../ui/record-names';
 import { Chip, Notice, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import { sensorWords } from '../sensors/strings';
+import { LatestValues } from '../rooms/parts';
 import { eventWords, strings } from './strings';
 import { recordHref } from '../../ui/links';
 import { words } from '../../ui/words';
@@ -74,7 +75,7 @@ function Part<T>(props: {
   );
 }
 
-function DueTasks(props: { now: Date; names: Map<string, string> }) {
+function DueTasks(props: { now: Date; names: PeopleNames }) {
   const answer = useAnswer<Task[]>(() =>
     call(
       api.GET('/api/v1/tasks', {
@@ -100,10 +101,10 @@ function DueTasks(props: { now: Date; names: Map<string, string> }) {
                   <a href={recordHref.task(task.id)}>{task.title}</a>
                 </p>
                 <p class="muted small">
-                  {strings.due} <TimeAgo at={task.due_date} /> ·{' '}
+                  {strings.due} <TimeAgo at={task.due_date} />
                   {task.assigned_to === null
-                    ? strings.noOne
-                    : (props.names.get(task.assigned_to) ?? strings.someone)}
+                    ? ` · ${strings.noOne}`
+                    : nameAfter(personName(props.names, task.assigned_to, strings.formerMember))}
                   {task.priority ? ` · ${strings.priority(task.priority)}` : ''}
                 </p>
               </div>
@@ -124,7 +125,7 @@ function DueTasks(props: { now: Date; names: Map<string, string> }) {
   );
 }
 
-function OpenContaminations(props: { names: Map<string, string> }) {
+function OpenContaminations(props: { names: PeopleNames }) {
   const answer = useAnswer<Contamination[]>(() =>
     call(api.GET('/api/v1/contaminations', { params: { query: { open: true, limit: 20 } } })),
   );
@@ -143,8 +144,8 @@ function OpenContaminations(props: { names: Map<string, string> }) {
                   : ''}
                 {log.affected_vessel_markings ? `${log.affected_vessel_markings} · ` : ''}
                 {log.vessels_affected !== null ? `${strings.vessels(log.vessels_affected)} · ` : ''}
-                {strings.observed} <TimeAgo at={log.observed_at ?? log.created_at} /> ·{' '}
-                {props.names.get(log.logged_by) ?? strings.someone}
+                {strings.observed} <TimeAgo at={log.observed_at ?? log.created_at} />
+                {nameAfter(personName(props.names, log.logged_by, strings.formerMember))}
               </p>
             </div>
             <div class="row-status">
@@ -186,7 +187,7 @@ function TransfersDue(props: { now: Date }) {
                   </a>
                 </p>
                 <p class="muted small">
-                  {explant.current_stage?.name ?? explant.current_stage?.stage ?? ''}
+                  {explant.current_stage?.name ?? explant.current_stage?.stage ?? strings.noStage}
                   {explant.current_count !== null
                     ? ` · ${strings.vesselsNow(explant.current_count)}`
                     : ''}
@@ -219,26 +220,7 @@ function Rooms() {
                 <a href={recordHref.room(room.id)}>{room.name}</a>
               </p>
               <p class="muted small">{strings.counts(room.plant_count, room.explant_count)}</p>
-              {room.latest_readings !== null && room.latest_readings.length === 0 && (
-                <p class="muted small">{strings.noReadings}</p>
-              )}
-              {room.latest_readings !== null && room.latest_readings.length > 0 && (
-                <dl class="readings">
-                  {room.latest_readings.map((reading) => (
-                    <div key={reading.type}>
-                      <dt>{sensorWords(reading.type)}</dt>
-                      <dd>
-                        <strong>
-                          {reading.value} {reading.unit}
-                        </strong>{' '}
-                        <span class="muted small">
-                          <TimeAgo at={reading.recorded_at} />
-                        </span>
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-              )}
+              <LatestValues room={room} />
             </div>
           </li>
         ))
@@ -247,32 +229,22 @@ function Rooms() {
   );
 }
 
-/** A plant's or explant's name for the feed, read once per record shown. */
-async function recordNames(events: readonly ChangeEvent[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const ids = new Map<string, 'plant' | 'explant'>();
-  for (const event of events) {
-    if (event.entity_type !== 'sensor_alert') ids.set(event.entity_id, event.entity_type);
-  }
-  await Promise.all(
-    [...ids].map(async ([id, type]) => {
-      if (type === 'plant') {
-        const read = await call(api.GET('/api/v1/plants/{id}', { params: { path: { id } } }));
-        if (read.ok) names.set(id, read.data.name);
-      } else {
-        const read = await call(api.GET('/api/v1/explants/{id}', { params: { path: { id } } }));
-        if (read.ok) names.set(id, read.data.label ?? read.data.external_id ?? id);
-      }
-    }),
-  );
-  return names;
-}
-
-function Activity(props: { names: Map<string, string> }) {
+/**
+ * The latest change history, newest recorded first (as the API keeps it), each entry
+ * labelled by when it was recorded; a back-dated entry (a move dated last week,
+ * recorded today) also says when it happened, so the order and the times agree.
+ */
+function Activity(props: { names: PeopleNames }) {
   const answer = useAnswer<{ event: ChangeEvent; name: string | null }[]>(async () => {
     const feed = await call(api.GET('/api/v1/activity', { params: { query: { limit: 10 } } }));
     if (!feed.ok) return feed;
-    const names = await recordNames(feed.data);
+    const names = await recordNames(
+      feed.data.flatMap((event) =>
+        event.entity_type === 'sensor_alert'
+          ? []
+          : [{ kind: event.entity_type, id: event.entity_id }],
+      ),
+    );
     return {
       ok: true,
       nextCursor: null,
@@ -296,10 +268,15 @@ function Activity(props: { names: Map<string, string> }) {
                 {eventWords(event.event_type)}
               </p>
               <p class="muted small">
-                {event.recorded_by === null
-                  ? strings.someone
-                  : (props.names.get(event.recorded_by) ?? strings.someone)}{' '}
-                · <TimeAgo at={event.event_time} />
+                {strings.recorded} <TimeAgo at={event.created_at} />
+                {backDated(event) && (
+                  <>
+                    {' · '}
+                    {strings.happened} <TimeAgo at={event.event_time} />
+                  </>
+                )}
+                {event.recorded_by !== null &&
+                  nameAfter(personName(props.names, event.recorded_by, strings.formerMember))}
               </p>
             </div>
           </li>
@@ -308,3 +285,10 @@ function Activity(props: { names: Map<string, string> }) {
     </Part>
   );
 }
+
+/** An entry dated earlier than it was recorded (by more than a minute). */
+const backDated = (event: ChangeEvent) =>
+  Date.parse(event.created_at) - Date.parse(event.event_time) > 60_000;
+
+/** ` · Ana Ruiz` after a line; nothing while the names load. */
+const nameAfter = (name: string | null) => (name === null ? null : ` · ${name}`);

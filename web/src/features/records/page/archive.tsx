@@ -9,7 +9,7 @@ import { strings } from '../strings';
 /**
  * Archiving a record made by mistake, after a confirmation (POST …/archive), and
  * restoring an archived one (POST …/unarchive). For members whose session may
- * write this kind of record; the API refuses another member's record to a member.
+ * write this kind of record, on their own records (a manager's on any).
  */
 export function ArchivePanel(props: { archivedAt: string | null }) {
   const page = useRecordPage();
@@ -43,7 +43,8 @@ export function ArchivePanel(props: { archivedAt: string | null }) {
     },
   });
   const field = bindFields(form, values);
-  if (!page.can(`write:${page.kind}s`)) {
+  // Archiving another member's record is for a manager: the page says so by its actions.
+  if (!page.can(`write:${page.kind}s`) || !page.mayChange) {
     return archived ? <ArchivedNote at={props.archivedAt} /> : null;
   }
   return (

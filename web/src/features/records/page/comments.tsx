@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../../api/client';
-import { FormError } from '../../../forms/fields';
+import { FormError, inFieldWords } from '../../../forms/fields';
 import { useApiForm } from '../../../forms/form';
 import { usePagedList } from '../../../ui/paged';
 import { Notice, TimeAgo } from '../../../ui/parts';
@@ -10,6 +10,9 @@ import { strings } from '../strings';
 import { LoadMore } from '../../../ui/list';
 
 type Comment = Schemas['Comment'];
+
+/** The longest comment the API takes. */
+const BODY_MAX = 5000;
 
 /** The people a comment's text names as `@Full Name`, longest names first (`@Ana Maria` before `@Ana`). */
 export function mentionedIn(body: string, people: readonly Person[]): Person[] {
@@ -172,7 +175,8 @@ function CommentForm() {
     box.current?.focus();
     requestAnimationFrame(() => box.current?.setSelectionRange(at, at));
   };
-  const error = form.errorFor('body') ?? form.errorFor('mentioned_user_ids');
+  const refused = form.errorFor('body') ?? form.errorFor('mentioned_user_ids');
+  const error = refused && inFieldWords(refused, 'body', strings.comments.body);
   return (
     <form
       class="form comment-form"
@@ -191,6 +195,7 @@ function CommentForm() {
           id="field-body"
           name="body"
           rows={3}
+          maxLength={BODY_MAX}
           value={body}
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={error ? 'body-hint body-error' : 'body-hint'}

@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Schemas } from '../../../api/client';
+import type { BenchFormName } from './bench';
 
 export type Kind = 'plant' | 'explant';
 export type Person = Schemas['Person'];
@@ -31,8 +32,17 @@ export interface RecordContext {
   readonly version: number;
   /** Tells the page a change succeeded: it says so and everything reads again. */
   readonly changed: (message: string) => void;
+  /** A bench form saved: as `changed`, and the form closes, the focus back on its button. */
+  readonly saved: (message: string) => void;
+  /** Opens a bench form (asking first when another holds what was typed). */
+  readonly open: (form: BenchFormName) => void;
   /** Whether the signed-in person's session holds a scope. */
   readonly can: (scope: string) => boolean;
+  /**
+   * Whether the person may move, edit and archive the record: its creator, or a
+   * manager and above (the API refuses anyone else).
+   */
+  readonly mayChange: boolean;
 }
 
 export const RecordPageContext = createContext<RecordContext | null>(null);

@@ -26,7 +26,21 @@ export function RecordFacts(props: {
             <TimeAgo at={stage.entered_on} />
           </>
         ) : (
-          f.noStage
+          <>
+            <strong>{f.noStage}</strong>
+            {record.archived_at === null && page.mayChange && page.can('write:transfers') && (
+              <>
+                {' '}
+                <button
+                  type="button"
+                  class="button button-quiet button-inline"
+                  onClick={() => page.open('stage')}
+                >
+                  {strings.stage.setOne}
+                </button>
+              </>
+            )}
+          </>
         )}
       </Fact>
       <Fact term={f.room}>{room ?? f.noRoom}</Fact>

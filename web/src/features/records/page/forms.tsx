@@ -48,6 +48,13 @@ const SOURCES: readonly Source[] = [
   'unknown',
 ];
 
+/** The API's limits of the fields below, shown up front (the browser keeps to them). */
+const NOTES_MAX = 5000;
+const LOCATION_MAX = 200;
+const ISSUE_MAX = 300;
+const TYPE_OTHER_MAX = 200;
+const MARKINGS_MAX = 500;
+
 /** Moves the record into another stage of the lab's list (POST /stages). */
 export function StageForm(props: { onCancel: () => void }) {
   const page = useRecordPage();
@@ -78,11 +85,12 @@ export function StageForm(props: { onCancel: () => void }) {
           },
         }),
       ),
-    onSuccess: (moved) => page.changed(strings.done.stage(page.stageName(moved.stage))),
+    onSuccess: (moved) => page.saved(strings.done.stage(page.stageName(moved.stage))),
   });
   const field = bindFields(form, values);
+  const title = page.currentStage === null ? s.firstTitle : s.title;
   return (
-    <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
+    <BenchForm noValidate title={title} save={s.save} form={form} onCancel={props.onCancel}>
       <SelectField
         {...field.select('stage')}
         label={s.stage}
@@ -95,7 +103,7 @@ export function StageForm(props: { onCancel: () => void }) {
       />
       <More open={hasError(form, ['entered_on', 'notes'])}>
         <DateField {...field.value('entered_on')} label={s.enteredOn} hint={s.enteredOnHint} />
-        <TextAreaField {...field.text('notes')} label={s.notes} />
+        <TextAreaField {...field.text('notes')} label={s.notes} maxLength={NOTES_MAX} />
       </More>
     </BenchForm>
   );
@@ -136,28 +144,54 @@ export function TransferForm(props: { onCancel: () => void }) {
           },
         }),
       ),
-    onSuccess: (transfer) => page.changed(strings.done.transfer(transfer.transfer_cycle)),
+    onSuccess: (transfer) => page.saved(strings.done.transfer(transfer.transfer_cycle)),
   });
   const field = bindFields(form, values);
+  // An explant's transfer without counts, or down to no vessel at all, is asked about first.
+  const ask = () => {
+    if (!counts) return null;
+    if (countOf(v.vessel_count) === undefined && countOf(v.plantlet_count) === undefined) {
+      return { question: s.empty, yes: s.emptyYes, no: s.back };
+    }
+    return countOf(v.vessel_count) === 0 ? { question: s.zero, yes: s.zeroYes, no: s.back } : null;
+  };
   return (
-    <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
+    <BenchForm
+      noValidate
+      title={s.title}
+      save={s.save}
+      form={form}
+      ask={ask}
+      onCancel={props.onCancel}
+    >
       {counts && (
         <div class="field-pair">
           <NumberField {...field.value('vessel_count')} label={s.vessels} hint={s.vesselsHint} />
-          <NumberField {...field.value('plantlet_count')} label={s.plantlets} />
+          <NumberField
+            {...field.value('plantlet_count')}
+            label={s.plantlets}
+            hint={s.plantletsHint}
+          />
         </div>
       )}
-      <TextField {...field.text('to_location')} label={s.to} hint={s.toHint} autocomplete="off" />
+      <TextField
+        {...field.text('to_location')}
+        label={s.to}
+        hint={s.toHint}
+        autocomplete="off"
+        maxLength={LOCATION_MAX}
+      />
       <More open={hasError(form, ['from_location', 'transfer_date', 'transfer_cycle', 'notes'])}>
         <TextField
           {...field.text('from_location')}
           label={s.from}
           hint={s.fromHint}
           autocomplete="off"
+          maxLength={LOCATION_MAX}
         />
         <DateField {...field.value('transfer_date')} label={s.date} hint={s.dateHint} />
         <NumberField {...field.value('transfer_cycle')} label={s.cycle} hint={s.cycleHint} />
-        <TextAreaField {...field.text('notes')} label={s.notes} />
+        <TextAreaField {...field.text('notes')} label={s.notes} maxLength={NOTES_MAX} />
       </More>
     </BenchForm>
   );
@@ -199,12 +233,18 @@ export function ContaminationForm(props: { onCancel: () => void }) {
           },
         }),
       ),
-    onSuccess: () => page.changed(strings.done.contamination),
+    onSuccess: () => page.saved(strings.done.contamination),
   });
   const field = bindFields(form, values);
   return (
     <BenchForm noValidate title={s.title} save={s.save} form={form} onCancel={props.onCancel}>
-      <TextField {...field.text('issue')} label={s.issue} hint={s.issueHint} autocomplete="off" />
+      <TextField
+        {...field.text('issue')}
+        label={s.issue}
+        hint={s.issueHint}
+        autocomplete="off"
+        maxLength={ISSUE_MAX}
+      />
       <div class="field-pair">
         <SelectField
           {...field.select('type')}
@@ -223,9 +263,14 @@ export function ContaminationForm(props: { onCancel: () => void }) {
           label={s.typeOther}
           hint={s.typeOtherHint}
           autocomplete="off"
+          maxLength={TYPE_OTHER_MAX}
         />
       )}
-      <NumberField {...field.value('vessels_affected')} label={s.vessels} />
+      <NumberField
+        {...field.value('vessels_affected')}
+        label={s.vessels}
+        hint={strings.transfer.plantletsHint}
+      />
       <More open={hasError(form, ['suspected_source', 'affected_vessel_markings', 'notes'])}>
         <SelectField
           {...field.select('suspected_source')}
@@ -237,8 +282,9 @@ export function ContaminationForm(props: { onCancel: () => void }) {
           label={s.markings}
           hint={s.markingsHint}
           autocomplete="off"
+          maxLength={MARKINGS_MAX}
         />
-        <TextAreaField {...field.text('notes')} label={s.notes} />
+        <TextAreaField {...field.text('notes')} label={s.notes} maxLength={NOTES_MAX} />
       </More>
     </BenchForm>
   );

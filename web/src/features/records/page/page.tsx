@@ -3,6 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, call, type Answer } from '../../../api/client';
 import { useSignedIn } from '../../../api/session';
 import { useAnswer } from '../../../ui/answer';
+import { Confirm } from '../../../ui/list';
 import { Chip, ScreenHeader } from '../../../ui/parts';
 import { useRecordScreen } from '../../../ui/record-screen';
 import { useTitle } from '../../../ui/title';
@@ -10,6 +11,7 @@ import { statusTone } from '../model';
 import { words } from '../../../ui/words';
 import { ArchivePanel } from './archive';
 import { CommentsPart } from './comments';
+import { useBenchForms, type BenchFormName, type BenchForms } from './bench';
 import { RecordPageContext, type Kind, type RecordContext } from './context';
 import { ContaminationForm, StageForm, TransferForm } from './forms';
 import { ContaminationsPart, TimelinePart, TransfersPart } from './history';
@@ -21,6 +23,7 @@ export interface RecordBase {
   readonly id: string;
   readonly status: string;
   readonly archived_at: string | null;
+  readonly created_by: string | null;
   readonly custom_fields: Record<string, unknown>;
   readonly current_stage: {
     readonly stage: string;
@@ -29,8 +32,6 @@ export interface RecordBase {
     readonly entered_on: string;
   } | null;
 }
-
-type Form = 'stage' | 'transfer' | 'contamination' | null;
 
 /**
  * The page of one plant or explant: its header (name, status, stage), its facts,
@@ -45,11 +46,13 @@ export function RecordPage<T extends RecordBase>(props: {
   title: (record: T) => string;
   subtitle: (record: T) => ComponentChildren;
   facts: (record: T, context: RecordContext) => ComponentChildren;
+  /** Chips of this kind only, beside the status (an explant with no vessels left). */
+  chips?: (record: T) => ComponentChildren;
   /** Parts of this kind only (a plant's explants). */
   related?: (record: T) => ComponentChildren;
 }) {
   const { kind, id } = props;
-  const { can } = useSignedIn();
+  const { can, atLeast, session } = useSignedIn();
   // Read again after each change, the record staying on screen meanwhile.
   const screen = useRecordScreen(props.read, id, {
     href: `/${kind}s`,
@@ -60,7 +63,7 @@ export function RecordPage<T extends RecordBase>(props: {
   useTitle(record ? props.title(record) : strings.loading);
   const [version, setVersion] = useState(0);
   const [message, setMessage] = useState('');
-  const [form, setForm] = useState<Form>(null);
+  const bench = useBenchForms();
 
   const lists = useAnswer(() => call(api.GET('/api/v1/stage-lists')));
   const rooms = useAnswer(() =>
@@ -90,6 +93,11 @@ export function RecordPage<T extends RecordBase>(props: {
     if (record === null) return null;
     const stages = lists?.ok ? lists.data[kind] : [];
     const roomList = rooms?.ok ? rooms.data : [];
+    const changed = (text: string) => {
+      setMessage(text);
+      setVersion((v) => v + 1);
+      screen.reload();
+    };
     return {
       kind,
       id,
@@ -104,26 +112,34 @@ export function RecordPage<T extends RecordBase>(props: {
       currentRoom: record.current_stage?.room_id ?? null,
       currentStage: record.current_stage?.stage ?? null,
       version,
-      changed: (text) => {
-        setMessage(text);
-        setForm(null);
-        setVersion((v) => v + 1);
-        screen.reload();
+      changed,
+      saved: (text) => {
+        changed(text);
+        bench.saved();
       },
+      open: bench.open,
       can,
+      // The API's rule: the member who created it, or a manager and above.
+      mayChange: record.created_by === session.member.id || atLeast('manager'),
     };
-  }, [record, lists, rooms, people, version]);
+  }, [record, lists, rooms, people, version, bench.form]);
 
   if (record === null || context === null) return screen.fallback;
 
   const archived = record.archived_at !== null;
   const writes = {
-    stage: can('write:transfers'),
+    stage: can('write:transfers') && context.mayChange,
     transfer: can('write:transfers'),
     contamination: can('write:contaminations'),
     photo: can('write:assets'),
   };
   const anyWrite = !archived && Object.values(writes).some(Boolean);
+  // Said before any form: what this person may not do here, and who may.
+  const rule = !archived && can('write:transfers') && !context.mayChange;
+  const creator =
+    record.created_by === null
+      ? null
+      : (context.people.find((p) => p.id === record.created_by)?.name ?? null);
 
   return (
     <RecordPageContext.Provider value={context}>
@@ -131,6 +147,8 @@ export function RecordPage<T extends RecordBase>(props: {
       <ScreenHeader title={props.title(record)} lead={undefined}>
         <div class="record-chips">
           <Chip tone={statusTone(record.status)}>{words(record.status)}</Chip>
+          {record.current_stage === null && <Chip tone="info">{strings.facts.noStage}</Chip>}
+          {props.chips?.(record)}
           {archived && <Chip tone="off">{strings.archived}</Chip>}
           {openLogs?.ok && openLogs.data.length > 0 && (
             <a class="record-chip-link" href="#contaminations-title">
@@ -147,20 +165,13 @@ export function RecordPage<T extends RecordBase>(props: {
 
       {anyWrite && (
         <div class="record-actions" role="group" aria-label={strings.actions.label}>
-          {writes.stage && (
-            <ActionButton open={form === 'stage'} onClick={() => setForm('stage')}>
-              {strings.actions.stage}
-            </ActionButton>
-          )}
-          {writes.transfer && (
-            <ActionButton open={form === 'transfer'} onClick={() => setForm('transfer')}>
-              {strings.actions.transfer}
-            </ActionButton>
-          )}
-          {writes.contamination && (
-            <ActionButton open={form === 'contamination'} onClick={() => setForm('contamination')}>
-              {strings.actions.contamination}
-            </ActionButton>
+          {(['stage', 'transfer', 'contamination'] as const).map(
+            (which) =>
+              writes[which] && (
+                <ActionButton key={which} which={which} bench={bench}>
+                  {strings.actions[which]}
+                </ActionButton>
+              ),
           )}
           {writes.photo && (
             <label class="button" for={PHOTO_INPUT_ID}>
@@ -169,11 +180,33 @@ export function RecordPage<T extends RecordBase>(props: {
           )}
         </div>
       )}
-      {form !== null && !archived && (
-        <section class="panel record-form" aria-label={strings.actions[form]}>
-          {form === 'stage' && <StageForm onCancel={() => setForm(null)} />}
-          {form === 'transfer' && <TransferForm onCancel={() => setForm(null)} />}
-          {form === 'contamination' && <ContaminationForm onCancel={() => setForm(null)} />}
+      {rule && (
+        <p class="record-rule" id="record-rule">
+          {strings.rule(strings.noun[kind], creator, record.created_by !== null)}
+        </p>
+      )}
+      {bench.replacing !== null && bench.form !== null && (
+        <Confirm
+          label={strings.replace.label}
+          question={strings.replace.question(strings.actions[bench.form])}
+          yes={strings.replace.yes(strings.actions[bench.replacing])}
+          no={strings.replace.no}
+          busy={false}
+          focus
+          onYes={bench.replace}
+          onNo={bench.keep}
+        />
+      )}
+      {bench.form !== null && !archived && (
+        <section
+          class="panel record-form"
+          aria-label={strings.actions[bench.form]}
+          ref={bench.section}
+          onInput={bench.touch}
+        >
+          {bench.form === 'stage' && <StageForm onCancel={bench.close} />}
+          {bench.form === 'transfer' && <TransferForm onCancel={bench.close} />}
+          {bench.form === 'contamination' && <ContaminationForm onCancel={bench.close} />}
         </section>
       )}
 
@@ -195,13 +228,22 @@ export function RecordPage<T extends RecordBase>(props: {
   );
 }
 
-function ActionButton(props: { open: boolean; onClick: () => void; children: ComponentChildren }) {
+function ActionButton(props: {
+  which: BenchFormName;
+  bench: BenchForms;
+  children: ComponentChildren;
+}) {
+  const { which, bench } = props;
+  const open = bench.form === which;
   return (
     <button
       type="button"
-      class={props.open ? 'button button-primary' : 'button'}
-      aria-expanded={props.open}
-      onClick={props.onClick}
+      ref={(element) => {
+        bench.buttons.current[which] = element;
+      }}
+      class={open ? 'button button-primary' : 'button'}
+      aria-expanded={open}
+      onClick={() => bench.open(which)}
     >
       {props.children}
     </button>
