@@ -94,6 +94,8 @@ export interface RoomTable {
   workspace_id: string;
   name: string;
   created_at: string;
+  /** When it was archived (left out of the rooms list); null when not. */
+  archived_at: string | null;
 }
 
 export interface StageDefinitionTable {
@@ -102,6 +104,8 @@ export interface StageDefinitionTable {
   key: string;
   name: string;
   position: number;
+  /** 1: dropped from the list while records were in it; kept for their history, never entered. */
+  retired: number;
 }
 
 export interface CustomFieldDefinitionTable {

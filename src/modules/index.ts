@@ -19,6 +19,7 @@ import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explantRecords } from './explants/index.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerLabRoutes } from './lab/lab.routes.js';
 import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
@@ -116,6 +117,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
   registerRoomRoutes(routes);
+  registerLabRoutes(routes);
   registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
   registerManagementRoutes(routes);
 }

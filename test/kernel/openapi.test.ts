@@ -161,7 +161,12 @@ describe('OpenAPI document', () => {
         'listPeople',
         'listRooms',
         'getRoom',
+        'createRoom',
+        'updateRoom',
         'getStageLists',
+        'updateStageLists',
+        'getCustomFields',
+        'updateCustomFields',
         'getLabSettings',
         'updateLabSettings',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).

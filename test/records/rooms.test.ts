@@ -97,6 +97,7 @@ describe.each(databaseTargets())('Rooms on $name', (target) => {
       id: rooms.a,
       name: 'Growth room A',
       created_at: expect.any(String),
+      archived_at: null,
       device_count: 2,
       plant_count: 1,
       explant_count: 1,

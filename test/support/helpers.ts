@@ -138,6 +138,7 @@ export async function addRoom(
       workspace_id: workspaceId,
       name,
       created_at: new Date().toISOString(),
+      archived_at: null,
     }),
   );
   return id;
@@ -159,6 +160,7 @@ export async function defineCustomFields(
     replaceCustomFieldDefinitions(
       trx,
       workspaceId,
+      ['plant', 'explant', 'transfer', 'contamination'],
       fields.map((f, position) => ({
         workspace_id: workspaceId,
         entity_type: f.entity,

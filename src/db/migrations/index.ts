@@ -20,6 +20,7 @@ import * as fiveMinuteRollups from './20261127061000_five_minute_rollups.js';
 import * as webhookEndpointRetries from './20261127200000_webhook_endpoint_retries.js';
 import * as sopRunExplants from './20261127030400_sop_run_explants.js';
 import * as labSettings from './20261128300000_lab_settings.js';
+import * as labSetupWrites from './20261128400000_lab_setup_writes.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '20261127061000_five_minute_rollups': fiveMinuteRollups,
   '20261127200000_webhook_endpoint_retries': webhookEndpointRetries,
   '20261128300000_lab_settings': labSettings,
+  '20261128400000_lab_setup_writes': labSetupWrites,
 };

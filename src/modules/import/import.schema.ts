@@ -1,4 +1,4 @@
-import Type, { type Static, type TProperties, type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
 import {
   Count,
@@ -11,7 +11,14 @@ import {
 import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/index.js';
 import { WORKSPACE_TYPES } from '../identity/index.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/index.js';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/index.js';
+import {
+  Closed,
+  CUSTOM_FIELD_ENTITIES,
+  customFieldProperties,
+  RoomName,
+  StageListInput,
+  Text,
+} from '../lab/index.js';
 import { CURRENCY_PATTERN, DECIMAL_PATTERN, PRICE_SOURCES } from '../pricing/index.js';
 import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sops/index.js';
 
@@ -21,13 +28,9 @@ import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sop
  * A `pattern` carries a `description` that completes "must be …" in errors.
  */
 
-const Closed = <P extends TProperties>(properties: P) =>
-  Type.Object(properties, { additionalProperties: false });
-
 const NullableEnum = <const V extends readonly string[]>(values: V) =>
   Type.Unsafe<V[number] | null>({ type: ['string', 'null'], enum: [...values, null] });
 
-const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
@@ -36,14 +39,6 @@ const Duration = () => Type.Number({ minimum: 0, maximum: 1_000_000 });
 
 const Id = () => Type.Optional(Uuid({ description: 'a UUID; generated when absent' }));
 const ZonedTimestamp = () => Type.String({ format: 'date-time' });
-
-export const SNAKE_CASE_PATTERN = '^[a-z][a-z0-9]*(_[a-z0-9]+)*$';
-const SnakeCaseKey = (max: number) =>
-  Type.String({
-    maxLength: max,
-    pattern: SNAKE_CASE_PATTERN,
-    description: 'snake_case (lower-case letters and digits joined by single underscores)',
-  });
 
 const Decimal = () =>
   Type.String({
@@ -62,11 +57,6 @@ const Money = Closed({
   ),
 });
 
-const StageList = Type.Array(Closed({ key: SnakeCaseKey(50), name: Text(100) }), {
-  minItems: 1,
-  maxItems: 100,
-});
-
 const WorkspaceSection = Closed({
   name: Type.Optional(Text(200)),
   type: Type.Optional(StringEnum(WORKSPACE_TYPES)),
@@ -77,12 +67,10 @@ const WorkspaceSection = Closed({
 
 const CustomField = Closed({
   entity: StringEnum(CUSTOM_FIELD_ENTITIES),
-  key: SnakeCaseKey(60),
-  type: StringEnum(CUSTOM_FIELD_TYPES),
-  options: OptionalOf(Type.Array(Text(100), { minItems: 1, maxItems: 200, uniqueItems: true })),
+  ...customFieldProperties,
 });
 
-const Room = Closed({ id: Id(), name: Text(200) });
+const Room = Closed({ id: Id(), name: RoomName() });
 
 /** A reading a step asks for: runs' measurements of this metric must use its unit and range. */
 const StepMeasurement = Closed({
@@ -188,7 +176,7 @@ const OrderLine = Closed({
 export const ImportFileSchema = Closed({
   workspace: Type.Optional(WorkspaceSection),
   stages: Type.Optional(
-    Closed({ plant: Type.Optional(StageList), explant: Type.Optional(StageList) }),
+    Closed({ plant: Type.Optional(StageListInput), explant: Type.Optional(StageListInput) }),
   ),
   custom_fields: Type.Optional(Type.Array(CustomField, { maxItems: 1000 })),
   rooms: Type.Optional(Type.Array(Room)),

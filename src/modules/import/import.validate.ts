@@ -4,8 +4,11 @@ import { addVitroFormats, formatProblem } from '../../kernel/formats.js';
 import {
   addLowercaseUuids,
   describeValidationError,
+  firstDuplicate,
+  refuseDuplicate,
   withLowercaseUuids,
 } from '../../kernel/validation.js';
+import { checkCustomFields, checkStageList } from '../lab/index.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
 // strictNumbers: NaN and ±Infinity (a parsed `1e400`) are not numbers here either.
@@ -53,56 +56,11 @@ function describeSchemaError(error: ErrorObject): string {
   }
 }
 
-/** `[later, earlier]` indexes of the first repeated key (undefined keys never repeat). */
-function firstDuplicate<T>(
-  items: readonly T[],
-  keyOf: (item: T) => string | undefined,
-): [number, number] | null {
-  const seen = new Map<string, number>();
-  for (const [index, item] of items.entries()) {
-    const key = keyOf(item);
-    if (key === undefined) continue;
-    const earlier = seen.get(key);
-    if (earlier !== undefined) return [index, earlier];
-    seen.set(key, index);
-  }
-  return null;
-}
-
-function refuseDuplicate<T>(
-  items: readonly T[],
-  path: (index: number) => string,
-  keyOf: (item: T) => string | undefined,
-): void {
-  const duplicate = firstDuplicate(items, keyOf);
-  if (duplicate !== null) {
-    throw errors.validation(`${path(duplicate[0])}: duplicates ${path(duplicate[1])}`);
-  }
-}
-
 function checkStagesAndFields(file: ImportFile): void {
   for (const entity of ['plant', 'explant'] as const) {
-    refuseDuplicate(
-      file.stages?.[entity] ?? [],
-      (i) => `stages.${entity}[${i}].key`,
-      (s) => s.key,
-    );
+    checkStageList(file.stages?.[entity] ?? [], (i) => `stages.${entity}[${i}]`);
   }
-  const fields = file.custom_fields ?? [];
-  refuseDuplicate(
-    fields,
-    (i) => `custom_fields[${i}].key`,
-    (f) => `${f.entity}\u0000${f.key}`,
-  );
-  for (const [i, field] of fields.entries()) {
-    const hasOptions = field.options !== undefined && field.options !== null;
-    if (field.type === 'select' && !hasOptions) {
-      throw errors.validation(`custom_fields[${i}].options: required for a select field`);
-    }
-    if (field.type !== 'select' && hasOptions) {
-      throw errors.validation(`custom_fields[${i}].options: only a select field has options`);
-    }
-  }
+  checkCustomFields(file.custom_fields ?? [], (i) => `custom_fields[${i}]`);
 }
 
 function checkSops(file: ImportFile): void {

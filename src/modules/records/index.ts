@@ -17,6 +17,7 @@ export {
   DEFAULT_PLANT_STAGE_NAMES,
   DEFAULT_STAGE_LISTS,
   installDefaultStageLists,
+  replaceStageList,
   resolveStageKey,
   stageKeyOf,
 } from './stage-lists.js';

@@ -9,8 +9,14 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { requireRoom, stageOptions, type StageOption } from '../lab/index.js';
-import { requireMayChange, resolveStageKey, setCurrentStage, targetOf } from '../records/index.js';
+import { checkStageList, requireRoom, stageList, stageOptions } from '../lab/index.js';
+import {
+  replaceStageList,
+  requireMayChange,
+  resolveStageKey,
+  setCurrentStage,
+  targetOf,
+} from '../records/index.js';
 import {
   completeStage,
   findActiveStage,
@@ -20,9 +26,16 @@ import {
   stages,
   type StageRow,
 } from './stages.repository.js';
-import type { AdvanceStageBody, AdvanceStageMeta, Stage } from './stages.schemas.js';
+import type {
+  AdvanceStageBody,
+  AdvanceStageMeta,
+  Stage,
+  StageLists,
+  UpdateStageListsBody,
+} from './stages.schemas.js';
 
 export type StageRecord = Static<typeof Stage>;
+export type StageListsRecord = Static<typeof StageLists>;
 export type AdvanceStageInput = Static<typeof AdvanceStageBody>;
 
 const STAGE_FIELDS = [
@@ -202,13 +215,34 @@ export async function listStagesOf(
 }
 
 /** The lab's stage lists (GET /stage-lists): what a move may name, per kind, in order. */
-export async function stageListsOf(
-  db: Db,
-  workspaceId: string,
-): Promise<{ plant: StageOption[]; explant: StageOption[] }> {
+export async function stageListsOf(db: Db, workspaceId: string): Promise<StageListsRecord> {
   const [plant, explant] = await Promise.all([
-    stageOptions(db, workspaceId, 'plant'),
-    stageOptions(db, workspaceId, 'explant'),
+    stageList(db, workspaceId, 'plant'),
+    stageList(db, workspaceId, 'explant'),
   ]);
-  return { plant, explant };
+  return {
+    plant: plant.active,
+    explant: explant.active,
+    retired: { plant: plant.retired, explant: explant.retired },
+  };
+}
+
+/**
+ * PATCH /stage-lists: each list sent replaces the stored one, with the import's
+ * rules (`replaceStageList`: a stage left out that records were in is retired).
+ */
+export async function updateStageLists(
+  trx: Trx,
+  workspaceId: string,
+  input: Static<typeof UpdateStageListsBody>,
+): Promise<StageListsRecord> {
+  for (const entity of ['plant', 'explant'] as const) {
+    const list = input[entity];
+    if (list !== undefined) checkStageList(list, (i) => `${entity}[${i}]`);
+  }
+  for (const entity of ['plant', 'explant'] as const) {
+    const list = input[entity];
+    if (list !== undefined) await replaceStageList(trx, workspaceId, entity, list);
+  }
+  return stageListsOf(trx, workspaceId);
 }
