@@ -35,7 +35,7 @@ describe.each(databaseTargets())('demo lab on $name', (target) => {
       apiAccess: 'full',
       workspace: { id: lab.workspace_id },
     });
-    expect(me.effectiveScopes).toHaveLength(37);
+    expect(me.effectiveScopes).toHaveLength(39);
   });
 
   it('has plants with stage history and change-history events', async () => {

@@ -28,7 +28,7 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 37 scopes', () => {
+  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 39 scopes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1');
     // The device-token scheme is listed once an operation accepts device tokens.
@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([...schemes].sort());
     expect(schemes.has('bearerAuth')).toBe(true);
     expect(doc['x-scopes']).toEqual([...SCOPES]);
-    expect(doc['x-scopes']).toHaveLength(37);
+    expect(doc['x-scopes']).toHaveLength(39);
   });
 
   it('describes every API route with operationId, tags, scope and its error responses', () => {
@@ -169,6 +169,14 @@ describe('OpenAPI document', () => {
         'updateCustomFields',
         'getLabSettings',
         'updateLabSettings',
+        'createEquipment',
+        'updateEquipment',
+        'createSop',
+        'updateSop',
+        'listSopVersions',
+        'createSopVersion',
+        'updateSopVersion',
+        'makeSopVersionEffective',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).
         'startSession',
         'getSession',

@@ -6,6 +6,7 @@ import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/stage-lists.js';
 import { body, createLab } from '../support/harness.js';
 import { client, dataOf, expectError, listAll, newExplant, newPlant } from '../support/helpers.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { importRefusal as refuseImport } from '../support/helpers.js';
 
 /**
  * The lab's setup written through the API (rooms, stage lists, custom fields), by
@@ -14,17 +15,7 @@ import { describeOnDatabases, labSuite } from '../support/suite.js';
 describeOnDatabases('Lab setup writes', (target) => {
   const { t, lab, owner } = labSuite(target);
 
-  /** The problem an import of `file` is refused with (it must be refused). */
-  const importRefusal = async (file: unknown): Promise<string> => {
-    try {
-      await inTransaction(t.database.db, (trx) =>
-        importLabData(trx, lab.workspaceId, file, createRecordLookup()),
-      );
-    } catch (error) {
-      return (error as Error).message;
-    }
-    throw new Error('the import was accepted');
-  };
+  const importRefusal = (file: unknown) => refuseImport(t.database, lab.workspaceId, file);
 
   it('creates, renames, archives and brings back rooms; an archived room leaves the list', async () => {
     const room = dataOf(await owner.post('/api/v1/rooms', { name: 'Growth room A' }), 201);

@@ -58,7 +58,7 @@ describe('docs/access.md agrees with the code', () => {
   });
   afterAll(() => t.close());
 
-  it('lists the 37 scopes with the role each needs', () => {
+  it('lists the 39 scopes with the role each needs', () => {
     const scopes = rows(/^(read|write):/);
     expect(scopes.map((cells) => cells[0])).toEqual([...SCOPES]);
     for (const [scope, , role] of scopes) {

@@ -221,3 +221,21 @@ export const keysOf = (value: object) => Object.keys(value).sort();
 
 /** Lets a little time pass, so that a later write has a later timestamp. */
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** The problem an import of `file` into the workspace is refused with (it must be refused). */
+export async function importRefusal(
+  database: Database,
+  workspaceId: string,
+  file: unknown,
+): Promise<string> {
+  const { importLabData } = await import('../../src/modules/import/import.service.js');
+  const { createRecordLookup } = await import('../../src/modules/index.js');
+  try {
+    await inTransaction(database.db, (trx) =>
+      importLabData(trx, workspaceId, file, createRecordLookup()),
+    );
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the import was accepted');
+}

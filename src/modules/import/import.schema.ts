@@ -1,41 +1,33 @@
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
 import {
+  Closed,
   Count,
-  FINITE_NUMBER_BOUNDS,
   Int,
   Nullable,
+  OptionalOf,
+  OptionalText,
   StringEnum,
+  Text,
   Uuid,
 } from '../../kernel/schemas.js';
-import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/index.js';
+import { equipmentFields } from '../equipment/index.js';
 import { WORKSPACE_TYPES } from '../identity/index.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/index.js';
 import {
-  Closed,
   CUSTOM_FIELD_ENTITIES,
   customFieldProperties,
   RoomName,
   StageListInput,
-  Text,
 } from '../lab/index.js';
 import { CURRENCY_PATTERN, DECIMAL_PATTERN, PRICE_SOURCES } from '../pricing/index.js';
-import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sops/index.js';
+import { sopFields, sopVersionFields } from '../sops/index.js';
 
 /*
  * The import file (resources.md §Import file). Every object is closed
  * (`additionalProperties: false`): an unknown key is an error, never ignored.
  * A `pattern` carries a `description` that completes "must be …" in errors.
  */
-
-const NullableEnum = <const V extends readonly string[]>(values: V) =>
-  Type.Unsafe<V[number] | null>({ type: ['string', 'null'], enum: [...values, null] });
-
-const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
-const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
-
-/** A duration in minutes or hours: finite, at most a million (stored as double precision). */
-const Duration = () => Type.Number({ minimum: 0, maximum: 1_000_000 });
 
 const Id = () => Type.Optional(Uuid({ description: 'a UUID; generated when absent' }));
 const ZonedTimestamp = () => Type.String({ format: 'date-time' });
@@ -72,63 +64,15 @@ const CustomField = Closed({
 
 const Room = Closed({ id: Id(), name: RoomName() });
 
-/** A reading a step asks for: runs' measurements of this metric must use its unit and range. */
-const StepMeasurement = Closed({
-  metric: Text(60),
-  unit: Text(20),
-  min: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
-  max: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
-});
-
-const SopStep = Closed({
-  id: StepId('a step id of 1 to 64 letters, digits, ".", "_", ":" or "-" (e.g. step-1)'),
-  instruction: Text(5000),
-  notes: OptionalText(5000),
-  safety_warning: OptionalText(2000),
-  estimated_minutes: OptionalOf(Duration()),
-  measurements: Type.Optional(Type.Array(StepMeasurement, { maxItems: 20 })),
-});
-
-const SopVersion = Closed({
-  id: Id(),
-  version: Int({ minimum: 1 }),
-  lifecycle_status: StringEnum(SOP_LIFECYCLE_STATUSES),
-  effective_at: OptionalOf(ZonedTimestamp()),
-  approved_at: OptionalOf(ZonedTimestamp()),
-  title: OptionalText(300),
-  description: OptionalText(5000),
-  steps: Type.Optional(Type.Array(SopStep, { maxItems: 500 })),
-});
+const SopVersion = Closed({ id: Id(), ...sopVersionFields });
 
 const Sop = Closed({
   id: Id(),
-  title: Text(300),
-  description: OptionalText(5000),
-  category: OptionalText(100),
-  status: Type.Optional(NullableEnum(SOP_STATUSES)),
-  level: Type.Optional(NullableEnum(SOP_LEVELS)),
-  tags: Type.Optional(Type.Array(Text(100), { maxItems: 100 })),
-  equipment: Type.Optional(Type.Array(Text(200), { maxItems: 100 })),
-  estimated_time_minutes: OptionalOf(Duration()),
-  duration_hours: OptionalOf(Duration()),
+  ...sopFields,
   versions: Type.Optional(Type.Array(SopVersion, { maxItems: 1000 })),
 });
 
-const Equipment = Closed({
-  id: Id(),
-  name: Text(200),
-  category: StringEnum(EQUIPMENT_CATEGORIES),
-  status: Type.Optional(StringEnum(EQUIPMENT_STATUSES)),
-  manufacturer: OptionalText(200),
-  model: OptionalText(200),
-  serial_number: OptionalText(200),
-  location: OptionalText(200),
-  purchase_date: OptionalOf(Type.String({ format: 'date' })),
-  vendor_url: OptionalOf(
-    Type.String({ maxLength: 2000, pattern: '^https?://\\S+$', description: 'an http(s) URL' }),
-  ),
-  notes: OptionalText(5000),
-});
+const Equipment = Closed({ id: Id(), ...equipmentFields });
 
 const Label = Closed({
   barcode: Text(512),

@@ -9,6 +9,7 @@ import {
   withLowercaseUuids,
 } from '../../kernel/validation.js';
 import { checkCustomFields, checkStageList } from '../lab/index.js';
+import { checkSopVersions } from '../sops/index.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
 // strictNumbers: NaN and ±Infinity (a parsed `1e400`) are not numbers here either.
@@ -83,48 +84,8 @@ function checkSops(file: ImportFile): void {
       `${versions[later]!.path}.id: duplicates ${versions[earlier]!.path}.id`,
     );
   }
-  for (const [s, sop] of sops.entries()) {
-    const list = sop.versions ?? [];
-    refuseDuplicate(
-      list,
-      (v) => `sops[${s}].versions[${v}].version`,
-      (v) => String(v.version),
-    );
-    const effective = list.flatMap((v, i) => (v.lifecycle_status === 'effective' ? [i] : []));
-    if (effective.length > 1) {
-      throw errors.validation(
-        `sops[${s}].versions[${effective[1]}].lifecycle_status: only one version of an SOP may be ` +
-          `effective (sops[${s}].versions[${effective[0]}] is already)`,
-      );
-    }
-    for (const [v, version] of list.entries()) {
-      refuseDuplicate(
-        version.steps ?? [],
-        (i) => `sops[${s}].versions[${v}].steps[${i}].id`,
-        (step) => step.id,
-      );
-      for (const [i, step] of (version.steps ?? []).entries()) {
-        checkStepMeasurements(step.measurements ?? [], `sops[${s}].versions[${v}].steps[${i}]`);
-      }
-    }
-  }
-}
-
-/** A step's declared readings: one per metric (a reading is matched by it), min at most max. */
-function checkStepMeasurements(
-  measurements: readonly { metric: string; min?: number | null; max?: number | null }[],
-  path: string,
-): void {
-  refuseDuplicate(
-    measurements,
-    (m) => `${path}.measurements[${m}].metric`,
-    (m) => m.metric.trim().toLowerCase(),
-  );
-  for (const [m, { min, max }] of measurements.entries()) {
-    if (min != null && max != null && min > max) {
-      throw errors.validation(`${path}.measurements[${m}].min: must not be greater than max`);
-    }
-  }
+  for (const [s, sop] of sops.entries())
+    checkSopVersions(sop.versions ?? [], `sops[${s}].versions`);
 }
 
 function checkRecords(file: ImportFile): void {

@@ -18,6 +18,7 @@ import {
 } from '../labels/index.js';
 import { cultureLinePrices, priceEvents, type Money, type PriceSource } from '../pricing/index.js';
 import {
+  SOP_FIELDS,
   sops,
   sopVersions,
   supersedeEffectiveVersions,
@@ -56,18 +57,6 @@ export interface SopInput {
   duration_hours: number | null;
   versions: SopVersionInput[];
 }
-
-const SOP_FIELDS = [
-  'title',
-  'description',
-  'category',
-  'status',
-  'level',
-  'tags',
-  'equipment',
-  'estimated_time_minutes',
-  'duration_hours',
-] as const;
 
 /**
  * Inserts or updates an SOP and the versions given (stored versions not given are

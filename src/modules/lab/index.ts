@@ -7,7 +7,6 @@ export { rooms, type CustomFieldDefinitionRow, type RoomRow } from './lab.reposi
 export {
   checkCustomFields,
   checkStageList,
-  Closed,
   CustomFieldInput,
   customFieldProperties,
   RoomName,
@@ -15,7 +14,6 @@ export {
   SnakeCaseKey,
   StageListInput,
   StageOptionInput,
-  Text,
 } from './lab.schemas.js';
 export {
   createRoom,

@@ -1,5 +1,5 @@
-import Type, { type Static, type TProperties, type TSchema } from 'typebox';
-import { Nullable, StringEnum } from '../../kernel/schemas.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import { Closed, Nullable, StringEnum, Text } from '../../kernel/schemas.js';
 import { errors } from '../../kernel/errors.js';
 import { refuseDuplicate } from '../../kernel/validation.js';
 
@@ -8,11 +8,6 @@ import { refuseDuplicate } from '../../kernel/validation.js';
  * schema, one set of rules): stage lists, custom field definitions and rooms.
  * Every object is closed: an unknown key is an error, never ignored.
  */
-
-export const Closed = <P extends TProperties>(properties: P) =>
-  Type.Object(properties, { additionalProperties: false });
-
-export const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
 export const SNAKE_CASE_PATTERN = '^[a-z][a-z0-9]*(_[a-z0-9]+)*$';
 export const SnakeCaseKey = (max: number) =>

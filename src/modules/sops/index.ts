@@ -3,7 +3,8 @@
  * The import writes SOPs through their table gateways.
  */
 export { sops, sopVersions, supersedeEffectiveVersions } from './sops.repository.js';
-export { StepId } from './sops.schemas.js';
+export { checkSopSteps, checkSopVersions, storedSteps } from './sop-rules.js';
+export { SOP_FIELDS, sopFields, sopVersionFields, StepId } from './sops.schemas.js';
 export {
   findSopVersionConflict,
   findVersionInForce,

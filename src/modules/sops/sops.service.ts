@@ -14,15 +14,20 @@ import {
   type SopRow,
   type SopVersionRow,
 } from './sops.repository.js';
-import type { Sop, SopSummary, SopVersion } from './sops.schemas.js';
+import {
+  SOP_LEVELS,
+  SOP_LIFECYCLE_STATUSES,
+  SOP_STATUSES,
+  type Sop,
+  type SopSummary,
+  type SopVersion,
+} from './sops.schemas.js';
 
 export type SopRecord = Static<typeof Sop>;
 export type SopSummaryRecord = Static<typeof SopSummary>;
 export type SopVersionRecord = Static<typeof SopVersion>;
 
-export const SOP_STATUSES = ['draft', 'active', 'archived'] as const;
-export const SOP_LEVELS = ['beginner', 'intermediate', 'advanced', 'expert'] as const;
-export const SOP_LIFECYCLE_STATUSES = ['effective', 'draft', 'superseded'] as const;
+export { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES };
 export type SopLifecycleStatus = (typeof SOP_LIFECYCLE_STATUSES)[number];
 
 /** A reading a step asks for: its metric, its unit and the range accepted (null: open). */
@@ -92,7 +97,7 @@ export async function findSopVersionConflict(
 }
 
 const stringList = (text: string) => JSON.parse(text) as string[];
-const stepsOf = (row: SopVersionRow): SopStep[] =>
+export const stepsOf = (row: SopVersionRow): SopStep[] =>
   (JSON.parse(row.steps) as (Omit<SopStep, 'measurements'> & Partial<SopStep>)[]).map((step) => ({
     ...step,
     measurements: step.measurements ?? [],
