@@ -117,6 +117,26 @@ export interface CustomFieldDefinitionTable {
   position: number;
 }
 
+/**
+ * What the search finds of one record (GET /search), written with the record. The
+ * texts are lower case without accents; `parent_text` is the parent's names (an
+ * explant's plant), so a search for a plant's name finds its explants too.
+ */
+export interface SearchDocumentTable {
+  kind: string;
+  record_id: string;
+  workspace_id: string;
+  title: string;
+  subtitle: string | null;
+  /** The record's names (a plant's common name and species, an explant's label, …). */
+  name_text: string;
+  /** Its other searched fields. */
+  text: string;
+  parent_id: string | null;
+  parent_text: string | null;
+  archived: number;
+}
+
 export interface PlantTable {
   id: string;
   workspace_id: string;
@@ -747,6 +767,7 @@ export interface DB {
   rooms: RoomTable;
   stage_definitions: StageDefinitionTable;
   custom_field_definitions: CustomFieldDefinitionTable;
+  search_documents: SearchDocumentTable;
   plants: PlantTable;
   explants: ExplantTable;
   stages: StageTable;

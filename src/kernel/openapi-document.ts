@@ -21,6 +21,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Pricing: 'Culture line prices and their history',
   Rooms: 'The lab’s rooms, with their devices, cultures and latest sensor values',
   Sessions: 'People signing in to the console with a personal sign-in link, and out',
+  Search: 'Finding plants, explants, tasks, SOPs, rooms and contaminations by name',
   'Sell-through': 'Store order lines and sales per culture line',
   'Sensor alerts':
     'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',

@@ -37,6 +37,7 @@ import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerSessionRoutes } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerRoomRoutes } from './rooms/rooms.routes.js';
+import { registerSearchRoutes } from './search/search.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/index.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
@@ -118,6 +119,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
   registerRoomRoutes(routes);
   registerLabRoutes(routes);
+  registerSearchRoutes(routes);
   registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
   registerManagementRoutes(routes);
 }

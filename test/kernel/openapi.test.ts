@@ -177,6 +177,7 @@ describe('OpenAPI document', () => {
         'createSopVersion',
         'updateSopVersion',
         'makeSopVersionEffective',
+        'search',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).
         'startSession',
         'getSession',

@@ -4,7 +4,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { SCOPES } from '../../src/kernel/access.js';
 import { newId } from '../../src/kernel/ids.js';
+import type { Principal } from '../../src/kernel/principal.js';
 import { replaceCustomFieldDefinitions, upsertRoom } from '../../src/modules/lab/lab.repository.js';
 import { body, type Actor, type TestApp } from './harness.js';
 
@@ -238,4 +240,20 @@ export async function importRefusal(
     return (error as Error).message;
   }
   throw new Error('the import was accepted');
+}
+
+/** The principal of a lab's owner key, for services called directly. */
+export function ownerPrincipal(lab: { workspaceId: string; owner: Actor }): Principal {
+  return {
+    kind: 'key',
+    credentialId: lab.owner.keyId,
+    workspaceId: lab.workspaceId,
+    plan: 'teams',
+    features: [],
+    memberId: lab.owner.memberId,
+    role: 'owner',
+    deviceId: null,
+    scopes: SCOPES,
+    key: null,
+  };
 }

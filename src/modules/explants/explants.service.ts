@@ -27,6 +27,7 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
+import { indexForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
 import { openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
@@ -90,6 +91,21 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
 }
 
 const SEARCHED = ['label', 'batch_number', 'external_id'] as const;
+
+/** What GET /search finds of an explant: its label, and its plant's names with its own. */
+function explantDocument(row: ExplantRow): SearchDocument {
+  return {
+    kind: 'explant',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.label,
+    subtitle: subtitleOf([row.batch_number, row.external_id]),
+    names: [row.label],
+    fields: [row.batch_number, row.external_id],
+    parentId: row.plant_id,
+    archived: row.archived_at !== null,
+  };
+}
 
 /** What an explant search matches. */
 const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =>
@@ -202,6 +218,7 @@ export async function createExplant(
     subcultured_at: now,
   };
   await explantExternalIds.guard(explants.insert(trx, row), externalId);
+  await indexForSearch(trx, explantDocument(row));
   const explant = presentExplant(row, await explantContext(trx, workspaceId));
   await recordChangeEvent(trx, {
     workspaceId,
@@ -371,6 +388,7 @@ const EXPLANT_KIND: TrackedKind<
       update.batch_number_key = lowerOrNull(update.batch_number);
   },
   searchText: searchTextOfExplant,
+  searchDocument: explantDocument,
   context: explantContext,
   present: presentExplant,
 };

@@ -18,6 +18,7 @@ import {
 } from '../labels/index.js';
 import { cultureLinePrices, priceEvents, type Money, type PriceSource } from '../pricing/index.js';
 import {
+  indexSop,
   SOP_FIELDS,
   sops,
   sopVersions,
@@ -107,6 +108,8 @@ export async function saveSop(
   if (existing !== undefined && changed) {
     await sops.update(trx, workspaceId, sop.id, { ...fields, updated_at: now });
   }
+  const saved = await sops.find(trx, workspaceId, sop.id);
+  if (saved !== undefined) await indexSop(trx, saved);
 }
 
 function saveVersion(

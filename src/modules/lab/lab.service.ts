@@ -19,6 +19,7 @@ import {
   CUSTOM_FIELD_TYPES,
   type CustomFieldEntity,
 } from './lab.schemas.js';
+import { indexForSearch } from '../search/index.js';
 
 export { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES, type CustomFieldEntity };
 
@@ -108,6 +109,20 @@ export async function setCustomFieldDefinitions(
   );
 }
 
+/** What GET /search finds of a room. */
+function indexRoom(trx: Trx, room: RoomRow): Promise<void> {
+  return indexForSearch(trx, {
+    kind: 'room',
+    id: room.id,
+    workspaceId: room.workspace_id,
+    title: room.name,
+    subtitle: null,
+    names: [room.name],
+    fields: [],
+    archived: room.archived_at !== null,
+  });
+}
+
 /** Inserts the room or renames it (an import's upsert by id); archiving is left as it is. */
 export async function saveRoom(
   trx: Trx,
@@ -120,6 +135,8 @@ export async function saveRoom(
     created_at: room.createdAt,
     archived_at: null,
   });
+  const saved = await rooms.find(trx, room.workspaceId, room.id);
+  if (saved !== undefined) await indexRoom(trx, saved);
 }
 
 /** 409 when another room of the workspace has this name (a room's name is its key in imports). */
@@ -151,6 +168,7 @@ export async function createRoom(
     archived_at: null,
   };
   await rooms.insert(trx, row);
+  await indexRoom(trx, row);
   return row;
 }
 
@@ -172,7 +190,9 @@ export async function updateRoom(
   if (input.archived !== undefined && input.archived !== (room.archived_at !== null)) {
     update.archived_at = input.archived ? now : null;
   }
-  if (Object.keys(update).length > 0) await rooms.update(trx, workspaceId, id, update);
+  if (Object.keys(update).length === 0) return room;
+  await rooms.update(trx, workspaceId, id, update);
+  await indexRoom(trx, { ...room, ...update });
   return { ...room, ...update };
 }
 

@@ -24,6 +24,7 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
+import { indexForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
 import { openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
@@ -66,6 +67,21 @@ const searchTextOfPlant = (row: Pick<PlantRow, SearchedField>) =>
 
 const SEARCHED = ['species', 'common_name', 'genus', 'family', 'cultivar', 'external_id'] as const;
 type SearchedField = (typeof SEARCHED)[number];
+
+/** What GET /search finds of a plant: the fields its list's `q` searches, its names first. */
+function plantDocument(row: PlantRow): SearchDocument {
+  const named = row.common_name !== null && row.common_name !== '';
+  return {
+    kind: 'plant',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: named ? row.common_name! : row.species,
+    subtitle: subtitleOf([named ? row.species : null, row.cultivar, row.external_id]),
+    names: [row.common_name, row.species],
+    fields: [row.genus, row.family, row.cultivar, row.external_id],
+    archived: row.archived_at !== null,
+  };
+}
 
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
@@ -162,6 +178,7 @@ export async function createPlant(
     search_text: searchTextOfPlant(fields),
   };
   await plantExternalIds.guard(plants.insert(trx, row), externalId);
+  await indexForSearch(trx, plantDocument(row));
   const plant = presentPlant(row);
   await recordChangeEvent(trx, {
     workspaceId,
@@ -281,6 +298,7 @@ const PLANT_KIND: TrackedKind<
     'external_id',
   ],
   searchText: searchTextOfPlant,
+  searchDocument: plantDocument,
   context: () => Promise.resolve(null),
   present: presentPlant,
 };

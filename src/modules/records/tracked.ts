@@ -4,6 +4,7 @@ import { errors } from '../../kernel/errors.js';
 import type { Page } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { indexForSearch, type SearchDocument } from '../search/index.js';
 import { type CustomFieldEntity } from '../lab/index.js';
 import { customFieldsChange, type CustomFieldValue } from './custom-fields.js';
 import type { ExternalIds } from './external-ids.js';
@@ -129,6 +130,8 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
   readonly derive?: (update: Partial<Row>, row: Row) => void;
   /** The names a search matches (`search_text`), from the record's fields. */
   readonly searchText: (row: Row) => string;
+  /** What GET /search finds of the record, written with each change. */
+  readonly searchDocument: (row: Row) => SearchDocument;
   readonly context: (db: Db, workspaceId: string) => Promise<C>;
   readonly present: (row: Row, context: C) => Out;
 }
@@ -166,6 +169,7 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
   update.updated_at = now;
   const externalId = (values as { external_id?: string | null }).external_id ?? null;
   await kind.externalIds.guard(kind.table.update(trx, workspaceId, id, update), externalId);
+  await indexForSearch(trx, kind.searchDocument({ ...row, ...update }));
   await recordUpdated(
     trx,
     { workspaceId, entity: kind.entity, id, by: principal.memberId, at: now },

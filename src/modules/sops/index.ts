@@ -9,6 +9,7 @@ export {
   findSopVersionConflict,
   findVersionInForce,
   findVersionStep,
+  indexSop,
   SOP_LEVELS,
   SOP_LIFECYCLE_STATUSES,
   SOP_STATUSES,

@@ -24,7 +24,7 @@ import {
   type UpdateSopBody,
   type UpdateSopVersionBody,
 } from './sops.schemas.js';
-import { getSop, stepsOf, type SopRecord } from './sops.service.js';
+import { getSop, indexSop, stepsOf, type SopRecord } from './sops.service.js';
 
 /*
  * SOPs written through the API: the SOP's fields, its draft versions, and making
@@ -125,6 +125,7 @@ export async function createSop(
     updated_at: now,
   };
   await sops.insert(trx, row);
+  await indexSop(trx, row);
   if (steps !== undefined) await insertVersion(trx, workspaceId, row.id, { steps }, 1, now);
   return getSop(trx, workspaceId, row.id);
 }
@@ -148,6 +149,7 @@ export async function updateSop(
   if (Object.keys(update).length > 0) {
     if (update.title !== undefined) await requireFreeTitle(trx, workspaceId, update.title, id);
     await sops.update(trx, workspaceId, id, { ...update, updated_at: now });
+    await indexSop(trx, { ...row, ...update });
   }
   return getSop(trx, workspaceId, id);
 }

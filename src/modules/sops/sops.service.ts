@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { indexForSearch } from '../search/index.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { RecordRef, RecordSource } from '../../kernel/record-lookup.js';
@@ -223,3 +224,17 @@ export const sopRecords: RecordSource = {
   find: async (db, workspaceId, id) => refOf(await sops.find(db, workspaceId, id)),
   lock: async (trx, workspaceId, id) => refOf(await sops.lock(trx, workspaceId, id)),
 };
+
+/** What GET /search finds of an SOP; an archived one is left out. */
+export function indexSop(trx: Trx, row: SopRow): Promise<void> {
+  return indexForSearch(trx, {
+    kind: 'sop',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.title,
+    subtitle: row.category,
+    names: [row.title],
+    fields: [row.description, row.category, ...stringList(row.tags)],
+    archived: row.status === 'archived',
+  });
+}

@@ -16,6 +16,7 @@ import type {
   UpdateTaskBody,
   UpdateTaskMeta,
 } from './tasks.schemas.js';
+import { indexForSearch, type SearchDocument } from '../search/index.js';
 
 export type TaskRecord = Static<typeof Task>;
 export type CreateTaskInput = Static<typeof CreateTaskBody>;
@@ -160,7 +161,22 @@ export async function createTask(
     updated_at: now,
   };
   await tasks.insert(trx, row);
+  await indexForSearch(trx, taskDocument(row));
   return presentTask(row, true);
+}
+
+/** What GET /search finds of a task. */
+function taskDocument(row: TaskRow): SearchDocument {
+  return {
+    kind: 'task',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.title,
+    subtitle: row.category_label ?? row.category,
+    names: [row.title],
+    fields: [row.notes, row.category_label, row.genus],
+    archived: false,
+  };
 }
 
 export async function getTask(db: Db, workspaceId: string, id: string): Promise<TaskRecord> {
@@ -336,6 +352,10 @@ export async function updateTask(
   if (Object.keys(changes).length === 0) return { task: presentTask(row, true), meta: order.meta };
   const update = { ...(changedValues(changes) as Partial<TaskRow>), updated_at: now };
   await tasks.update(trx, workspaceId, id, update);
+  const searched = ['title', 'notes', 'category', 'category_label', 'genus'] as const;
+  if (searched.some((field) => field in update)) {
+    await indexForSearch(trx, taskDocument({ ...row, ...update }));
+  }
   return { task: presentTask({ ...row, ...update }, true), meta: order.meta };
 }
 

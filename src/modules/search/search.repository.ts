@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import type { SearchDocumentTable } from '../../db/schema.js';
+import { normaliseSearchText, type SearchDocument } from './search.documents.js';
+import type { SearchKind } from './search.schemas.js';
+
+/**
+ * Writes a record's document (inserted, or replaced when it exists): an explant's
+ * takes its plant's names as its parent text, and a plant's names go to the
+ * documents of its explants.
+ */
+export async function saveDocument(trx: Trx, document: SearchDocument): Promise<void> {
+  const names = normaliseSearchText(document.names);
+  const parentId = document.parentId ?? null;
+  const parentText =
+    parentId === null
+      ? null
+      : trx
+          .selectFrom('search_documents')
+          .select('name_text')
+          .where('kind', '=', 'plant')
+          .where('record_id', '=', parentId);
+  await trx
+    .insertInto('search_documents')
+    .values({
+      kind: document.kind,
+      record_id: document.id,
+      workspace_id: document.workspaceId,
+      title: document.title,
+      subtitle: document.subtitle,
+      name_text: names,
+      text: normaliseSearchText(document.fields),
+      parent_id: parentId,
+      parent_text: parentText,
+      archived: document.archived ? 1 : 0,
+    })
+    .onConflict((oc) =>
+      oc.columns(['kind', 'record_id']).doUpdateSet((eb) => ({
+        title: eb.ref('excluded.title'),
+        subtitle: eb.ref('excluded.subtitle'),
+        name_text: eb.ref('excluded.name_text'),
+        text: eb.ref('excluded.text'),
+        parent_id: eb.ref('excluded.parent_id'),
+        parent_text: eb.ref('excluded.parent_text'),
+        archived: eb.ref('excluded.archived'),
+      })),
+    )
+    .execute();
+  if (document.kind === 'plant') {
+    await trx
+      .updateTable('search_documents')
+      .set({ parent_text: names })
+      .where('workspace_id', '=', document.workspaceId)
+      .where('parent_id', '=', document.id)
+      .where('kind', '=', 'explant')
+      .where((eb) => eb.or([eb('parent_text', 'is', null), eb('parent_text', '!=', names)]))
+      .execute();
+  }
+}
+
+/** Marks a record's document archived (left out of searches) or not. */
+export async function setDocumentArchived(
+  trx: Trx,
+  workspaceId: string,
+  kind: SearchKind,
+  id: string,
+  archived: boolean,
+): Promise<void> {
+  await trx
+    .updateTable('search_documents')
+    .set({ archived: archived ? 1 : 0 })
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('record_id', '=', id)
+    .execute();
+}
+
+export type SearchHit = Pick<
+  SearchDocumentTable,
+  'kind' | 'record_id' | 'title' | 'subtitle' | 'parent_id'
+>;
+
+/**
+ * The documents of the workspace (not archived, of these kinds) holding every word
+ * as the start of one of theirs, best first, from `offset`: SQLite ranks with
+ * FTS5's bm25, PostgreSQL with ts_rank, a record's names above its other fields,
+ * and those above its parent's names.
+ */
+export async function searchDocuments(
+  db: Db,
+  input: {
+    workspaceId: string;
+    words: readonly string[];
+    kinds: readonly SearchKind[];
+    offset: number;
+    limit: number;
+  },
+): Promise<SearchHit[]> {
+  const { workspaceId, words, kinds, offset, limit } = input;
+  if (isPostgres(db)) {
+    const query = words.map((word) => `${word}:*`).join(' & ');
+    const result = await sql<SearchHit>`
+      select d.kind, d.record_id, d.title, d.subtitle, d.parent_id
+      from search_documents d, to_tsquery('simple', ${query}) q
+      where d.document @@ q and d.workspace_id = ${workspaceId} and d.archived = 0
+        and d.kind in (${sql.join(kinds)})
+      order by ts_rank(d.document, q) desc, d.title, d.record_id
+      limit ${limit} offset ${offset}`.execute(db);
+    return result.rows;
+  }
+  const match = words.map((word) => `"${word}"*`).join(' AND ');
+  const result = await sql<SearchHit>`
+    select d.kind, d.record_id, d.title, d.subtitle, d.parent_id
+    from search_fts join search_documents d on d.seq = search_fts.rowid
+    where search_fts match ${match} and d.workspace_id = ${workspaceId} and d.archived = 0
+      and d.kind in (${sql.join(kinds)})
+    order by bm25(search_fts, 4.0, 1.0, 0.5), d.title, d.record_id
+    limit ${limit} offset ${offset}`.execute(db);
+  return result.rows;
+}
