@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  IMPORT_FAILED: 500,
   API_KEY_CREATE_FAILED: 500,
   API_KEY_QUERY_FAILED: 500,
   API_KEY_REVOKE_FAILED: 500,
@@ -125,6 +126,8 @@ export class AppError extends Error {
   readonly status: number;
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Readonly<Record<string, string>>;
+  /** What the refusal says beyond its text (an import's per-row results), as `details`. */
+  readonly details: unknown;
 
   constructor(
     code: ErrorCode,
@@ -134,12 +137,14 @@ export class AppError extends Error {
     status: number = ERROR_STATUS[code],
     /** What failed underneath (a 5xx): logged, never sent. */
     cause?: unknown,
+    details?: unknown,
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'AppError';
     this.code = code;
     this.status = status;
     this.headers = headers;
+    this.details = details;
   }
 }
 

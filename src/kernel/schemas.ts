@@ -98,6 +98,13 @@ export const ErrorEnvelope = Type.Object(
     data: Type.Null(),
     error: Type.String(),
     code: Type.String(),
+    details: Type.Optional(
+      Type.Unknown({
+        description:
+          'What the refusal says beyond `error`, only where an operation documents it: the ' +
+          'per-row results of an import refused for its rows (POST /imports)',
+      }),
+    ),
   },
   { $id: 'Error', description: 'Failure' },
 );

@@ -19,6 +19,7 @@ import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explantRecords } from './explants/index.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerImportRoutes } from './import/import.routes.js';
 import { registerLabRoutes } from './lab/lab.routes.js';
 import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
@@ -120,6 +121,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerRoomRoutes(routes);
   registerLabRoutes(routes);
   registerSearchRoutes(routes);
+  registerImportRoutes(routes, { records: deps.records });
   registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
   registerManagementRoutes(routes);
 }

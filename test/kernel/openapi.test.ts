@@ -178,6 +178,7 @@ describe('OpenAPI document', () => {
         'updateSopVersion',
         'makeSopVersionEffective',
         'search',
+        'createImport',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).
         'startSession',
         'getSession',

@@ -25,6 +25,7 @@ import type {
   ListSpec,
   OperationSpec,
   PreparedWriteSpec,
+  RawBody,
   ReadSpec,
   WriteOptions,
   WriteSpec,
@@ -40,6 +41,8 @@ export interface RouteConfig {
   hideFieldInErrors: boolean;
   /** The noun of a malformed path id's 404. */
   notFound: string;
+  /** A file body (its media types and size limit), read by the content-type parsers. */
+  rawBody: RawBody | null;
 }
 
 declare module 'fastify' {
@@ -125,6 +128,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
           failureCode: op.spec.failureCode,
           hideFieldInErrors: extra.hideFieldInErrors ?? false,
           notFound: op.spec.notFound ?? 'Record',
+          rawBody: op.rawBody,
         },
       },
       onRequest: accessHook(kernel, op),
@@ -150,6 +154,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       status: spec.status ?? (spec.method === 'POST' ? 201 : 200),
       body: spec.body ?? null,
       bodyOptional: spec.bodyOptional ?? false,
+      rawBody: spec.rawBody ?? null,
       data: spec.data,
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
@@ -187,6 +192,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
+        rawBody: null,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -203,6 +209,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         status: 200,
         body: null,
         bodyOptional: false,
+        rawBody: null,
         data: Type.Array(spec.item),
         meta: spec.meta ?? null,
         metaRequired: true,

@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
 import { pagingParameters, type PageSettings } from '../paging.js';
 import { PageMeta, successEnvelope } from '../schemas.js';
-import type { OperationSpec } from './spec.js';
+import type { OperationSpec, RawBody } from './spec.js';
 
 /**
  * One operation as the kernel registers it, whatever its kind: what the schema,
@@ -19,6 +19,8 @@ export interface Operation {
   readonly body: TSchema | null;
   /** The body may be left out (treated as `{}`). */
   readonly bodyOptional: boolean;
+  /** The body is a file of these media types (bytes, not JSON). */
+  readonly rawBody: RawBody | null;
   readonly data: TSchema;
   readonly meta: TSchema | null;
   readonly metaRequired: boolean;
@@ -51,7 +53,7 @@ function errorResponses(op: Operation): Record<string, unknown> {
   if (op.paging) codes.add('INVALID_CURSOR');
   if (spec.params) codes.add('NOT_FOUND');
   if (op.idempotency === 'store') codes.add('IDEMPOTENCY_IN_FLIGHT');
-  if (op.body) for (const code of BODY_CODES) codes.add(code);
+  if (op.body || op.rawBody) for (const code of BODY_CODES) codes.add(code);
   for (const code of spec.errors ?? []) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -171,6 +173,15 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     ...(op.body ? { body: op.body } : {}),
     // The document's requestBody then says `required: false` (see finishDocument).
     ...(op.body && op.bodyOptional ? { 'x-body-optional': true } : {}),
+    // The document's requestBody lists its media types (see finishDocument).
+    ...(op.rawBody
+      ? {
+          'x-raw-body': {
+            mediaTypes: op.rawBody.mediaTypes,
+            description: op.rawBody.description,
+          },
+        }
+      : {}),
     ...(op.idempotency !== null ? { headers: idempotencyHeader(op.idempotency) } : {}),
     response: {
       [op.status]: {

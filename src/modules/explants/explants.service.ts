@@ -9,9 +9,17 @@ import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
 import { toUtc } from '../../kernel/formats.js';
 import { recordChangeEvent, type NewChangeEvent } from '../events/index.js';
 import { getWorkspace } from '../identity/index.js';
-import { hasRoom, stageOptions } from '../lab/index.js';
+import {
+  customFieldDefinitions,
+  hasRoom,
+  requireRoomIds,
+  stageOptions,
+  type CustomFieldDefinitionRow,
+  type StageOption,
+} from '../lab/index.js';
 import {
   applyCustomFields,
+  checkTrackedUpdate,
   checkRecordFilters,
   currentStageColumns,
   currentStageOf,
@@ -20,6 +28,9 @@ import {
   getTrackedMany,
   hasRecordFilters,
   listTracked,
+  mergeCustomFields,
+  recordCreatedMany,
+  type CustomFieldMap,
   resolveStageKey,
   searchTextOf,
   setArchived,
@@ -27,11 +38,19 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { indexForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
-import { openInitialStage } from '../stages/index.js';
+import {
+  indexForSearch,
+  indexNewForSearch,
+  subtitleOf,
+  type SearchDocument,
+} from '../search/index.js';
+import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
   explants,
+  findExplantsByExternalKeys,
+  findExplantsOfPlants,
+  insertExplants,
   EXPLANT_IDENTITY_KEYS,
   findExplantsByKeys,
   listExplantRows,
@@ -115,9 +134,11 @@ const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =
  * The stage a new explant starts in: only the one asked for (`initial_stage`, Vitro's
  * addition). The spec's explant has no stage until one is posted to `/stages`.
  */
-async function initialStageOf(db: Db, workspaceId: string, asked: string | undefined) {
+function pickInitialStage(
+  options: readonly StageOption[],
+  asked: string | undefined,
+): StageOption | null {
   if (asked === undefined) return null;
-  const options = await stageOptions(db, workspaceId, 'explant');
   const key = resolveStageKey(options, asked);
   if (key === null) {
     throw errors.validation(
@@ -129,8 +150,57 @@ async function initialStageOf(db: Db, workspaceId: string, asked: string | undef
   return options.find((o) => o.key === key)!;
 }
 
+async function initialStageOf(db: Db, workspaceId: string, asked: string | undefined) {
+  if (asked === undefined) return null;
+  return pickInitialStage(await stageOptions(db, workspaceId, 'explant'), asked);
+}
+
 const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
+
+/** A new explant's row: what POST /explants stores (its first stage, when it has one, given). */
+function newExplantRow(
+  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
+  input: Static<typeof CreateExplantBody>,
+  customFields: CustomFieldMap,
+  externalIdKey: string | null,
+  stage: { id: string; stage: string; name: string } | null,
+): ExplantRow {
+  const initialCount = input.initial_count ?? null;
+  const externalId = input.external_id ?? null;
+  return {
+    id: base.id,
+    workspace_id: base.workspaceId,
+    plant_id: input.plant_id ?? null,
+    label: input.label,
+    label_key: input.label.toLowerCase(),
+    batch_number: input.batch_number ?? null,
+    batch_number_key: lowerOrNull(input.batch_number),
+    notes: input.notes ?? null,
+    status: input.status ?? 'active',
+    external_id: externalId,
+    external_id_key: externalIdKey,
+    initial_count: initialCount,
+    current_count: input.current_count === undefined ? initialCount : input.current_count,
+    plantlet_count: input.plantlet_count ?? null,
+    custom_fields: JSON.stringify(customFields),
+    created_by: base.createdBy,
+    created_at: base.now,
+    updated_at: base.now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
+    ),
+    archived_at: null,
+    archived_by: null,
+    search_text: searchTextOfExplant({
+      label: input.label,
+      batch_number: input.batch_number ?? null,
+      external_id: externalId,
+    }),
+    subcultured_at: base.now,
+  };
+}
 
 /**
  * Creates an explant as the key's owner, with a `created` change-history event, and
@@ -163,7 +233,6 @@ export async function createExplant(
     throw errors.validation('room_id: no room with this id in the workspace');
   }
   const externalId = input.external_id ?? null;
-  const initialCount = input.initial_count ?? null;
   const id = newId();
   const stage =
     initialStage === null
@@ -177,46 +246,13 @@ export async function createExplant(
           createdBy: principal.memberId,
           roomId: input.room_id ?? null,
         });
-  const row: ExplantRow = {
-    id,
-    workspace_id: workspaceId,
-    plant_id: plantId,
-    label: input.label,
-    label_key: input.label.toLowerCase(),
-    batch_number: input.batch_number ?? null,
-    batch_number_key: lowerOrNull(input.batch_number),
-    notes: input.notes ?? null,
-    status: input.status ?? 'active',
-    external_id: externalId,
-    external_id_key: await explantExternalIds.claim(trx, workspaceId, externalId, null),
-    initial_count: initialCount,
-    current_count: input.current_count === undefined ? initialCount : input.current_count,
-    plantlet_count: input.plantlet_count ?? null,
-    custom_fields: JSON.stringify(customFields),
-    created_by: principal.memberId,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null
-        ? null
-        : {
-            id: stage.id,
-            stage: stage.stage,
-            name: initialStage!.name,
-            entered_on: now,
-            room_id: input.room_id ?? null,
-          },
-    ),
-    archived_at: null,
-    archived_by: null,
-    search_text: searchTextOfExplant({
-      label: input.label,
-      batch_number: input.batch_number ?? null,
-      external_id: externalId,
-    }),
-    subcultured_at: now,
-  };
+  const row = newExplantRow(
+    { id, workspaceId, createdBy: principal.memberId, now },
+    input,
+    customFields,
+    await explantExternalIds.claim(trx, workspaceId, externalId, null),
+    stage === null ? null : { id: stage.id, stage: stage.stage, name: initialStage!.name },
+  );
   await explantExternalIds.guard(explants.insert(trx, row), externalId);
   await indexForSearch(trx, explantDocument(row));
   const explant = presentExplant(row, await explantContext(trx, workspaceId));
@@ -231,6 +267,96 @@ export async function createExplant(
     payload: { ...explant, initial_stage: stage?.stage ?? null },
   });
   return explant;
+}
+
+/** What checking new explants needs of their lab, read once for any number of them. */
+export interface NewExplantSetup {
+  readonly definitions: readonly CustomFieldDefinitionRow[];
+  readonly stages: readonly StageOption[];
+}
+
+export async function newExplantSetup(db: Db, workspaceId: string): Promise<NewExplantSetup> {
+  return {
+    definitions: await customFieldDefinitions(db, workspaceId, 'explant'),
+    stages: await stageOptions(db, workspaceId, 'explant'),
+  };
+}
+
+/**
+ * POST /explants' checks of one new explant against its lab's custom fields and
+ * stage list, without the database; throws the same 422.
+ */
+export function checkNewExplant(
+  setup: NewExplantSetup,
+  input: Static<typeof CreateExplantBody>,
+): { customFields: CustomFieldMap; stage: StageOption | null } {
+  const customFields = mergeCustomFields(setup.definitions, 'explant', {}, input.custom_fields);
+  const stage = pickInitialStage(setup.stages, input.initial_stage);
+  if (input.room_id !== undefined && stage === null) {
+    throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
+  }
+  return { customFields, stage };
+}
+
+/**
+ * Creates many explants at once as the key's owner (an import): each checked as
+ * POST /explants checks one, plants and rooms of the workspace, external ids free
+ * and distinct, all before the first write; then written in a few statements.
+ */
+export async function createExplants(
+  trx: Trx,
+  principal: Principal,
+  setup: NewExplantSetup,
+  inputs: readonly Static<typeof CreateExplantBody>[],
+  now: string,
+  records: RecordLookup,
+): Promise<ExplantRecord[]> {
+  const workspaceId = principal.workspaceId;
+  const checked = inputs.map((input) => checkNewExplant(setup, input));
+  for (const plantId of new Set(inputs.flatMap((input) => input.plant_id ?? []))) {
+    if ((await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
+      throw errors.validation('plant_id: no plant with this id in the workspace');
+    }
+  }
+  await requireRoomIds(
+    trx,
+    workspaceId,
+    inputs.flatMap((input) => input.room_id ?? []),
+  );
+  const keys = await explantExternalIds.claimMany(
+    trx,
+    workspaceId,
+    inputs.map((input) => input.external_id ?? null),
+  );
+  const ids = inputs.map(() => newId());
+  const stages = await openFirstStages(
+    trx,
+    { workspaceId, entity: 'explant', enteredOn: now, createdBy: principal.memberId },
+    inputs.map((input, i) => ({
+      entityId: ids[i]!,
+      stage: checked[i]!.stage,
+      roomId: input.room_id ?? null,
+    })),
+  );
+  const rows = inputs.map((input, i) =>
+    newExplantRow(
+      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
+      input,
+      checked[i]!.customFields,
+      keys[i]!,
+      stages.get(ids[i]!) ?? null,
+    ),
+  );
+  await explantExternalIds.guard(insertExplants(trx, rows), null);
+  await indexNewForSearch(trx, workspaceId, rows.map(explantDocument));
+  const context = await explantContext(trx, workspaceId);
+  const created = rows.map((row) => presentExplant(row, context));
+  await recordCreatedMany(
+    trx,
+    { workspaceId, entity: 'explant', by: principal.memberId, at: now },
+    created.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
+  );
+  return created;
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
@@ -479,4 +605,42 @@ export function archiveExplant(
     { archive, reason: input.reason ?? null },
     now,
   );
+}
+
+/** Whether PATCH /explants/{id} with `input` would change the explant: its checks, no write (an import's dry run). */
+export function checkExplantUpdate(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdateExplantBody>,
+): Promise<boolean> {
+  return checkTrackedUpdate(db, EXPLANT_KIND, principal, id, input);
+}
+
+/** An explant as an import's rows match it: by external id, or by label within its plant. */
+export interface ExplantIdentity {
+  readonly id: string;
+  readonly plantId: string | null;
+  readonly labelKey: string;
+  readonly externalIdKey: string | null;
+}
+
+/** The explants with these external ids (lower-cased), and those of these plants. */
+export async function findExplantIdentities(
+  db: Db,
+  workspaceId: string,
+  externalKeys: readonly string[],
+  plantIds: readonly string[],
+): Promise<ExplantIdentity[]> {
+  const rows = [
+    ...(await findExplantsByExternalKeys(db, workspaceId, externalKeys)),
+    ...(await findExplantsOfPlants(db, workspaceId, plantIds)),
+  ];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return [...byId.values()].map((row) => ({
+    id: row.id,
+    plantId: row.plant_id,
+    labelKey: row.label_key,
+    externalIdKey: row.external_id_key,
+  }));
 }

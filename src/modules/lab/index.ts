@@ -3,7 +3,12 @@
  * definitions), the schemas and rules they are written with (by the API and by
  * an import alike). The import matches rooms through their table gateway (`rooms`).
  */
-export { rooms, type CustomFieldDefinitionRow, type RoomRow } from './lab.repository.js';
+export {
+  listAllRooms,
+  rooms,
+  type CustomFieldDefinitionRow,
+  type RoomRow,
+} from './lab.repository.js';
 export {
   checkCustomFields,
   checkStageList,
@@ -24,6 +29,7 @@ export {
   hasRoom,
   listRooms,
   requireRoom,
+  requireRoomIds,
   saveRoom,
   setCustomFieldDefinitions,
   setStageList,

@@ -159,3 +159,12 @@ export function listRoomRows(
   if (archived === 'only') query = query.where('archived_at', 'is not', null);
   return fetchPage(query, ROOMS_BY_NAME, page);
 }
+
+/** Every room of the workspace, archived ones too. */
+export function listAllRooms(db: Db, workspaceId: string): Promise<RoomRow[]> {
+  return db
+    .selectFrom('rooms')
+    .select(ROOM_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}

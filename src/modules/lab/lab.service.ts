@@ -227,6 +227,19 @@ export async function hasRoom(db: Db, workspaceId: string, roomId: string): Prom
   return (await rooms.find(db, workspaceId, roomId)) !== undefined;
 }
 
+/** 422 naming `room_id` unless each of these rooms belongs to the workspace. */
+export async function requireRoomIds(
+  db: Db,
+  workspaceId: string,
+  roomIds: Iterable<string>,
+): Promise<void> {
+  for (const roomId of new Set(roomIds)) {
+    if (!(await hasRoom(db, workspaceId, roomId))) {
+      throw errors.validation('room_id: no room with this id in the workspace');
+    }
+  }
+}
+
 /** Throws 404 unless the room belongs to the workspace. */
 export async function requireRoom(db: Db, workspaceId: string, roomId: string): Promise<void> {
   const room = await rooms.find(db, workspaceId, roomId);

@@ -5,9 +5,17 @@ import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/index.js';
-import { hasRoom, stageOptions, type StageOption } from '../lab/index.js';
+import {
+  customFieldDefinitions,
+  hasRoom,
+  requireRoomIds,
+  stageOptions,
+  type CustomFieldDefinitionRow,
+  type StageOption,
+} from '../lab/index.js';
 import {
   applyCustomFields,
+  checkTrackedUpdate,
   checkRecordFilters,
   currentStageColumns,
   currentStageOf,
@@ -15,6 +23,9 @@ import {
   getTracked,
   getTrackedMany,
   hasRecordFilters,
+  mergeCustomFields,
+  recordCreatedMany,
+  type CustomFieldMap,
   listTracked,
   resolveStageKey,
   searchTextOf,
@@ -24,11 +35,17 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { indexForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
-import { openInitialStage } from '../stages/index.js';
+import {
+  indexForSearch,
+  indexNewForSearch,
+  subtitleOf,
+  type SearchDocument,
+} from '../search/index.js';
+import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
   findPlantsByExternalKeys,
+  insertPlants,
   listPlantRows,
   plantExternalIds,
   plants,
@@ -86,12 +103,10 @@ function plantDocument(row: PlantRow): SearchDocument {
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
 /** The stage a new plant starts in: the one asked for, else Mother Block, else the first. */
-async function initialStageOf(
-  db: Db,
-  workspaceId: string,
+function pickInitialStage(
+  options: readonly StageOption[],
   asked: string | undefined,
-): Promise<StageOption | null> {
-  const options = await stageOptions(db, workspaceId, 'plant');
+): StageOption | null {
   if (asked === undefined) {
     return options.find((o) => o.key === DEFAULT_INITIAL_STAGE) ?? options[0] ?? null;
   }
@@ -104,6 +119,52 @@ async function initialStageOf(
     );
   }
   return options.find((o) => o.key === key)!;
+}
+
+async function initialStageOf(
+  db: Db,
+  workspaceId: string,
+  asked: string | undefined,
+): Promise<StageOption | null> {
+  return pickInitialStage(await stageOptions(db, workspaceId, 'plant'), asked);
+}
+
+/** A new plant's row: what POST /plants stores (its first stage, when it has one, given). */
+function newPlantRow(
+  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
+  input: Static<typeof CreatePlantBody>,
+  customFields: CustomFieldMap,
+  externalIdKey: string | null,
+  stage: { id: string; stage: string; name: string } | null,
+): PlantRow {
+  const fields = {
+    species: input.species,
+    common_name: input.common_name ?? null,
+    genus: input.genus ?? null,
+    family: input.family ?? null,
+    cultivar: input.cultivar ?? null,
+    external_id: input.external_id ?? null,
+  };
+  return {
+    id: base.id,
+    workspace_id: base.workspaceId,
+    ...fields,
+    source: input.source ?? null,
+    notes: input.notes ?? null,
+    status: input.status ?? 'active',
+    external_id_key: externalIdKey,
+    custom_fields: JSON.stringify(customFields),
+    created_by: base.createdBy,
+    created_at: base.now,
+    updated_at: base.now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
+    ),
+    archived_at: null,
+    archived_by: null,
+    search_text: searchTextOfPlant(fields),
+  };
 }
 
 /**
@@ -136,47 +197,13 @@ export async function createPlant(
           createdBy: principal.memberId,
           roomId: input.room_id ?? null,
         });
-  const fields = {
-    species: input.species,
-    common_name: input.common_name ?? null,
-    genus: input.genus ?? null,
-    family: input.family ?? null,
-    cultivar: input.cultivar ?? null,
-    external_id: externalId,
-  };
-  const row: PlantRow = {
-    id,
-    workspace_id: workspaceId,
-    species: input.species,
-    common_name: input.common_name ?? null,
-    genus: input.genus ?? null,
-    family: input.family ?? null,
-    cultivar: input.cultivar ?? null,
-    source: input.source ?? null,
-    notes: input.notes ?? null,
-    status: input.status ?? 'active',
-    external_id: externalId,
-    external_id_key: await plantExternalIds.claim(trx, workspaceId, externalId, null),
-    custom_fields: JSON.stringify(customFields),
-    created_by: principal.memberId,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null
-        ? null
-        : {
-            id: stage.id,
-            stage: stage.stage,
-            name: initialStage!.name,
-            entered_on: now,
-            room_id: input.room_id ?? null,
-          },
-    ),
-    archived_at: null,
-    archived_by: null,
-    search_text: searchTextOfPlant(fields),
-  };
+  const row = newPlantRow(
+    { id, workspaceId, createdBy: principal.memberId, now },
+    input,
+    customFields,
+    await plantExternalIds.claim(trx, workspaceId, externalId, null),
+    stage === null ? null : { id: stage.id, stage: stage.stage, name: initialStage!.name },
+  );
   await plantExternalIds.guard(plants.insert(trx, row), externalId);
   await indexForSearch(trx, plantDocument(row));
   const plant = presentPlant(row);
@@ -197,6 +224,88 @@ export async function createPlant(
         ? "The plant was created without a first stage: this lab's plant stage list is empty"
         : null,
   };
+}
+
+/** What checking new plants needs of their lab, read once for any number of them. */
+export interface NewPlantSetup {
+  readonly definitions: readonly CustomFieldDefinitionRow[];
+  readonly stages: readonly StageOption[];
+}
+
+export async function newPlantSetup(db: Db, workspaceId: string): Promise<NewPlantSetup> {
+  return {
+    definitions: await customFieldDefinitions(db, workspaceId, 'plant'),
+    stages: await stageOptions(db, workspaceId, 'plant'),
+  };
+}
+
+/**
+ * POST /plants' checks of one new plant against its lab's custom fields and stage
+ * list, without the database; throws the same 422.
+ */
+export function checkNewPlant(
+  setup: NewPlantSetup,
+  input: Static<typeof CreatePlantBody>,
+): { customFields: CustomFieldMap; stage: StageOption | null } {
+  return {
+    customFields: mergeCustomFields(setup.definitions, 'plant', {}, input.custom_fields),
+    stage: pickInitialStage(setup.stages, input.initial_stage),
+  };
+}
+
+/**
+ * Creates many plants at once as the key's owner (an import): each checked as
+ * POST /plants checks one, rooms of the workspace, external ids free and distinct,
+ * all before the first write; then written in a few statements (rows, first
+ * stages, search documents, `created` events), as POST /plants writes one.
+ */
+export async function createPlants(
+  trx: Trx,
+  principal: Principal,
+  setup: NewPlantSetup,
+  inputs: readonly Static<typeof CreatePlantBody>[],
+  now: string,
+): Promise<PlantRecord[]> {
+  const workspaceId = principal.workspaceId;
+  const checked = inputs.map((input) => checkNewPlant(setup, input));
+  await requireRoomIds(
+    trx,
+    workspaceId,
+    inputs.flatMap((input) => input.room_id ?? []),
+  );
+  const keys = await plantExternalIds.claimMany(
+    trx,
+    workspaceId,
+    inputs.map((input) => input.external_id ?? null),
+  );
+  const ids = inputs.map(() => newId());
+  const stages = await openFirstStages(
+    trx,
+    { workspaceId, entity: 'plant', enteredOn: now, createdBy: principal.memberId },
+    inputs.map((input, i) => ({
+      entityId: ids[i]!,
+      stage: checked[i]!.stage,
+      roomId: input.room_id ?? null,
+    })),
+  );
+  const rows = inputs.map((input, i) =>
+    newPlantRow(
+      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
+      input,
+      checked[i]!.customFields,
+      keys[i]!,
+      stages.get(ids[i]!) ?? null,
+    ),
+  );
+  await plantExternalIds.guard(insertPlants(trx, rows), null);
+  await indexNewForSearch(trx, workspaceId, rows.map(plantDocument));
+  const plants = rows.map((row) => presentPlant(row));
+  await recordCreatedMany(
+    trx,
+    { workspaceId, entity: 'plant', by: principal.memberId, at: now },
+    plants.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
+  );
+  return plants;
 }
 
 export function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {
@@ -335,4 +444,14 @@ export function archivePlant(
     { archive, reason: input.reason ?? null },
     now,
   );
+}
+
+/** Whether PATCH /plants/{id} with `input` would change the plant: its checks, no write (an import's dry run). */
+export function checkPlantUpdate(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdatePlantBody>,
+): Promise<boolean> {
+  return checkTrackedUpdate(db, PLANT_KIND, principal, id, input);
 }

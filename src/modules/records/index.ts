@@ -23,9 +23,11 @@ export {
 } from './stage-lists.js';
 export { targetOf } from './target.js';
 export {
+  checkTrackedUpdate,
   getTracked,
   getTrackedMany,
   listTracked,
+  recordCreatedMany,
   TRACKED_COLUMNS,
   updateTracked,
   type TrackedKind,

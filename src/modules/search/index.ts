@@ -3,5 +3,9 @@
  * documents here, in the transaction of the record's write.
  */
 export { normaliseSearchText, subtitleOf, type SearchDocument } from './search.documents.js';
-export { saveDocument as indexForSearch, setDocumentArchived } from './search.repository.js';
+export {
+  saveDocument as indexForSearch,
+  saveNewDocuments as indexNewForSearch,
+  setDocumentArchived,
+} from './search.repository.js';
 export type { SearchKind } from './search.schemas.js';

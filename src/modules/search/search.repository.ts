@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import type { SearchDocumentTable } from '../../db/schema.js';
 import { normaliseSearchText, type SearchDocument } from './search.documents.js';
@@ -56,6 +57,59 @@ export async function saveDocument(trx: Trx, document: SearchDocument): Promise<
       .where((eb) => eb.or([eb('parent_text', 'is', null), eb('parent_text', '!=', names)]))
       .execute();
   }
+}
+
+const insertDocuments = bulkInsert('search_documents', {
+  kind: 'text',
+  record_id: 'text',
+  workspace_id: 'text',
+  title: 'text',
+  subtitle: 'text',
+  name_text: 'text',
+  text: 'text',
+  parent_id: 'text',
+  parent_text: 'text',
+  archived: 'integer',
+});
+
+/**
+ * The documents of many new records at once (one statement on PostgreSQL): each
+ * with its parent's names, read in one query.
+ */
+export async function saveNewDocuments(
+  trx: Trx,
+  workspaceId: string,
+  documents: readonly SearchDocument[],
+): Promise<void> {
+  const parentIds = [
+    ...new Set(documents.flatMap((d) => (d.parentId == null ? [] : [d.parentId]))),
+  ];
+  const parents = new Map<string, string>();
+  for (let start = 0; start < parentIds.length; start += 500) {
+    const rows = await trx
+      .selectFrom('search_documents')
+      .select(['record_id', 'name_text'])
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', 'plant')
+      .where('record_id', 'in', parentIds.slice(start, start + 500))
+      .execute();
+    for (const row of rows) parents.set(row.record_id, row.name_text);
+  }
+  await insertDocuments.run(
+    trx,
+    documents.map((document) => ({
+      kind: document.kind,
+      record_id: document.id,
+      workspace_id: document.workspaceId,
+      title: document.title,
+      subtitle: document.subtitle,
+      name_text: normaliseSearchText(document.names),
+      text: normaliseSearchText(document.fields),
+      parent_id: document.parentId ?? null,
+      parent_text: document.parentId == null ? null : (parents.get(document.parentId) ?? null),
+      archived: document.archived ? 1 : 0,
+    })),
+  );
 }
 
 /** Marks a record's document archived (left out of searches) or not. */

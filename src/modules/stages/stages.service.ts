@@ -9,7 +9,13 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { checkStageList, requireRoom, stageList, stageOptions } from '../lab/index.js';
+import {
+  checkStageList,
+  requireRoom,
+  stageList,
+  stageOptions,
+  type StageOption,
+} from '../lab/index.js';
 import {
   replaceStageList,
   requireMayChange,
@@ -20,6 +26,7 @@ import {
 import {
   completeStage,
   findActiveStage,
+  insertStages,
   findStageAt,
   listStages as listStageRows,
   nextEnteredOnAfter,
@@ -154,36 +161,62 @@ export async function advanceStage(
   return { stage: presentStage(row), meta };
 }
 
+interface FirstStage {
+  workspaceId: string;
+  entity: EntityType;
+  entityId: string;
+  stage: string;
+  enteredOn: string;
+  createdBy: string | null;
+  /** Checked by the caller: a room of the workspace. */
+  roomId?: string | null;
+}
+
+const firstStageRow = (input: FirstStage): StageRow => ({
+  id: newId(),
+  workspace_id: input.workspaceId,
+  entity_type: input.entity,
+  entity_id: input.entityId,
+  stage: input.stage,
+  status: 'active',
+  entered_on: input.enteredOn,
+  completed_at: null,
+  room_id: input.roomId ?? null,
+  notes: null,
+  created_by: input.createdBy,
+  created_at: input.enteredOn,
+});
+
 /** The first stage of a new record, in the transaction that creates it. */
-export async function openInitialStage(
-  trx: Trx,
-  input: {
-    workspaceId: string;
-    entity: EntityType;
-    entityId: string;
-    stage: string;
-    enteredOn: string;
-    createdBy: string | null;
-    /** Checked by the caller: a room of the workspace. */
-    roomId?: string | null;
-  },
-): Promise<StageRecord> {
-  const row: StageRow = {
-    id: newId(),
-    workspace_id: input.workspaceId,
-    entity_type: input.entity,
-    entity_id: input.entityId,
-    stage: input.stage,
-    status: 'active',
-    entered_on: input.enteredOn,
-    completed_at: null,
-    room_id: input.roomId ?? null,
-    notes: null,
-    created_by: input.createdBy,
-    created_at: input.enteredOn,
-  };
+export async function openInitialStage(trx: Trx, input: FirstStage): Promise<StageRecord> {
+  const row = firstStageRow(input);
   await stages.insert(trx, row);
   return presentStage(row);
+}
+
+/**
+ * The first stages of many new records of one kind at once (one statement on
+ * PostgreSQL), for those that have one: the stage opened, by record id.
+ */
+export async function openFirstStages(
+  trx: Trx,
+  base: { workspaceId: string; entity: EntityType; enteredOn: string; createdBy: string | null },
+  records: readonly { entityId: string; stage: StageOption | null; roomId: string | null }[],
+): Promise<Map<string, { id: string; stage: string; name: string }>> {
+  const opened = new Map<string, { id: string; stage: string; name: string }>();
+  const rows = records.flatMap((record) => {
+    if (record.stage === null) return [];
+    const row = firstStageRow({
+      ...base,
+      entityId: record.entityId,
+      stage: record.stage.key,
+      roomId: record.roomId,
+    });
+    opened.set(record.entityId, { id: row.id, stage: row.stage, name: record.stage.name });
+    return [row];
+  });
+  await insertStages(trx, rows);
+  return opened;
 }
 
 /** The stage (key and room) a plant or explant was in at `at`; null before its first. */
