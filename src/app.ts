@@ -25,7 +25,12 @@ import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/auth/index.js';
-import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
+import {
+  createRecordLookup,
+  createSpreadsheetSource,
+  registerApiRoutes,
+  registerSystemRoutes,
+} from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
 import {
   DeliveryThread,
@@ -151,6 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(options.rateLimitPrefix ? { prefix: options.rateLimitPrefix } : {}),
     }),
     cursors: new CursorCodec(config.secret),
+    spreadsheet: createSpreadsheetSource(),
   };
 
   installHttpConventions(app);

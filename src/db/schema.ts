@@ -18,6 +18,8 @@ export interface WorkspaceTable {
   subculture_interval_days: number;
   /** 1: completing an SOP run with steps that have no evidence is refused (409). */
   sop_runs_require_all_steps: number;
+  /** The lab's IANA time zone (default UTC): local times of spreadsheet-friendly exports. */
+  time_zone: string;
 }
 
 export interface MemberTable {

@@ -4,7 +4,24 @@ import {
   type RecordRefsOf,
   type RecordSources,
 } from '../kernel/record-lookup.js';
+import type { Db } from '../db/database.js';
+import type { Page, PageRequest, SortKey } from '../db/pages.js';
+import type {
+  NamedKind,
+  SpreadsheetLab,
+  SpreadsheetSource,
+} from '../kernel/routes/csv-spreadsheet.js';
 import type { Routes } from '../kernel/routes/index.js';
+import { getWorkspace, listPeople } from './identity/index.js';
+import {
+  CUSTOM_FIELD_ENTITIES,
+  customFieldDefinitions,
+  listAllRooms,
+  stageList,
+} from './lab/index.js';
+import { getPlants } from './plants/index.js';
+import { getExplants } from './explants/index.js';
+import { sops } from './sops/index.js';
 import { contaminationRecords } from './contaminations/index.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
@@ -124,4 +141,69 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerImportRoutes(routes, { records: deps.records });
   registerSessionRoutes(routes, { publicUrlSet: deps.publicUrlSet });
   registerManagementRoutes(routes);
+}
+
+/** Every page of a list, in order (the people and rooms a spreadsheet names: a lab's few). */
+async function everyRow<T>(read: (page: PageRequest) => Promise<Page<T>>): Promise<T[]> {
+  const rows: T[] = [];
+  let after: SortKey | null = null;
+  do {
+    const page = await read({ limit: 500, offset: 0, after });
+    rows.push(...page.items);
+    after = page.nextKey;
+  } while (after !== null);
+  return rows;
+}
+
+/**
+ * A lab's names and time zone for spreadsheet-friendly CSV exports: people, rooms,
+ * stage names and custom fields once per export; plants, explants and SOPs a page at
+ * a time, by the ids the page names.
+ */
+export function createSpreadsheetSource(): SpreadsheetSource {
+  return {
+    async open(db: Db, workspaceId: string): Promise<SpreadsheetLab> {
+      const names = new Map<string, string>();
+      const key = (kind: NamedKind, id: string) => `${kind}:${id}`;
+      for (const person of await everyRow((page) => listPeople(db, workspaceId, {}, page))) {
+        names.set(key('member', person.id), person.name);
+      }
+      for (const room of await listAllRooms(db, workspaceId)) {
+        names.set(key('room', room.id), room.name);
+      }
+      const stages = new Map<string, string>();
+      for (const entity of ['plant', 'explant'] as const) {
+        const { active, retired } = await stageList(db, workspaceId, entity);
+        for (const stage of [...active, ...retired])
+          stages.set(`${entity}:${stage.key}`, stage.name);
+      }
+      const fields = new Map<string, string[]>();
+      for (const entity of CUSTOM_FIELD_ENTITIES) {
+        fields.set(
+          entity,
+          (await customFieldDefinitions(db, workspaceId, entity)).map((field) => field.key),
+        );
+      }
+      const workspace = await getWorkspace(db, workspaceId);
+      return {
+        timeZone: workspace.time_zone,
+        customFields: (entity) => fields.get(entity) ?? [],
+        stageName: (entity, stage) => stages.get(`${entity}:${stage}`),
+        nameOf: (kind, id) => names.get(key(kind, id)),
+        async load(ids) {
+          const wanted = (kind: NamedKind) =>
+            [...(ids.get(kind) ?? [])].filter((id) => !names.has(key(kind, id)));
+          for (const [id, plant] of await getPlants(db, workspaceId, wanted('plant'))) {
+            names.set(key('plant', id), plant.name);
+          }
+          for (const [id, explant] of await getExplants(db, workspaceId, wanted('explant'))) {
+            if (explant.label !== null) names.set(key('explant', id), explant.label);
+          }
+          for (const sop of await sops.findMany(db, workspaceId, wanted('sop'))) {
+            names.set(key('sop', sop.id), sop.title);
+          }
+        },
+      };
+    },
+  };
 }
