@@ -64,6 +64,9 @@ describeOnDatabases('Search', (target) => {
     ]);
     expect(await found(owner, 'q=agar&kind=task')).toEqual(['task:Reorder agar']);
     expect(await found(owner, 'q=stera')).toEqual([]);
+    // A word of one character is a whole word: "b 12" is B-12, not every word starting with b.
+    expect(await found(owner, 'q=b%2012')).toEqual(['explant:Jar 7']);
+    expect(await found(owner, 'q=j')).toEqual([]);
     const [hit] = await listAll(owner, '/api/v1/search?q=jar%207');
     expect(hit).toEqual({
       kind: 'explant',
@@ -116,6 +119,19 @@ describeOnDatabases('Search', (target) => {
     );
     const other = await createLab(t.database);
     expect(await found(client(t, other.owner), 'q=philodendron')).toEqual([]);
+    // Another lab's better matches, many of them, do not hide this lab's one.
+    const theirs = ['Species', ...Array.from({ length: 120 }, () => 'Philodendron')].join('\n');
+    const imported = await t.request({
+      method: 'POST',
+      url: '/api/v1/imports?kind=plants',
+      headers: { ...other.owner.headers, 'content-type': 'text/csv' },
+      payload: theirs,
+    });
+    expect(imported.statusCode).toBe(200);
+    expect(await found(owner, 'q=philodendron&kind=plant')).toEqual([
+      'plant:Philodendron gloriosum',
+    ]);
+    expect(await found(client(t, other.owner), 'q=philodendron')).toHaveLength(120);
     expectError(await owner.get('/api/v1/search'), 422, 'VALIDATION_ERROR', /q/);
     expectError(await owner.get('/api/v1/search?q=x&kind=device'), 422, 'VALIDATION_ERROR');
     // Words of nothing but punctuation find nothing.

@@ -136,9 +136,10 @@ export type SearchHit = Pick<
 
 /**
  * The documents of the workspace (not archived, of these kinds) holding every word
- * as the start of one of theirs, best first, from `offset`: SQLite ranks with
- * FTS5's bm25, PostgreSQL with ts_rank, a record's names above its other fields,
- * and those above its parent's names.
+ * as the start of one of theirs (a word of one character: as a whole word, or it
+ * would match nearly everything), best first, from `offset`: a record's names above
+ * its other fields, and those above its parent's names (SQLite weighs them in FTS5's
+ * bm25; PostgreSQL ranks them in those three tiers, then by title).
  */
 export async function searchDocuments(
   db: Db,
@@ -152,17 +153,26 @@ export async function searchDocuments(
 ): Promise<SearchHit[]> {
   const { workspaceId, words, kinds, offset, limit } = input;
   if (isPostgres(db)) {
-    const query = words.map((word) => `${word}:*`).join(' & ');
+    // Ranked in tiers (every word in the names, in the record's own fields, else through
+    // its plant), then by title: ts_rank reads every match's vector again, several times
+    // the cost of the search itself when a word is in thousands of records.
+    const query = (weights: string) =>
+      words.map((word) => `${word}:${word.length === 1 ? '' : '*'}${weights}`).join(' & ');
     const result = await sql<SearchHit>`
       select d.kind, d.record_id, d.title, d.subtitle, d.parent_id
-      from search_documents d, to_tsquery('simple', ${query}) q
-      where d.document @@ q and d.workspace_id = ${workspaceId} and d.archived = 0
+      from search_documents d
+      where d.document @@ to_tsquery('simple', ${query('')})
+        and d.workspace_id = ${workspaceId} and d.archived = 0
         and d.kind in (${sql.join(kinds)})
-      order by ts_rank(d.document, q) desc, d.title, d.record_id
+      order by case
+          when d.document @@ to_tsquery('simple', ${query('A')}) then 0
+          when d.document @@ to_tsquery('simple', ${query('AB')}) then 1
+          else 2 end,
+        d.title, d.record_id
       limit ${limit} offset ${offset}`.execute(db);
     return result.rows;
   }
-  const match = words.map((word) => `"${word}"*`).join(' AND ');
+  const match = words.map((word) => (word.length === 1 ? `"${word}"` : `"${word}"*`)).join(' AND ');
   const result = await sql<SearchHit>`
     select d.kind, d.record_id, d.title, d.subtitle, d.parent_id
     from search_fts join search_documents d on d.seq = search_fts.rowid

@@ -12,7 +12,8 @@ export const SearchQuery = Type.Object({
     maxLength: SEARCH_Q_MAX_LENGTH,
     description:
       'Words to find (letter case and accents aside); each must begin a word of the record, ' +
-      'e.g. `mon del` finds Monstera deliciosa. At most 8 words count.',
+      'e.g. `mon del` finds Monstera deliciosa (a one-character word must be a whole word). ' +
+      'At most 8 words count.',
   }),
   kind: Type.Optional(
     StringEnum(SEARCH_KINDS, {
