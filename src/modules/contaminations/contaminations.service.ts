@@ -21,7 +21,7 @@ import {
   type CreateContaminationBody,
   type ResolveContaminationBody,
 } from './contaminations.schemas.js';
-import { indexForSearch, subtitleOf } from '../search/index.js';
+import { indexNewForSearch, subtitleOf } from '../search/index.js';
 
 export type ContaminationRecord = Static<typeof Contamination>;
 
@@ -120,7 +120,7 @@ export async function createContamination(
     resolved_by: status === 'resolved' ? principal.memberId : null,
   };
   await contaminations.insert(trx, row);
-  await indexForSearch(trx, {
+  await indexNewForSearch(trx, {
     kind: 'contamination',
     id: row.id,
     workspaceId,

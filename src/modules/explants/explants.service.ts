@@ -39,7 +39,7 @@ import {
   updateTracked,
 } from '../records/index.js';
 import {
-  indexForSearch,
+  indexManyNewForSearch,
   indexNewForSearch,
   subtitleOf,
   type SearchDocument,
@@ -254,7 +254,7 @@ export async function createExplant(
     stage === null ? null : { id: stage.id, stage: stage.stage, name: initialStage!.name },
   );
   await explantExternalIds.guard(explants.insert(trx, row), externalId);
-  await indexForSearch(trx, explantDocument(row));
+  await indexNewForSearch(trx, explantDocument(row));
   const explant = presentExplant(row, await explantContext(trx, workspaceId));
   await recordChangeEvent(trx, {
     workspaceId,
@@ -348,7 +348,7 @@ export async function createExplants(
     ),
   );
   await explantExternalIds.guard(insertExplants(trx, rows), null);
-  await indexNewForSearch(trx, workspaceId, rows.map(explantDocument));
+  await indexManyNewForSearch(trx, workspaceId, rows.map(explantDocument));
   const context = await explantContext(trx, workspaceId);
   const created = rows.map((row) => presentExplant(row, context));
   await recordCreatedMany(

@@ -36,7 +36,7 @@ import {
   updateTracked,
 } from '../records/index.js';
 import {
-  indexForSearch,
+  indexManyNewForSearch,
   indexNewForSearch,
   subtitleOf,
   type SearchDocument,
@@ -205,7 +205,7 @@ export async function createPlant(
     stage === null ? null : { id: stage.id, stage: stage.stage, name: initialStage!.name },
   );
   await plantExternalIds.guard(plants.insert(trx, row), externalId);
-  await indexForSearch(trx, plantDocument(row));
+  await indexNewForSearch(trx, plantDocument(row));
   const plant = presentPlant(row);
   await recordChangeEvent(trx, {
     workspaceId,
@@ -298,7 +298,7 @@ export async function createPlants(
     ),
   );
   await plantExternalIds.guard(insertPlants(trx, rows), null);
-  await indexNewForSearch(trx, workspaceId, rows.map(plantDocument));
+  await indexManyNewForSearch(trx, workspaceId, rows.map(plantDocument));
   const plants = rows.map((row) => presentPlant(row));
   await recordCreatedMany(
     trx,

@@ -5,7 +5,8 @@
 export { normaliseSearchText, subtitleOf, type SearchDocument } from './search.documents.js';
 export {
   saveDocument as indexForSearch,
-  saveNewDocuments as indexNewForSearch,
+  saveNewDocument as indexNewForSearch,
+  saveNewDocuments as indexManyNewForSearch,
   setDocumentArchived,
 } from './search.repository.js';
 export type { SearchKind } from './search.schemas.js';

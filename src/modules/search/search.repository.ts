@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import type { SearchDocumentTable } from '../../db/schema.js';
 import { normaliseSearchText, type SearchDocument } from './search.documents.js';
@@ -57,6 +58,44 @@ export async function saveDocument(trx: Trx, document: SearchDocument): Promise<
       .where((eb) => eb.or([eb('parent_text', 'is', null), eb('parent_text', '!=', names)]))
       .execute();
   }
+}
+
+const insertDocument = preparedQuery((db, p: Omit<SearchDocumentTable, 'parent_text'>) =>
+  db.insertInto('search_documents').values({
+    // Each field named: the placeholders are a proxy, which a spread would not copy.
+    kind: p.kind,
+    record_id: p.record_id,
+    workspace_id: p.workspace_id,
+    title: p.title,
+    subtitle: p.subtitle,
+    name_text: p.name_text,
+    text: p.text,
+    parent_id: p.parent_id,
+    archived: p.archived,
+    parent_text: db
+      .selectFrom('search_documents')
+      .select('name_text')
+      .where('kind', '=', 'plant')
+      .where('record_id', '=', p.parent_id),
+  }),
+);
+
+/**
+ * The document of a record just created (POST /plants and the like): one compiled
+ * statement, its parent's names read in it.
+ */
+export async function saveNewDocument(trx: Trx, document: SearchDocument): Promise<void> {
+  await insertDocument.run(trx, {
+    kind: document.kind,
+    record_id: document.id,
+    workspace_id: document.workspaceId,
+    title: document.title,
+    subtitle: document.subtitle,
+    name_text: normaliseSearchText(document.names),
+    text: normaliseSearchText(document.fields),
+    parent_id: document.parentId ?? null,
+    archived: document.archived ? 1 : 0,
+  });
 }
 
 const insertDocuments = bulkInsert('search_documents', {

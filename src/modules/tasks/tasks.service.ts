@@ -16,7 +16,7 @@ import type {
   UpdateTaskBody,
   UpdateTaskMeta,
 } from './tasks.schemas.js';
-import { indexForSearch, type SearchDocument } from '../search/index.js';
+import { indexForSearch, indexNewForSearch, type SearchDocument } from '../search/index.js';
 
 export type TaskRecord = Static<typeof Task>;
 export type CreateTaskInput = Static<typeof CreateTaskBody>;
@@ -161,7 +161,7 @@ export async function createTask(
     updated_at: now,
   };
   await tasks.insert(trx, row);
-  await indexForSearch(trx, taskDocument(row));
+  await indexNewForSearch(trx, taskDocument(row));
   return presentTask(row, true);
 }
 
