@@ -26,7 +26,12 @@ import { fetchImage, type FetchImageOptions } from './files/image-fetch.js';
 import { createRoutes, type Kernel, type Routes } from './kernel/routes/index.js';
 import { createValidatorCompiler } from './kernel/validation.js';
 import { createAuthenticator } from './modules/auth/index.js';
-import { createRecordLookup, registerApiRoutes, registerSystemRoutes } from './modules/index.js';
+import {
+  createRecordLookup,
+  createSpreadsheetSource,
+  registerApiRoutes,
+  registerSystemRoutes,
+} from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
 import {
   DeliveryThread,
@@ -162,6 +167,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...(options.rateLimitPrefix ? { prefix: options.rateLimitPrefix } : {}),
     }),
     cursors: new CursorCodec(config.secret),
+    spreadsheet: createSpreadsheetSource(),
   };
 
   const http = installHttpConventions(app);

@@ -18,6 +18,8 @@ export interface WorkspaceTable {
   subculture_interval_days: number;
   /** 1: completing an SOP run with steps that have no evidence is refused (409). */
   sop_runs_require_all_steps: number;
+  /** The lab's IANA time zone (default UTC): local times of spreadsheet-friendly exports. */
+  time_zone: string;
 }
 
 export interface MemberTable {
@@ -94,6 +96,8 @@ export interface RoomTable {
   workspace_id: string;
   name: string;
   created_at: string;
+  /** When it was archived (left out of the rooms list); null when not. */
+  archived_at: string | null;
 }
 
 export interface StageDefinitionTable {
@@ -102,6 +106,8 @@ export interface StageDefinitionTable {
   key: string;
   name: string;
   position: number;
+  /** 1: dropped from the list while records were in it; kept for their history, never entered. */
+  retired: number;
 }
 
 export interface CustomFieldDefinitionTable {
@@ -111,6 +117,26 @@ export interface CustomFieldDefinitionTable {
   type: string;
   options: string | null;
   position: number;
+}
+
+/**
+ * What the search finds of one record (GET /search), written with the record. The
+ * texts are lower case without accents; `parent_text` is the parent's names (an
+ * explant's plant), so a search for a plant's name finds its explants too.
+ */
+export interface SearchDocumentTable {
+  kind: string;
+  record_id: string;
+  workspace_id: string;
+  title: string;
+  subtitle: string | null;
+  /** The record's names (a plant's common name and species, an explant's label, …). */
+  name_text: string;
+  /** Its other searched fields. */
+  text: string;
+  parent_id: string | null;
+  parent_text: string | null;
+  archived: number;
 }
 
 export interface PlantTable {
@@ -798,6 +824,7 @@ export interface DB {
   rooms: RoomTable;
   stage_definitions: StageDefinitionTable;
   custom_field_definitions: CustomFieldDefinitionTable;
+  search_documents: SearchDocumentTable;
   plants: PlantTable;
   explants: ExplantTable;
   stages: StageTable;

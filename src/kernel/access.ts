@@ -32,6 +32,7 @@ export const SCOPES = [
   'read:transfers',
   'write:transfers',
   'read:sops',
+  'write:sops',
   'read:sop_runs',
   'write:sop_runs',
   'write:sop_steps',
@@ -43,6 +44,7 @@ export const SCOPES = [
   'write:sensor_readings',
   'write:device_events',
   'read:equipment',
+  'write:equipment',
   'write:equipment_events',
   'read:pricing',
   'read:commerce',
@@ -63,6 +65,8 @@ export function isScope(value: string): value is Scope {
 /** Scopes that need more than the default role of their kind (DESIGN §4). */
 const MANAGER_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
   'write:workspace',
+  'write:sops',
+  'write:equipment',
   'read:pricing',
   'read:commerce',
   'write:demand',

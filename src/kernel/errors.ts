@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  IMPORT_FAILED: 500,
   API_KEY_CREATE_FAILED: 500,
   API_KEY_QUERY_FAILED: 500,
   API_KEY_REVOKE_FAILED: 500,
@@ -46,6 +47,8 @@ export const ERROR_STATUS = {
   CONTAMINATION_QUERY_FAILED: 500,
   CONTAMINATION_UPDATE_FAILED: 500,
   CULTURE_LINE_PRICE_QUERY_FAILED: 500,
+  CUSTOM_FIELD_QUERY_FAILED: 500,
+  CUSTOM_FIELD_UPDATE_FAILED: 500,
   DEMAND_CREATE_FAILED: 500,
   DEMAND_QUERY_FAILED: 500,
   DEVICE_CREATE_FAILED: 500,
@@ -55,6 +58,8 @@ export const ERROR_STATUS = {
   DEVICE_TOKEN_QUERY_FAILED: 500,
   DEVICE_TOKEN_REVOKE_FAILED: 500,
   DEVICE_UPDATE_FAILED: 500,
+  EQUIPMENT_CREATE_FAILED: 500,
+  EQUIPMENT_UPDATE_FAILED: 500,
   EQUIPMENT_EVENT_CREATE_FAILED: 500,
   EQUIPMENT_EVENT_QUERY_FAILED: 500,
   EVENT_QUERY_FAILED: 500,
@@ -77,19 +82,25 @@ export const ERROR_STATUS = {
   PEOPLE_QUERY_FAILED: 500,
   READINGS_CREATE_FAILED: 500,
   READINGS_QUERY_FAILED: 500,
+  ROOM_CREATE_FAILED: 500,
   ROOM_QUERY_FAILED: 500,
+  ROOM_UPDATE_FAILED: 500,
+  SEARCH_QUERY_FAILED: 500,
   SELL_THROUGH_EVENT_QUERY_FAILED: 500,
   SESSION_CREATE_FAILED: 500,
   SESSION_END_FAILED: 500,
   SESSION_QUERY_FAILED: 500,
   SIGN_IN_LINK_CREATE_FAILED: 500,
   SIGN_IN_LINK_REVOKE_FAILED: 500,
+  SOP_CREATE_FAILED: 500,
   SOP_QUERY_FAILED: 500,
+  SOP_UPDATE_FAILED: 500,
   SOP_RUN_CREATE_FAILED: 500,
   SOP_RUN_QUERY_FAILED: 500,
   SOP_STEP_EVENT_CREATE_FAILED: 500,
   STAGE_ADVANCE_FAILED: 500,
   STAGE_QUERY_FAILED: 500,
+  STAGE_LIST_UPDATE_FAILED: 500,
   TASK_CREATE_FAILED: 500,
   TASK_QUERY_FAILED: 500,
   TASK_UPDATE_FAILED: 500,
@@ -118,6 +129,8 @@ export class AppError extends Error {
   readonly status: number;
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Readonly<Record<string, string>>;
+  /** What the refusal says beyond its text (an import's per-row results), as `details`. */
+  readonly details: unknown;
 
   constructor(
     code: ErrorCode,
@@ -127,12 +140,14 @@ export class AppError extends Error {
     status: number = ERROR_STATUS[code],
     /** What failed underneath (a 5xx): logged, never sent. */
     cause?: unknown,
+    details?: unknown,
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'AppError';
     this.code = code;
     this.status = status;
     this.headers = headers;
+    this.details = details;
   }
 }
 

@@ -4,20 +4,39 @@ import { isDatabaseBusy } from '../db/errors.js';
 import { AppError, errors, type ErrorCode } from './errors.js';
 import { describeValidationError } from './validation.js';
 
-const unsupportedMediaType = () =>
-  new AppError(
-    'UNSUPPORTED_MEDIA_TYPE',
-    'Request bodies must be sent as Content-Type: application/json',
-  );
-
 /** Bodies above about 4.5 MB are refused with 413 before anything else reads them. */
 export const BODY_LIMIT_BYTES = Math.floor(4.5 * 1024 * 1024);
+
+/** The file types an operation may take as its body (see `RawBody`), read as bytes. */
+export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const RAW_MEDIA_TYPES = ['text/csv', XLSX_MEDIA_TYPE] as const;
+
+/** 415 for a body of a type the operation does not take, naming the ones it does. */
+function unsupportedMediaType(req: FastifyRequest): AppError {
+  const raw = req.routeOptions.config.vitro?.rawBody;
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    raw == null
+      ? 'Request bodies must be sent as Content-Type: application/json'
+      : `This operation takes a file: send it as Content-Type: ${raw.mediaTypes.join(' or ')}`,
+  );
+}
+
+/** The route's own size limit: a file body's, else the JSON bodies'. */
+function bodyLimitOf(req: FastifyRequest): { bytes: number; tooLarge: AppError } {
+  const raw = req.routeOptions.config.vitro?.rawBody;
+  return raw == null
+    ? { bytes: BODY_LIMIT_BYTES, tooLarge: errors.payloadTooLarge() }
+    : { bytes: raw.maxBytes, tooLarge: errors.payloadTooLarge(raw.tooLarge) };
+}
 
 export interface Failure {
   status: number;
   code: ErrorCode;
   message: string;
   headers: Readonly<Record<string, string>>;
+  /** Sent as `details` when there is something beyond the text (an import's rows). */
+  details?: unknown;
 }
 
 function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest): Failure {
@@ -27,6 +46,7 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
       code: error.code,
       message: error.message,
       headers: error.headers,
+      ...(error.details === undefined ? {} : { details: error.details }),
     };
   }
   if (isDatabaseBusy(error)) return failureOf(errors.databaseBusy(), req);
@@ -51,9 +71,9 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { ...failureOf(errors.payloadTooLarge(), req) };
+      return failureOf(bodyLimitOf(req).tooLarge, req);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return failureOf(unsupportedMediaType(), req);
+      return failureOf(unsupportedMediaType(req), req);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return failureOf(errors.invalidJson(), req);
@@ -82,7 +102,17 @@ export function sendFailure(reply: FastifyReply, failure: Failure) {
   return reply
     .code(failure.status)
     .headers(failure.headers)
-    .send({ ok: false, data: null, error: failure.message, code: failure.code });
+    .send(
+      failure.details === undefined
+        ? { ok: false, data: null, error: failure.message, code: failure.code }
+        : {
+            ok: false,
+            data: null,
+            error: failure.message,
+            code: failure.code,
+            details: failure.details,
+          },
+    );
 }
 
 /** A page answered instead of the 404 envelope; undefined to leave the envelope. */
@@ -157,10 +187,12 @@ export function installHttpConventions(app: FastifyInstance): HttpConventions {
       return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
-    done(length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
+    const limit = bodyLimitOf(req);
+    done(length > limit.bytes ? limit.tooLarge : undefined);
   });
 
-  // Only JSON bodies; an empty body is "no body" (never invalid JSON).
+  // JSON bodies; an empty body is "no body" (never invalid JSON). An operation that
+  // takes a file (a `rawBody` route) takes no JSON.
   const parseJson = (
     text: string | Buffer,
     done: (error: Error | null, body?: unknown) => void,
@@ -176,33 +208,93 @@ export function installHttpConventions(app: FastifyInstance): HttpConventions {
       done(errors.invalidJson(), undefined);
     }
   };
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_req, text, done) => parseJson(text, done),
-  );
-  // Any other type, or none: JSON for the routes that take it so (device firmware);
-  // elsewhere 415 at once, without waiting for a body nobody will read.
-  app.addContentTypeParser('*', (req, payload, done) => {
-    if (req.routeOptions.config.vitro?.bodyOfAnyType !== true) {
-      done(unsupportedMediaType(), undefined);
-      return;
-    }
+  // A body of another type read as JSON (device firmware), up to the JSON bodies' limit.
+  const readAsJson = (
+    payload: NodeJS.ReadableStream,
+    done: (error: Error | null, body?: unknown) => void,
+  ) => {
     const chunks: Buffer[] = [];
     let size = 0;
     payload.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > BODY_LIMIT_BYTES) {
-        payload.destroy();
+        (payload as NodeJS.ReadableStream & { destroy(): void }).destroy();
         done(errors.payloadTooLarge(), undefined);
         return;
       }
       chunks.push(chunk);
     });
     payload.on('end', () => parseJson(Buffer.concat(chunks), done));
-    payload.on('error', (error) => done(error, undefined));
+    payload.on('error', (error: Error) => done(error, undefined));
+  };
+  const takesAnyType = (req: FastifyRequest) =>
+    req.routeOptions.config.vitro?.bodyOfAnyType === true;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (req, text, done) => {
+      if (req.routeOptions.config.vitro?.rawBody != null) {
+        done(unsupportedMediaType(req), undefined);
+        return;
+      }
+      parseJson(text, done);
+    },
+  );
+  // Any other type, or none: JSON for the routes that take it so (device firmware);
+  // elsewhere 415 at once, without waiting for a body nobody will read.
+  app.addContentTypeParser('*', (req, payload, done) => {
+    if (!takesAnyType(req)) {
+      done(unsupportedMediaType(req), undefined);
+      return;
+    }
+    readAsJson(payload, done);
   });
+
+  // File bodies, as bytes, only for the operations that declare their type (any other
+  // is refused before a byte is read), up to the route's own limit.
+  for (const mediaType of RAW_MEDIA_TYPES) {
+    app.addContentTypeParser(mediaType, (req, payload, done) => {
+      if (takesAnyType(req)) {
+        readAsJson(payload, done);
+        return;
+      }
+      const raw = req.routeOptions.config.vitro?.rawBody;
+      if (raw == null || !raw.mediaTypes.includes(mediaType)) {
+        done(unsupportedMediaType(req), undefined);
+        return;
+      }
+      const limit = bodyLimitOf(req);
+      const chunks: Buffer[] = [];
+      let length = 0;
+      const onData = (chunk: Buffer) => {
+        length += chunk.length;
+        if (length <= limit.bytes) {
+          chunks.push(chunk);
+          return;
+        }
+        // As Fastify does past a body limit: stop reading, answer 413.
+        stop();
+        done(limit.tooLarge, undefined);
+      };
+      const onEnd = () => {
+        stop();
+        done(null, Buffer.concat(chunks, length));
+      };
+      const onError = (error: Error) => {
+        stop();
+        done(error, undefined);
+      };
+      const stop = () => {
+        payload.removeListener('data', onData);
+        payload.removeListener('end', onEnd);
+        payload.removeListener('error', onError);
+      };
+      payload.on('data', onData);
+      payload.on('end', onEnd);
+      payload.on('error', onError);
+    });
+  }
 
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     const failure = failureOf(error, req);

@@ -12,6 +12,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Devices: 'Sensors and controllers, their tokens, heartbeats and status events',
   Equipment: 'The equipment library, its use, calibration, maintenance and faults',
   Explants: 'Cultures: vessels and plantlets on their way from a plant',
+  Imports: "A lab's spreadsheets of plants, explants and rooms, checked row by row",
   Labels: 'QR and barcode labels: resolving a code, recording a scan',
   Members:
     'The people of the workspace, their roles and their sign-in links (console, admins and owners)',
@@ -23,6 +24,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Pricing: 'Culture line prices and their history',
   Rooms: 'The lab’s rooms, with their devices, cultures and latest sensor values',
   Sessions: 'People signing in to the console with a personal sign-in link, and out',
+  Search: 'Finding plants, explants, tasks, SOPs, rooms and contaminations by name',
   'Sell-through': 'Store order lines and sales per culture line',
   'Sensor alerts':
     'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',
@@ -72,6 +74,24 @@ function markOptionalBodies(paths: Json): void {
   }
 }
 
+/** An operation whose body is a file documents its media types as its requestBody. */
+function addRawBodies(paths: Json): void {
+  for (const methods of Object.values(paths)) {
+    for (const op of Object.values(methods as Json)) {
+      if (!isObject(op) || !isObject(op['x-raw-body'])) continue;
+      const raw = op['x-raw-body'] as { mediaTypes: string[]; description: string };
+      delete op['x-raw-body'];
+      op.requestBody = {
+        required: true,
+        description: raw.description,
+        content: Object.fromEntries(
+          raw.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        ),
+      };
+    }
+  }
+}
+
 /** A list that exports CSV documents the CSV answer of its 200 beside the JSON one. */
 function addCsvAnswers(paths: Json): void {
   for (const methods of Object.values(paths)) {
@@ -99,6 +119,7 @@ function addCsvAnswers(paths: Json): void {
 export function finishDocument(document: Json): Json {
   const paths = (document.paths ?? {}) as Json;
   markOptionalBodies(paths);
+  addRawBodies(paths);
   addCsvAnswers(paths);
   const { tags, schemes } = usedTagsAndSchemes(paths);
   const components = (document.components ?? {}) as Json;

@@ -1,4 +1,4 @@
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 import { MAX_JSON_DEPTH } from './validation.js';
 
 /** `T | null` as `type: [T, "null"]` (OpenAPI 3.1 style; fast to validate and serialise). */
@@ -98,6 +98,13 @@ export const ErrorEnvelope = Type.Object(
     data: Type.Null(),
     error: Type.String(),
     code: Type.String(),
+    details: Type.Optional(
+      Type.Unknown({
+        description:
+          'What the refusal says beyond `error`, only where an operation documents it: the ' +
+          'per-row results of an import refused for its rows (POST /imports)',
+      }),
+    ),
   },
   { $id: 'Error', description: 'Failure' },
 );
@@ -120,3 +127,16 @@ export const JsonObject = () =>
   Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), {
     description: `Any JSON object, up to 10,000 bytes and ${MAX_JSON_DEPTH} levels deep; default {}`,
   });
+
+/** An object that refuses unknown keys (an error, never ignored): what a lab writes. */
+export const Closed = <P extends TProperties>(properties: P) =>
+  Type.Object(properties, { additionalProperties: false });
+
+/** Text of 1 to `max` characters. */
+export const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+
+/** A field that may be left out or null, both meaning none. */
+export const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** Text up to `max` characters that may be left out or null. */
+export const OptionalText = (max: number) => OptionalOf(Type.String({ maxLength: max }));

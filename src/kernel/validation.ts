@@ -349,3 +349,31 @@ export function checkBody<S extends TSchema>(schema: S, value: unknown): Static<
   }
   return value as Static<S>;
 }
+
+/** `[later, earlier]` indexes of the first repeated key (undefined keys never repeat). */
+export function firstDuplicate<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string | undefined,
+): [number, number] | null {
+  const seen = new Map<string, number>();
+  for (const [index, item] of items.entries()) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) return [index, earlier];
+    seen.set(key, index);
+  }
+  return null;
+}
+
+/** 422 naming the first item whose key repeats an earlier one: `path[3].key: duplicates path[1].key`. */
+export function refuseDuplicate<T>(
+  items: readonly T[],
+  path: (index: number) => string,
+  keyOf: (item: T) => string | undefined,
+): void {
+  const duplicate = firstDuplicate(items, keyOf);
+  if (duplicate !== null) {
+    throw errors.validation(`${path(duplicate[0])}: duplicates ${path(duplicate[1])}`);
+  }
+}

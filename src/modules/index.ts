@@ -4,7 +4,24 @@ import {
   type RecordRefsOf,
   type RecordSources,
 } from '../kernel/record-lookup.js';
+import type { Db } from '../db/database.js';
+import type { Page, PageRequest, SortKey } from '../db/pages.js';
+import type {
+  NamedKind,
+  SpreadsheetLab,
+  SpreadsheetSource,
+} from '../kernel/routes/csv-spreadsheet.js';
 import type { Routes } from '../kernel/routes/index.js';
+import { getWorkspace, listPeople } from './identity/index.js';
+import {
+  CUSTOM_FIELD_ENTITIES,
+  customFieldDefinitions,
+  listAllRooms,
+  stageList,
+} from './lab/index.js';
+import { getPlants } from './plants/index.js';
+import { getExplants } from './explants/index.js';
+import { sops } from './sops/index.js';
 import { contaminationRecords } from './contaminations/index.js';
 import { registerContaminationRoutes } from './contaminations/contaminations.routes.js';
 import { registerDemandRoutes } from './demand/demand.routes.js';
@@ -19,6 +36,8 @@ import { registerDeviceRoutes } from './devices/devices.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 import { explantRecords } from './explants/index.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
+import { registerImportRoutes } from './import/import.routes.js';
+import { registerLabRoutes } from './lab/lab.routes.js';
 import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
 import { registerMediaRecipeRoutes } from './media-recipes/media-recipes.routes.js';
@@ -37,6 +56,7 @@ import { registerPricingRoutes } from './pricing/pricing.routes.js';
 import { registerSessionRoutes, signOutRemovedMember } from './sessions/index.js';
 import { registerReadingRoutes } from './readings/readings.routes.js';
 import { registerRoomRoutes } from './rooms/rooms.routes.js';
+import { registerSearchRoutes } from './search/search.routes.js';
 import { registerStageRoutes } from './stages/stages.routes.js';
 import { explantTransferRecords, plantTransferRecords } from './transfers/index.js';
 import { registerTransferRoutes } from './transfers/transfers.routes.js';
@@ -121,10 +141,78 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerAlertRoutes(routes);
   registerWebhookRoutes(routes, { policy: deps.webhooks.policy });
   registerRoomRoutes(routes);
+  registerLabRoutes(routes);
+  registerSearchRoutes(routes);
+  registerImportRoutes(routes, { records: deps.records });
   registerSessionRoutes(routes, {
     publicUrlSet: deps.publicUrlSet,
     sessionLifetimeMs: deps.sessionLifetimeMs,
   });
   registerManagementRoutes(routes, { memberRemoved: signOutRemovedMember });
   registerNotificationRoutes(routes, { emailAvailable: deps.emailAvailable });
+}
+
+/** Every page of a list, in order (the people and rooms a spreadsheet names: a lab's few). */
+async function everyRow<T>(read: (page: PageRequest) => Promise<Page<T>>): Promise<T[]> {
+  const rows: T[] = [];
+  let after: SortKey | null = null;
+  do {
+    const page = await read({ limit: 500, offset: 0, after });
+    rows.push(...page.items);
+    after = page.nextKey;
+  } while (after !== null);
+  return rows;
+}
+
+/**
+ * A lab's names and time zone for spreadsheet-friendly CSV exports: people, rooms,
+ * stage names and custom fields once per export; plants, explants and SOPs a page at
+ * a time, by the ids the page names.
+ */
+export function createSpreadsheetSource(): SpreadsheetSource {
+  return {
+    async open(db: Db, workspaceId: string): Promise<SpreadsheetLab> {
+      const names = new Map<string, string>();
+      const key = (kind: NamedKind, id: string) => `${kind}:${id}`;
+      for (const person of await everyRow((page) => listPeople(db, workspaceId, {}, page))) {
+        names.set(key('member', person.id), person.name);
+      }
+      for (const room of await listAllRooms(db, workspaceId)) {
+        names.set(key('room', room.id), room.name);
+      }
+      const stages = new Map<string, string>();
+      for (const entity of ['plant', 'explant'] as const) {
+        const { active, retired } = await stageList(db, workspaceId, entity);
+        for (const stage of [...active, ...retired])
+          stages.set(`${entity}:${stage.key}`, stage.name);
+      }
+      const fields = new Map<string, string[]>();
+      for (const entity of CUSTOM_FIELD_ENTITIES) {
+        fields.set(
+          entity,
+          (await customFieldDefinitions(db, workspaceId, entity)).map((field) => field.key),
+        );
+      }
+      const workspace = await getWorkspace(db, workspaceId);
+      return {
+        timeZone: workspace.time_zone,
+        customFields: (entity) => fields.get(entity) ?? [],
+        stageName: (entity, stage) => stages.get(`${entity}:${stage}`),
+        nameOf: (kind, id) => names.get(key(kind, id)),
+        async load(ids) {
+          const wanted = (kind: NamedKind) =>
+            [...(ids.get(kind) ?? [])].filter((id) => !names.has(key(kind, id)));
+          for (const [id, plant] of await getPlants(db, workspaceId, wanted('plant'))) {
+            names.set(key('plant', id), plant.name);
+          }
+          for (const [id, explant] of await getExplants(db, workspaceId, wanted('explant'))) {
+            if (explant.label !== null) names.set(key('explant', id), explant.label);
+          }
+          for (const sop of await sops.findMany(db, workspaceId, wanted('sop'))) {
+            names.set(key('sop', sop.id), sop.title);
+          }
+        },
+      };
+    },
+  };
 }

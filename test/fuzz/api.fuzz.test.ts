@@ -7,7 +7,7 @@ import { newId } from '../../src/kernel/ids.js';
 import { importLabData } from '../../src/modules/import/import.service.js';
 import { createRecordLookup } from '../../src/modules/index.js';
 import { mintDeviceToken } from '../../src/modules/devices/index.js';
-import { DEFAULT_STAGE_LISTS } from '../../src/modules/records/index.js';
+import { DEFAULT_STAGE_LISTS, replaceStageList } from '../../src/modules/records/index.js';
 import {
   addRoom,
   dataOf,
@@ -133,6 +133,8 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
   /** The owner's console session: ended by a fuzzed sign-out, then opened again. */
   let session: Awaited<ReturnType<typeof signIn>>;
   let ownerMemberId: string;
+  /** Puts back the lab's stage lists and custom fields that the fuzzed writes of them replaced. */
+  let restoreLabSetup: () => Promise<void>;
 
   beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -141,15 +143,24 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
     operations = operationsOf(doc as OpenApiDocument);
     shapes = new ResponseShapes(doc as OpenApiDocument);
 
-    await defineCustomFields(t.database, lab.workspaceId, [
-      ...(['plant', 'explant', 'transfer', 'contamination'] as const).flatMap((entity) => [
+    const fields = (['plant', 'explant', 'transfer', 'contamination'] as const).flatMap(
+      (entity) => [
         { entity, key: 'clone', type: 'text' as const },
         { entity, key: 'height_cm', type: 'number' as const },
         { entity, key: 'sterile', type: 'boolean' as const },
         { entity, key: 'sown_on', type: 'date' as const },
         { entity, key: 'grade', type: 'select' as const, options: ['A', 'B'] },
-      ]),
-    ]);
+      ],
+    );
+    await defineCustomFields(t.database, lab.workspaceId, fields);
+    restoreLabSetup = async () => {
+      await defineCustomFields(t.database, lab.workspaceId, fields);
+      await inTransaction(t.database.db, async (trx) => {
+        for (const entity of ['plant', 'explant'] as const) {
+          await replaceStageList(trx, lab.workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
+        }
+      });
+    };
     const rooms = [
       await addRoom(t.database, lab.workspaceId),
       await addRoom(t.database, lab.workspaceId, 'B'),
@@ -383,6 +394,7 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         ['task', tasks.map((task) => task.id as string)],
         ['assigned_to', [lab.owner.memberId, viewer.memberId]],
         ['sop', [sop.ids.sop]],
+        ['version', [sop.ids.v1, sop.ids.v2, sop.ids.v3]],
         ['sop-run', [...runs]],
         ['equipment', [...equipment]],
         ['product_link', [productLink]],
@@ -400,6 +412,9 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
       ]),
       parentOf: new Map([
         [spareToken.id, device.deviceId],
+        [sop.ids.v1, sop.ids.sop],
+        [sop.ids.v2, sop.ids.sop],
+        [sop.ids.v3, sop.ids.sop],
         [delivery, hooked],
       ]),
       exclusive: [
@@ -549,6 +564,9 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
             );
           }
           learn(req, answer!);
+          // The lab's setup stays the fixtures' for the next requests.
+          const setupWrite = ['updateStageLists', 'updateCustomFields'].includes(req.operationId);
+          if (setupWrite && answer!.status === 200) await restoreLabSetup();
           // A sign-out (or a request turned into one by a changed method) ended the
           // owner's session: sign in again for the next requests.
           const path = req.url.split('?')[0];

@@ -16,6 +16,8 @@ export interface OperationSpec {
   readonly path: string;
   readonly parameters: readonly ParameterSpec[];
   readonly body: Schema | null;
+  /** The media types of a body that is a file (an import's CSV or XLSX); empty for JSON. */
+  readonly files: readonly string[];
   /** A GET without path parameters whose `data` is an array. */
   readonly isList: boolean;
   /** The credentials it takes: `key` (an API key, perhaps a device token, or a session), `session` only, or a `sign-in-link`. */
@@ -94,6 +96,7 @@ export function operationsOf(doc: OpenApiDocument): OperationSpec[] {
         path,
         parameters,
         body: bodySchema ? inline(bodySchema) : null,
+        files: bodySchema ? [] : Object.keys(op.requestBody?.content ?? {}),
         isList:
           method === 'get' &&
           !parameters.some((p) => p.in === 'path') &&

@@ -656,6 +656,7 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
       body: op.body === null ? fc.constant(undefined) : valueFor(op.body, '', ctx),
     })
     .map(({ path, query, headers, body }) => ({
+      ...fileBody(op, query),
       pathParams: Object.fromEntries(
         Object.entries(path).map(([k, v]) => [k, queryText(v)[0] ?? '']),
       ),
@@ -665,6 +666,7 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
       headers: {
         ...credentialHeaders(op, fixtures),
         ...(op.body !== null ? { 'content-type': 'application/json' } : {}),
+        ...(op.files.includes('text/csv') ? { 'content-type': 'text/csv' } : {}),
         ...Object.fromEntries(
           Object.entries(headers)
             .filter(([, v]) => v !== undefined)
@@ -672,12 +674,27 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
         ),
       },
       body,
-      bodyText: undefined,
       method: op.method,
       mutation: 'none',
       transport: 'inject' as const,
       raw: { lines: [], version: 'HTTP/1.1', eol: '\r\n', host: true },
     }));
+}
+
+/** A valid file of each kind an import takes (`kind` of its query); plants by default. */
+const SAMPLE_FILES: Readonly<Record<string, string>> = {
+  plants: 'Species,Cultivar\r\nFicus lyrata,Fuzz\r\n',
+  explants: 'Label,Vessels\r\nFZ-1,2\r\n',
+  rooms: 'Name\r\nFuzz room\r\n',
+};
+
+/** A file operation's body: a sample CSV of the kind its query names. */
+function fileBody(
+  op: OperationSpec,
+  query: Record<string, unknown>,
+): { bodyText: string | undefined } {
+  if (!op.files.includes('text/csv')) return { bodyText: undefined };
+  return { bodyText: SAMPLE_FILES[String(query.kind)] ?? SAMPLE_FILES.plants };
 }
 
 /** The owner's credential of the kind the operation takes. */

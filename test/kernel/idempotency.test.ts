@@ -24,6 +24,7 @@ function idempotencyTestRoutes(routes: Routes) {
       workspace_id: workspaceId,
       name,
       created_at: new Date().toISOString(),
+      archived_at: null,
     };
     await upsertRoom(db, room);
     return room;

@@ -27,7 +27,7 @@ describe('OpenAPI document', () => {
     doc = res.json();
   });
 
-  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 39 scopes', () => {
+  it('is OpenAPI 3.1 with version 1, the security schemes in use and the 41 scopes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1');
     // The device-token scheme is listed once an operation accepts device tokens.
@@ -41,7 +41,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([...schemes].sort());
     expect(schemes.has('bearerAuth')).toBe(true);
     expect(doc['x-scopes']).toEqual([...SCOPES]);
-    expect(doc['x-scopes']).toHaveLength(39);
+    expect(doc['x-scopes']).toHaveLength(41);
   });
 
   it('describes every API route with operationId, tags, scope and its error responses', () => {
@@ -160,9 +160,24 @@ describe('OpenAPI document', () => {
         'listPeople',
         'listRooms',
         'getRoom',
+        'createRoom',
+        'updateRoom',
         'getStageLists',
+        'updateStageLists',
+        'getCustomFields',
+        'updateCustomFields',
         'getLabSettings',
         'updateLabSettings',
+        'createEquipment',
+        'updateEquipment',
+        'createSop',
+        'updateSop',
+        'listSopVersions',
+        'createSopVersion',
+        'updateSopVersion',
+        'makeSopVersionEffective',
+        'search',
+        'createImport',
         // Beyond the wire format: what the console needs (sessions, members, keys, devices).
         'startSession',
         'getSession',

@@ -10,19 +10,25 @@ describeOnDatabases('Lab settings', (target) => {
     expect(dataOf(await owner.get('/api/v1/lab-settings'), 200)).toEqual({
       subculture_interval_days: 28,
       sop_runs_require_all_steps: false,
+      time_zone: 'UTC',
     });
     const changed = dataOf(
       await owner.patch('/api/v1/lab-settings', { sop_runs_require_all_steps: true }),
       200,
     );
-    expect(changed).toEqual({ subculture_interval_days: 28, sop_runs_require_all_steps: true });
+    expect(changed).toEqual({
+      subculture_interval_days: 28,
+      sop_runs_require_all_steps: true,
+      time_zone: 'UTC',
+    });
     expect(
       dataOf(await owner.patch('/api/v1/lab-settings', { subculture_interval_days: 21 }), 200),
-    ).toEqual({ subculture_interval_days: 21, sop_runs_require_all_steps: true });
+    ).toEqual({ subculture_interval_days: 21, sop_runs_require_all_steps: true, time_zone: 'UTC' });
     const guest = client(t, await lab.actor('guest'));
     expect(dataOf(await guest.get('/api/v1/lab-settings'), 200)).toEqual({
       subculture_interval_days: 21,
       sop_runs_require_all_steps: true,
+      time_zone: 'UTC',
     });
   });
 
@@ -48,6 +54,7 @@ describeOnDatabases('Lab settings', (target) => {
     expect(dataOf(await owner.get('/api/v1/lab-settings'), 200)).toEqual({
       subculture_interval_days: 7,
       sop_runs_require_all_steps: false,
+      time_zone: 'UTC',
     });
   });
 
@@ -58,6 +65,8 @@ describeOnDatabases('Lab settings', (target) => {
       [{ sop_runs_require_all_steps: 'yes' }, /^sop_runs_require_all_steps: /],
       [{ subculture_interval_days: 0 }, /^subculture_interval_days: /],
       [{ subculture_interval_days: 366 }, /^subculture_interval_days: /],
+      [{ time_zone: 'Mars/Olympus' }, /^time_zone: "Mars\/Olympus" is not a time zone/],
+      [{ time_zone: '' }, /^time_zone: /],
     ] as const) {
       expectError(
         await owner.patch('/api/v1/lab-settings', body),
@@ -69,6 +78,16 @@ describeOnDatabases('Lab settings', (target) => {
     expect(dataOf(await owner.get('/api/v1/lab-settings'), 200)).toEqual({
       subculture_interval_days: 28,
       sop_runs_require_all_steps: false,
+      time_zone: 'UTC',
     });
+  });
+
+  it("keeps the lab's time zone as an IANA name", async () => {
+    const changed = dataOf(
+      await owner.patch('/api/v1/lab-settings', { time_zone: 'Europe/Berlin' }),
+      200,
+    );
+    expect(changed.time_zone).toBe('Europe/Berlin');
+    expect(dataOf(await owner.get('/api/v1/lab-settings'), 200).time_zone).toBe('Europe/Berlin');
   });
 });

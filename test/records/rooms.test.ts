@@ -83,6 +83,7 @@ describeOnDatabases('Rooms', (target) => {
       id: rooms.a,
       name: 'Growth room A',
       created_at: expect.any(String),
+      archived_at: null,
       device_count: 2,
       plant_count: 1,
       explant_count: 1,

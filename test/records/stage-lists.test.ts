@@ -15,6 +15,7 @@ describeOnDatabases('Stage lists', (target) => {
     expect(lists).toEqual({
       plant: DEFAULT_STAGE_LISTS.plant,
       explant: DEFAULT_STAGE_LISTS.explant,
+      retired: { plant: [], explant: [] },
     });
     expect(lists.explant[0]).toEqual({ key: 'initiation', name: 'Initiation' });
     // Every key of a list is a stage a record of that kind can be moved into.

@@ -4,7 +4,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { SCOPES } from '../../src/kernel/access.js';
 import { newId } from '../../src/kernel/ids.js';
+import type { Principal } from '../../src/kernel/principal.js';
 import { replaceCustomFieldDefinitions, upsertRoom } from '../../src/modules/lab/lab.repository.js';
 import { body, type Actor, type TestApp } from './harness.js';
 
@@ -138,6 +140,7 @@ export async function addRoom(
       workspace_id: workspaceId,
       name,
       created_at: new Date().toISOString(),
+      archived_at: null,
     }),
   );
   return id;
@@ -159,6 +162,7 @@ export async function defineCustomFields(
     replaceCustomFieldDefinitions(
       trx,
       workspaceId,
+      ['plant', 'explant', 'transfer', 'contamination'],
       fields.map((f, position) => ({
         workspace_id: workspaceId,
         entity_type: f.entity,
@@ -219,3 +223,37 @@ export const keysOf = (value: object) => Object.keys(value).sort();
 
 /** Lets a little time pass, so that a later write has a later timestamp. */
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** The problem an import of `file` into the workspace is refused with (it must be refused). */
+export async function importRefusal(
+  database: Database,
+  workspaceId: string,
+  file: unknown,
+): Promise<string> {
+  const { importLabData } = await import('../../src/modules/import/import.service.js');
+  const { createRecordLookup } = await import('../../src/modules/index.js');
+  try {
+    await inTransaction(database.db, (trx) =>
+      importLabData(trx, workspaceId, file, createRecordLookup()),
+    );
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the import was accepted');
+}
+
+/** The principal of a lab's owner key, for services called directly. */
+export function ownerPrincipal(lab: { workspaceId: string; owner: Actor }): Principal {
+  return {
+    kind: 'key',
+    credentialId: lab.owner.keyId,
+    workspaceId: lab.workspaceId,
+    plan: 'teams',
+    features: [],
+    memberId: lab.owner.memberId,
+    role: 'owner',
+    deviceId: null,
+    scopes: SCOPES,
+    key: null,
+  };
+}

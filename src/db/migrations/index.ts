@@ -22,6 +22,9 @@ import * as signInLinkRevocation from './20261128200000_sign_in_link_revocation.
 import * as sopRunExplants from './20261127030400_sop_run_explants.js';
 import * as labSettings from './20261128300000_lab_settings.js';
 import * as notifications from './20261128600000_notifications.js';
+import * as labSetupWrites from './20261128400000_lab_setup_writes.js';
+import * as searchDocuments from './20261128400100_search_documents.js';
+import * as labTimeZone from './20261128400200_lab_time_zone.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -53,4 +56,7 @@ export const migrations: Record<string, Migration> = {
   '20261128300000_lab_settings': labSettings,
   '20261128200000_sign_in_link_revocation': signInLinkRevocation,
   '20261128600000_notifications': notifications,
+  '20261128400000_lab_setup_writes': labSetupWrites,
+  '20261128400100_search_documents': searchDocuments,
+  '20261128400200_lab_time_zone': labTimeZone,
 };

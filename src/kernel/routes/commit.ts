@@ -5,7 +5,8 @@ import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
 import type { TSchema } from 'typebox';
-import { sendCsv, wantsCsv } from './csv.js';
+import { csvColumns, sendCsv, wantsCsv } from './csv.js';
+import { spreadsheetLayout, wantsSpreadsheet } from './csv-spreadsheet.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ListResult, ReplayPayload } from './spec.js';
@@ -71,10 +72,18 @@ export function runList(
   const csv = op.paging!.csv;
   return async (req, reply) => {
     if (csv && wantsCsv(req.headers.accept)) {
+      const layout = wantsSpreadsheet(req.headers.accept)
+        ? spreadsheetLayout(
+            csvColumns(item),
+            list,
+            await kernel.spreadsheet.open(kernel.database.db, req.principal!.workspaceId),
+          )
+        : undefined;
       return sendCsv(reply, {
         list,
         item,
         page: (page) => run(req, scopeOf(kernel, req, page)),
+        ...(layout === undefined ? {} : { layout }),
       });
     }
     if (csv) reply.header('vary', 'Accept');

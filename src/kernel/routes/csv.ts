@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
+import type { CsvLayout } from './csv-spreadsheet.js';
 
 /**
  * CSV export of a list (a list route declares `paging.csv`): asked with
@@ -77,17 +78,24 @@ export function csvColumns(item: TSchema): string[] {
   return Object.keys(properties ?? {});
 }
 
+/** The raw form: a column per top-level field of the item, each value as it is. */
+const rawLayout = (columns: readonly string[]): CsvLayout => ({
+  header: columns,
+  page: () => Promise.resolve(),
+  row: (record) => columns.map((column) => record[column]),
+});
+
 async function* csvRows(
-  columns: readonly string[],
+  layout: CsvLayout,
   first: Page<unknown>,
   next: (after: SortKey) => Promise<Page<unknown>>,
 ): AsyncGenerator<string[]> {
-  yield [...columns];
+  yield [...layout.header];
   let page = first;
   for (;;) {
+    await layout.page(page.items);
     for (const item of page.items) {
-      const record = item as Record<string, unknown>;
-      yield columns.map((column) => csvCell(record[column]));
+      yield layout.row(item as Record<string, unknown>).map(csvCell);
     }
     if (page.nextKey === null) return;
     page = await next(page.nextKey);
@@ -105,12 +113,15 @@ export async function sendCsv(
     list: string;
     item: TSchema;
     page: (request: PageRequest) => Promise<Page<unknown>>;
+    /** Another layout than the raw one (the spreadsheet-friendly form). */
+    layout?: CsvLayout;
   },
 ): Promise<FastifyReply> {
   const pageAfter = (after: SortKey | null) =>
     input.page({ limit: EXPORT_PAGE_ROWS, offset: 0, after });
   const first = await pageAfter(null);
-  const rows = Readable.from(csvRows(csvColumns(input.item), first, (after) => pageAfter(after)));
+  const layout = input.layout ?? rawLayout(csvColumns(input.item));
+  const rows = Readable.from(csvRows(layout, first, (after) => pageAfter(after)));
   // Either end failing (a later page's query, the client leaving) stops both.
   const writer = stringify({
     eof: true,

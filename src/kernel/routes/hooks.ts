@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   FastifyRequest,
   onRequestAsyncHookHandler,
@@ -138,7 +139,7 @@ export function idempotencyHook(
       key,
       // An operation that takes no body ignores one sent anyway: it is not part of the
       // request (and, never validated, it could be nested deeper than the stack).
-      fingerprint: requestFingerprint(req.method, pathOf(req), op.body === null ? null : req.body),
+      fingerprint: requestFingerprint(req.method, pathOf(req), fingerprintBody(op, req)),
     });
     if (outcome.kind === 'claimed') {
       req.idempotencyClaim = outcome.claim;
@@ -149,6 +150,19 @@ export function idempotencyHook(
     await reply.code(outcome.status).header('idempotent-replay', 'true').send(payload);
     return reply;
   };
+}
+
+/** What of the body makes a request the same: the JSON sent, or a file's type and digest. */
+function fingerprintBody(op: Operation, req: FastifyRequest): unknown {
+  if (op.rawBody !== null) {
+    return Buffer.isBuffer(req.body)
+      ? {
+          type: req.headers['content-type'] ?? '',
+          sha256: createHash('sha256').update(req.body).digest('hex'),
+        }
+      : null;
+  }
+  return op.body === null ? null : req.body;
 }
 
 /** A claim still held when the response ends (client gone, a hook failed) is freed. */

@@ -26,6 +26,7 @@ import type {
   ListSpec,
   OperationSpec,
   PreparedWriteSpec,
+  RawBody,
   ReadSpec,
   WriteOptions,
   WriteSpec,
@@ -43,6 +44,8 @@ export interface RouteConfig {
   notFound: string;
   /** The body is JSON whatever its Content-Type says (device endpoints). */
   bodyOfAnyType: boolean;
+  /** A file body (its media types and size limit), read by the content-type parsers. */
+  rawBody: RawBody | null;
 }
 
 declare module 'fastify' {
@@ -130,6 +133,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
           hideFieldInErrors: extra.hideFieldInErrors ?? false,
           notFound: op.spec.notFound ?? 'Record',
           bodyOfAnyType: extra.bodyOfAnyType ?? false,
+          rawBody: op.rawBody,
         },
       },
       onRequest: accessHook(kernel, op),
@@ -156,6 +160,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       body: spec.body ?? null,
       bodyOptional: spec.bodyOptional ?? false,
       bodyOfAnyType: spec.bodyOfAnyType ?? false,
+      rawBody: spec.rawBody ?? null,
       data: spec.data,
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
@@ -210,6 +215,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         body: null,
         bodyOptional: false,
         bodyOfAnyType: false,
+        rawBody: null,
         data: spec.data,
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
@@ -227,6 +233,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         body: null,
         bodyOptional: false,
         bodyOfAnyType: false,
+        rawBody: null,
         data: Type.Array(spec.item),
         meta: spec.meta ?? null,
         metaRequired: true,

@@ -5,6 +5,7 @@ import type { PageRequest } from '../../db/pages.js';
 import type { CursorCodec } from '../paging.js';
 import type { Authenticator, Principal, SessionAuthenticator } from '../principal.js';
 import type { RateLimiter } from '../rate-limit.js';
+import type { SpreadsheetSource } from './csv-spreadsheet.js';
 
 /** Everything the kernel needs to run a route, built once per app. */
 export interface Kernel {
@@ -15,6 +16,8 @@ export interface Kernel {
   readonly sessions: SessionAuthenticator;
   readonly rateLimiter: RateLimiter;
   readonly cursors: CursorCodec;
+  /** The names and time zone of a lab, for spreadsheet-friendly CSV exports. */
+  readonly spreadsheet: SpreadsheetSource;
 }
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
 import { pagingParameters, type PageSettings } from '../paging.js';
 import { PageMeta, successEnvelope } from '../schemas.js';
-import type { OperationSpec } from './spec.js';
+import type { OperationSpec, RawBody } from './spec.js';
 
 /**
  * One operation as the kernel registers it, whatever its kind: what the schema,
@@ -21,6 +21,8 @@ export interface Operation {
   readonly bodyOptional: boolean;
   /** The body is read as JSON whatever its Content-Type (device endpoints): never a 415. */
   readonly bodyOfAnyType: boolean;
+  /** The body is a file of these media types (bytes, not JSON). */
+  readonly rawBody: RawBody | null;
   readonly data: TSchema;
   readonly meta: TSchema | null;
   readonly metaRequired: boolean;
@@ -53,7 +55,7 @@ function errorResponses(op: Operation): Record<string, unknown> {
   if (op.paging) codes.add('INVALID_CURSOR');
   if (spec.params) codes.add('NOT_FOUND');
   if (op.idempotency === 'store') codes.add('IDEMPOTENCY_IN_FLIGHT');
-  if (op.body) {
+  if (op.body || op.rawBody) {
     for (const code of BODY_CODES) {
       if (code !== 'UNSUPPORTED_MEDIA_TYPE' || !op.bodyOfAnyType) codes.add(code);
     }
@@ -139,7 +141,9 @@ function accessText(op: Operation): string {
       '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
         '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
         "values as JSON text, text a spreadsheet would run as a formula prefixed with `'` (also " +
-        'after a line break inside a field; a field holding a line break is always quoted)',
+        'after a line break inside a field; a field holding a line break is always quoted). With ' +
+        '`Accept: text/csv; profile=spreadsheet`, the same rows for people: names instead of ids, ' +
+        "times in the lab's time zone, a column per custom field, headers in words",
     );
   }
   return lines.join('  \n');
@@ -180,6 +184,15 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     ...(op.body && op.bodyOptional ? { 'x-body-optional': true } : {}),
     // Device firmware sends JSON with no Content-Type, or another one: read it anyway.
     ...(op.bodyOfAnyType ? { 'x-body-any-type': true } : {}),
+    // The document's requestBody lists its media types (see finishDocument).
+    ...(op.rawBody
+      ? {
+          'x-raw-body': {
+            mediaTypes: op.rawBody.mediaTypes,
+            description: op.rawBody.description,
+          },
+        }
+      : {}),
     ...(op.idempotency !== null ? { headers: idempotencyHeader(op.idempotency) } : {}),
     response: {
       [op.status]: {

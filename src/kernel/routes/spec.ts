@@ -103,6 +103,19 @@ export interface ListSpec<
   handler: (req: RouteRequest<P, Q, TSchema>, ctx: ListContext) => Promise<ListResult<Static<I>>>;
 }
 
+/**
+ * A write whose body is a file, not JSON (an import's CSV or XLSX): the media
+ * types it takes, each parsed as raw bytes (the handler gets a Buffer), and its
+ * own size limit instead of the JSON bodies' 4.5 MB.
+ */
+export interface RawBody {
+  readonly mediaTypes: readonly string[];
+  readonly maxBytes: number;
+  /** The 413's text, saying the limit and what to do. */
+  readonly tooLarge: string;
+  readonly description: string;
+}
+
 export interface ReplayPayload {
   ok: true;
   data: unknown;
@@ -124,6 +137,8 @@ export interface WriteOptions<
   body?: B;
   /** Accept a missing body (treated as `{}`). */
   bodyOptional?: boolean;
+  /** The body is a file of these media types, handed over as bytes (no `body` schema). */
+  rawBody?: RawBody;
   /**
    * Read the body as JSON whatever its Content-Type says (none, `text/plain`…):
    * device firmware often sends JSON without the header. Other operations answer

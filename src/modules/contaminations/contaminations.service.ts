@@ -22,6 +22,7 @@ import {
   type CreateContaminationBody,
   type ResolveContaminationBody,
 } from './contaminations.schemas.js';
+import { indexNewForSearch, subtitleOf } from '../search/index.js';
 
 export type ContaminationRecord = Static<typeof Contamination>;
 
@@ -120,6 +121,16 @@ export async function createContamination(
     resolved_by: status === 'resolved' ? principal.memberId : null,
   };
   await contaminations.insert(trx, row);
+  await indexNewForSearch(trx, {
+    kind: 'contamination',
+    id: row.id,
+    workspaceId,
+    title: row.issue,
+    subtitle: subtitleOf([row.type_other ?? row.type, row.severity]),
+    names: [row.issue],
+    fields: [row.type, row.type_other, row.description, row.notes, row.suspected_source],
+    archived: false,
+  });
   await recordChangeEvent(trx, {
     workspaceId,
     entityType: target.entity,

@@ -96,3 +96,17 @@ export function listEquipmentEventRows(
   if (filters.kind !== null) query = query.where('kind', '=', filters.kind);
   return fetchPage(withinWindow(query, 'occurred_at', filters.window), BY_OCCURRED_AT, page);
 }
+
+/** The equipment of the workspace with exactly this name (what imports match it on). */
+export function findEquipmentByName(
+  db: Db,
+  workspaceId: string,
+  name: string,
+): Promise<EquipmentRow[]> {
+  return db
+    .selectFrom('equipment')
+    .select(EQUIPMENT_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('name', '=', name)
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { Routes } from '../../kernel/routes/index.js';
 import { timeWindow } from '../../kernel/window.js';
 import { listEquipmentEvents, recordEquipmentEvent } from './equipment-events.service.js';
 import {
+  CreateEquipmentBody,
   CreateEquipmentEventBody,
   Equipment,
   EquipmentEvent,
@@ -10,8 +11,14 @@ import {
   EquipmentEventReceipt,
   EquipmentParams,
   EquipmentQuery,
+  UpdateEquipmentBody,
 } from './equipment.schemas.js';
-import { getEquipment, listEquipment } from './equipment.service.js';
+import {
+  createEquipment,
+  getEquipment,
+  listEquipment,
+  updateEquipment,
+} from './equipment.service.js';
 
 export function registerEquipmentRoutes(routes: Routes, deps: { records: RecordLookup }): void {
   routes.list({
@@ -42,6 +49,53 @@ export function registerEquipmentRoutes(routes: Routes, deps: { records: RecordL
     data: Equipment,
     handler: async (req, ctx) => ({
       data: await getEquipment(ctx.db, ctx.principal.workspaceId, req.params.id),
+    }),
+  });
+
+  routes.write({
+    method: 'POST',
+    url: '/api/v1/equipment',
+    operationId: 'createEquipment',
+    tags: ['Equipment'],
+    summary: 'Add equipment to the library',
+    description:
+      "The import file's equipment fields. A name other equipment of the lab has answers 409 " +
+      'DUPLICATE_ENTRY (imports match equipment on its name). Calibration and maintenance dates ' +
+      'come from its events.',
+    scope: 'write:equipment',
+    failureCode: 'EQUIPMENT_CREATE_FAILED',
+    errors: ['DUPLICATE_ENTRY'],
+    body: CreateEquipmentBody,
+    data: Equipment,
+    handler: async (req, ctx) => ({
+      data: await createEquipment(ctx.trx, ctx.principal.workspaceId, req.body, ctx.now),
+    }),
+  });
+
+  routes.write({
+    method: 'PATCH',
+    url: '/api/v1/equipment/:id',
+    operationId: 'updateEquipment',
+    tags: ['Equipment'],
+    summary: 'Edit or retire equipment',
+    description:
+      'The fields sent change (null clears an optional one); `status: archived` retires it ' +
+      '(`active` brings it back). A name other equipment has answers 409 DUPLICATE_ENTRY.',
+    scope: 'write:equipment',
+    failureCode: 'EQUIPMENT_UPDATE_FAILED',
+    errors: ['DUPLICATE_ENTRY'],
+    params: EquipmentParams,
+    notFound: 'Equipment',
+    body: UpdateEquipmentBody,
+    data: Equipment,
+    handler: async (req, ctx) => ({
+      data: await updateEquipment(
+        ctx.trx,
+        ctx.principal.workspaceId,
+        req.params.id,
+        req.body,
+        ctx.now,
+      ),
     }),
   });
 

@@ -1,5 +1,13 @@
 import Type, { type Static } from 'typebox';
-import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import {
+  Closed,
+  Nullable,
+  OptionalOf,
+  OptionalText,
+  StringEnum,
+  Text,
+  Uuid,
+} from '../../kernel/schemas.js';
 
 export const EQUIPMENT_CATEGORIES = [
   'balance_scale',
@@ -192,3 +200,38 @@ export const EquipmentEventQuery = Type.Object({
     }),
   ),
 });
+
+/**
+ * A piece of equipment as it is written, by an import file and by the API alike
+ * (one schema): the library fields; calibration and maintenance dates come from
+ * its events.
+ */
+export const equipmentFields = {
+  name: Text(200),
+  category: StringEnum(EQUIPMENT_CATEGORIES),
+  status: Type.Optional(
+    StringEnum(EQUIPMENT_STATUSES, { description: 'default active; archived retires it' }),
+  ),
+  manufacturer: OptionalText(200),
+  model: OptionalText(200),
+  serial_number: OptionalText(200),
+  location: OptionalText(200),
+  purchase_date: OptionalOf(Type.String({ format: 'date' })),
+  vendor_url: OptionalOf(
+    Type.String({ maxLength: 2000, pattern: '^https?://\\S+$', description: 'an http(s) URL' }),
+  ),
+  notes: OptionalText(5000),
+};
+
+/** POST /equipment: a name another piece of equipment has is refused (409); imports match on it. */
+export const CreateEquipmentBody = Closed(equipmentFields);
+
+/** PATCH /equipment/{id}: the fields sent change; null clears; `status: archived` retires it. */
+export const UpdateEquipmentBody = Type.Object(
+  {
+    ...equipmentFields,
+    name: Type.Optional(equipmentFields.name),
+    category: Type.Optional(equipmentFields.category),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -1,9 +1,21 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
-import { equipment, listEquipmentRows, type EquipmentRow } from './equipment.repository.js';
-import type { Equipment } from './equipment.schemas.js';
+import { changedValues, diffFields } from '../../lib/changes.js';
+import {
+  equipment,
+  findEquipmentByName,
+  listEquipmentRows,
+  type EquipmentRow,
+} from './equipment.repository.js';
+import {
+  equipmentFields,
+  type CreateEquipmentBody,
+  type Equipment,
+  type UpdateEquipmentBody,
+} from './equipment.schemas.js';
 
 export {
   EQUIPMENT_CATEGORIES,
@@ -63,4 +75,73 @@ export async function listEquipment(
     page,
   );
   return { items: items.map(presentEquipment), nextKey };
+}
+
+/** 409 when other equipment of the workspace has this name (imports match equipment on it). */
+async function requireFreeName(
+  db: Db,
+  workspaceId: string,
+  name: string,
+  id: string | null,
+): Promise<void> {
+  const holders = await findEquipmentByName(db, workspaceId, name);
+  if (holders.some((row) => row.id !== id)) {
+    throw errors.conflict('DUPLICATE_ENTRY', `name: the lab already has equipment named "${name}"`);
+  }
+}
+
+/** The library fields: what the API and an import write. */
+const LIBRARY_FIELDS = Object.keys(equipmentFields) as (keyof typeof equipmentFields)[];
+
+/** POST /equipment: a new piece of the library (the import file's equipment fields). */
+export async function createEquipment(
+  trx: Trx,
+  workspaceId: string,
+  input: Static<typeof CreateEquipmentBody>,
+  now: string,
+): Promise<EquipmentRecord> {
+  await requireFreeName(trx, workspaceId, input.name, null);
+  const row: EquipmentRow = {
+    id: newId(),
+    workspace_id: workspaceId,
+    name: input.name,
+    category: input.category,
+    status: input.status ?? 'active',
+    manufacturer: input.manufacturer ?? null,
+    model: input.model ?? null,
+    serial_number: input.serial_number ?? null,
+    location: input.location ?? null,
+    purchase_date: input.purchase_date ?? null,
+    vendor_url: input.vendor_url ?? null,
+    notes: input.notes ?? null,
+    last_calibrated_at: null,
+    next_calibration_due_at: null,
+    last_maintenance_at: null,
+    next_maintenance_due_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await equipment.insert(trx, row);
+  return presentEquipment(row);
+}
+
+/**
+ * PATCH /equipment/{id}: the library fields sent change (null clears, a name must
+ * stay free); `status: archived` retires it. Nothing changed: nothing written.
+ */
+export async function updateEquipment(
+  trx: Trx,
+  workspaceId: string,
+  id: string,
+  input: Static<typeof UpdateEquipmentBody>,
+  now: string,
+): Promise<EquipmentRecord> {
+  const row = await equipment.lock(trx, workspaceId, id);
+  if (row === undefined) throw errors.notFound('Equipment');
+  const update = changedValues(diffFields(row, input, LIBRARY_FIELDS)) as Partial<EquipmentRow>;
+  if (Object.keys(update).length === 0) return presentEquipment(row);
+  if (update.name !== undefined) await requireFreeName(trx, workspaceId, update.name, id);
+  update.updated_at = now;
+  await equipment.update(trx, workspaceId, id, update);
+  return presentEquipment({ ...row, ...update });
 }

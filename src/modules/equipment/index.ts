@@ -5,3 +5,4 @@
 export { recordEquipmentEvent, type EquipmentEventInput } from './equipment-events.service.js';
 export { equipment } from './equipment.repository.js';
 export { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from './equipment.service.js';
+export { equipmentFields } from './equipment.schemas.js';

@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../../db/database.js';
 import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import { pick, preparedQuery } from '../../db/prepared.js';
 import type { EventTable } from '../../db/schema.js';
 
@@ -57,6 +58,25 @@ const insertEventRow = preparedQuery((db, p: EventRow) =>
 
 export async function insertEvent(trx: Trx, row: EventRow): Promise<void> {
   await insertEventRow.run(trx, row);
+}
+
+const insertEventRows = bulkInsert('events', {
+  id: 'text',
+  workspace_id: 'text',
+  seq: 'bigint',
+  entity_type: 'text',
+  entity_id: 'text',
+  stage_id: 'text',
+  event_type: 'text',
+  event_time: 'text',
+  recorded_by: 'text',
+  payload: 'text',
+  created_at: 'text',
+});
+
+/** Many events at once (one statement on PostgreSQL), in order. */
+export async function insertEvents(trx: Trx, rows: readonly EventRow[]): Promise<void> {
+  await insertEventRows.run(trx, rows);
 }
 
 /** Oldest first by the workspace's sequence: equal timestamps never reorder or skip. */

@@ -10,6 +10,7 @@ import {
   findEventRow,
   findEventRows,
   insertEvent,
+  insertEvents,
   latestEventSequence,
   listActivity as listActivityRows,
   listEvents as listEventRows,
@@ -126,7 +127,8 @@ export async function recordChangeEvents(
     };
   });
   await setLastEventAt(trx, workspaceId, previous!);
-  for (const row of rows) await insertEvent(trx, row);
+  if (rows.length === 1) await insertEvent(trx, rows[0]!);
+  else await insertEvents(trx, rows);
   return rows;
 }
 

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { bulkInsert, type ColumnType } from '../../db/bulk-insert.js';
 import {
   fetchPage,
   NEWEST_FIRST,
@@ -140,4 +141,60 @@ export function explantsSubculturedIn(
     .where('archived_at', 'is', null)
     .where('deleted_at', 'is', null)
     .execute();
+}
+
+const COUNTS = new Set(['initial_count', 'current_count', 'plantlet_count']);
+const insertExplantRows = bulkInsert(
+  'explants',
+  Object.fromEntries(
+    COLUMNS.map((column) => [column, COUNTS.has(column) ? 'integer' : 'text']),
+  ) as Record<(typeof COLUMNS)[number], ColumnType>,
+);
+
+/** Many new explants at once (one statement on PostgreSQL); their external ids are checked. */
+export async function insertExplants(trx: Trx, rows: readonly ExplantRow[]): Promise<void> {
+  await insertExplantRows.run(trx, rows);
+}
+
+/** The explants of these plants (deleted ones hidden): what an import matches rows on. */
+export async function findExplantsOfPlants(
+  db: Db,
+  workspaceId: string,
+  plantIds: readonly string[],
+): Promise<ExplantRow[]> {
+  const rows: ExplantRow[] = [];
+  for (let start = 0; start < plantIds.length; start += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('explants')
+        .select(COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('plant_id', 'in', plantIds.slice(start, start + 500))
+        .where('deleted_at', 'is', null)
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** The explants whose external ids (lower-cased) are among `keys`; deleted ones hidden. */
+export async function findExplantsByExternalKeys(
+  db: Db,
+  workspaceId: string,
+  keys: readonly string[],
+): Promise<ExplantRow[]> {
+  const rows: ExplantRow[] = [];
+  const wanted = [...new Set(keys)];
+  for (let start = 0; start < wanted.length; start += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('explants')
+        .select(COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .where('external_id_key', 'in', wanted.slice(start, start + 500))
+        .where('deleted_at', 'is', null)
+        .execute()),
+    );
+  }
+  return rows;
 }

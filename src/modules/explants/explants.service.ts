@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { changedValues, diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
@@ -9,8 +10,17 @@ import { toUtc } from '../../kernel/formats.js';
 import type { NewChangeEvent } from '../events/index.js';
 import { getWorkspace } from '../identity/index.js';
 import {
+  customFieldDefinitions,
+  requireRoomIds,
+  stageOptions,
+  type CustomFieldDefinitionRow,
+  type StageOption,
+} from '../lab/index.js';
+import {
   checkRecordFilters,
+  checkTrackedUpdate,
   createTracked,
+  currentStageColumns,
   currentStageOf,
   customFieldsOf,
   getTracked,
@@ -18,17 +28,25 @@ import {
   hasRecordFilters,
   initialStageOf,
   listTracked,
+  mergeCustomFields,
+  pickInitialStage,
+  recordCreatedMany,
+  type CustomFieldMap,
   searchTextOf,
   setArchived,
   type ArchiveInput,
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { openInitialStage } from '../stages/index.js';
+import { indexManyNewForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
+import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
   explants,
   explantsSubculturedIn,
+  findExplantsByExternalKeys,
+  findExplantsOfPlants,
+  insertExplants,
   EXPLANT_IDENTITY_KEYS,
   findExplantsByKeys,
   listExplantRows,
@@ -91,12 +109,52 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
 
 const SEARCHED = ['label', 'batch_number', 'external_id'] as const;
 
+/** What GET /search finds of an explant: its label, and its plant's names with its own. */
+function explantDocument(row: ExplantRow): SearchDocument {
+  return {
+    kind: 'explant',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.label,
+    subtitle: subtitleOf([row.batch_number, row.external_id]),
+    names: [row.label],
+    fields: [row.batch_number, row.external_id],
+    parentId: row.plant_id,
+    archived: row.archived_at !== null,
+  };
+}
+
 /** What an explant search matches. */
 const searchTextOfExplant = (row: Pick<ExplantRow, (typeof SEARCHED)[number]>) =>
   searchTextOf(SEARCHED.map((field) => row[field]));
 
 const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
+
+/** A new explant's own columns, from what POST /explants was sent. */
+function explantColumns(input: Static<typeof CreateExplantBody>, now: string) {
+  const initialCount = input.initial_count ?? null;
+  return {
+    plant_id: input.plant_id ?? null,
+    label: input.label,
+    label_key: input.label.toLowerCase(),
+    batch_number: input.batch_number ?? null,
+    batch_number_key: lowerOrNull(input.batch_number),
+    notes: input.notes ?? null,
+    status: input.status ?? 'active',
+    initial_count: initialCount,
+    current_count: input.current_count === undefined ? initialCount : input.current_count,
+    plantlet_count: input.plantlet_count ?? null,
+    subcultured_at: now,
+  };
+}
+
+/** An explant with a room but no stage: the room belongs to the first stage. */
+function requireStageForRoom(input: Static<typeof CreateExplantBody>, stage: StageOption | null) {
+  if (input.room_id !== undefined && stage === null) {
+    throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
+  }
+}
 
 /**
  * Creates an explant as the key's owner, with a `created` change-history event, and
@@ -115,30 +173,14 @@ export async function createExplant(
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
     throw errors.validation('plant_id: no plant with this id in the workspace');
   }
-  const initialCount = input.initial_count ?? null;
   const { record } = await createTracked(trx, EXPLANT_KIND, principal, input, now, {
     firstStage: async () => {
       const stage = await initialStageOf(trx, workspaceId, 'explant', input.initial_stage);
-      if (input.room_id !== undefined && stage === null) {
-        throw errors.validation('room_id: the room of the first stage; send initial_stage with it');
-      }
+      requireStageForRoom(input, stage);
       return stage;
     },
     openStage: openInitialStage,
-    row: (columns) => ({
-      ...columns,
-      plant_id: plantId,
-      label: input.label,
-      label_key: input.label.toLowerCase(),
-      batch_number: input.batch_number ?? null,
-      batch_number_key: lowerOrNull(input.batch_number),
-      notes: input.notes ?? null,
-      status: input.status ?? 'active',
-      initial_count: initialCount,
-      current_count: input.current_count === undefined ? initialCount : input.current_count,
-      plantlet_count: input.plantlet_count ?? null,
-      subcultured_at: now,
-    }),
+    row: (columns) => ({ ...columns, ...explantColumns(input, now) }),
   });
   return record;
 }
@@ -160,6 +202,122 @@ export async function explantsFallingDue(
     ...row,
     transfer_due_at: addDays(row.subcultured_at!, intervalDays),
   }));
+}
+
+/** A new explant's row, as POST /explants stores it (its first stage, when it has one, given). */
+function newExplantRow(
+  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
+  input: Static<typeof CreateExplantBody>,
+  customFields: CustomFieldMap,
+  externalIdKey: string | null,
+  stage: { id: string; stage: string; name: string } | null,
+): ExplantRow {
+  const row = {
+    id: base.id,
+    workspace_id: base.workspaceId,
+    ...explantColumns(input, base.now),
+    external_id: input.external_id ?? null,
+    external_id_key: externalIdKey,
+    custom_fields: JSON.stringify(customFields),
+    created_by: base.createdBy,
+    created_at: base.now,
+    updated_at: base.now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
+    ),
+    archived_at: null,
+    archived_by: null,
+  };
+  return { ...row, search_text: searchTextOfExplant(row) };
+}
+
+/** What checking new explants needs of their lab, read once for any number of them. */
+export interface NewExplantSetup {
+  readonly definitions: readonly CustomFieldDefinitionRow[];
+  readonly stages: readonly StageOption[];
+}
+
+export async function newExplantSetup(db: Db, workspaceId: string): Promise<NewExplantSetup> {
+  return {
+    definitions: await customFieldDefinitions(db, workspaceId, 'explant'),
+    stages: await stageOptions(db, workspaceId, 'explant'),
+  };
+}
+
+/**
+ * POST /explants' checks of one new explant against its lab's custom fields and
+ * stage list, without the database; throws the same 422.
+ */
+export function checkNewExplant(
+  setup: NewExplantSetup,
+  input: Static<typeof CreateExplantBody>,
+): { customFields: CustomFieldMap; stage: StageOption | null } {
+  const customFields = mergeCustomFields(setup.definitions, 'explant', {}, input.custom_fields);
+  const stage = pickInitialStage(setup.stages, 'explant', input.initial_stage);
+  requireStageForRoom(input, stage);
+  return { customFields, stage };
+}
+
+/**
+ * Creates many explants at once as the key's owner (an import): each checked as
+ * POST /explants checks one, plants and rooms of the workspace, external ids free
+ * and distinct, all before the first write; then written in a few statements.
+ */
+export async function createExplants(
+  trx: Trx,
+  principal: Principal,
+  setup: NewExplantSetup,
+  inputs: readonly Static<typeof CreateExplantBody>[],
+  now: string,
+  records: RecordLookup,
+): Promise<ExplantRecord[]> {
+  const workspaceId = principal.workspaceId;
+  const checked = inputs.map((input) => checkNewExplant(setup, input));
+  for (const plantId of new Set(inputs.flatMap((input) => input.plant_id ?? []))) {
+    if ((await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
+      throw errors.validation('plant_id: no plant with this id in the workspace');
+    }
+  }
+  await requireRoomIds(
+    trx,
+    workspaceId,
+    inputs.flatMap((input) => input.room_id ?? []),
+  );
+  const keys = await explantExternalIds.claimMany(
+    trx,
+    workspaceId,
+    inputs.map((input) => input.external_id ?? null),
+  );
+  const ids = inputs.map(() => newId());
+  const stages = await openFirstStages(
+    trx,
+    { workspaceId, entity: 'explant', enteredOn: now, createdBy: principal.memberId },
+    inputs.map((input, i) => ({
+      entityId: ids[i]!,
+      stage: checked[i]!.stage,
+      roomId: input.room_id ?? null,
+    })),
+  );
+  const rows = inputs.map((input, i) =>
+    newExplantRow(
+      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
+      input,
+      checked[i]!.customFields,
+      keys[i]!,
+      stages.get(ids[i]!) ?? null,
+    ),
+  );
+  await explantExternalIds.guard(insertExplants(trx, rows), null);
+  await indexManyNewForSearch(trx, workspaceId, rows.map(explantDocument));
+  const context = await explantContext(trx, workspaceId);
+  const created = rows.map((row) => presentExplant(row, context));
+  await recordCreatedMany(
+    trx,
+    { workspaceId, entity: 'explant', by: principal.memberId, at: now },
+    created.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
+  );
+  return created;
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {
@@ -317,6 +475,7 @@ const EXPLANT_KIND: TrackedKind<
       update.batch_number_key = lowerOrNull(update.batch_number);
   },
   searchText: searchTextOfExplant,
+  searchDocument: explantDocument,
   context: explantContext,
   present: presentExplant,
 };
@@ -407,4 +566,42 @@ export function archiveExplant(
     { archive, reason: input.reason ?? null },
     now,
   );
+}
+
+/** Whether PATCH /explants/{id} with `input` would change the explant: its checks, no write (an import's dry run). */
+export function checkExplantUpdate(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdateExplantBody>,
+): Promise<boolean> {
+  return checkTrackedUpdate(db, EXPLANT_KIND, principal, id, input);
+}
+
+/** An explant as an import's rows match it: by external id, or by label within its plant. */
+export interface ExplantIdentity {
+  readonly id: string;
+  readonly plantId: string | null;
+  readonly labelKey: string;
+  readonly externalIdKey: string | null;
+}
+
+/** The explants with these external ids (lower-cased), and those of these plants. */
+export async function findExplantIdentities(
+  db: Db,
+  workspaceId: string,
+  externalKeys: readonly string[],
+  plantIds: readonly string[],
+): Promise<ExplantIdentity[]> {
+  const rows = [
+    ...(await findExplantsByExternalKeys(db, workspaceId, externalKeys)),
+    ...(await findExplantsOfPlants(db, workspaceId, plantIds)),
+  ];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return [...byId.values()].map((row) => ({
+    id: row.id,
+    plantId: row.plant_id,
+    labelKey: row.label_key,
+    externalIdKey: row.external_id_key,
+  }));
 }

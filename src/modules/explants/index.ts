@@ -1,13 +1,22 @@
 /* The explants module's face: explants, and what a transfer changes of one. */
 export { explantRecords } from './explants.repository.js';
+export { CreateExplantBody, EXPLANT_STATUSES, UpdateExplantBody } from './explants.schemas.js';
 export {
   applyExplantTransfer,
   archiveExplant,
   type ExplantCounts,
   createExplant,
   explantsFallingDue,
+  findExplantIdentities,
   findExplantsByIdentity,
+  type ExplantIdentity,
+  checkExplantUpdate,
+  checkNewExplant,
+  createExplants,
   getExplant,
+  newExplantSetup,
+  type NewExplantSetup,
+  updateExplant,
   type ExplantRecord,
   getExplants,
   listExplants,

@@ -21,6 +21,7 @@ const WORKSPACE_COLUMNS = [
   'updated_at',
   'subculture_interval_days',
   'sop_runs_require_all_steps',
+  'time_zone',
 ] as const;
 
 const MEMBER_COLUMNS = [
@@ -77,6 +78,7 @@ export async function updateWorkspace(
       | 'device_allowance'
       | 'subculture_interval_days'
       | 'sop_runs_require_all_steps'
+      | 'time_zone'
     >
   > & {
     updated_at: string;

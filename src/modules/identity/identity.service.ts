@@ -89,10 +89,22 @@ export async function createWorkspace(trx: Trx, input: NewWorkspace): Promise<Wo
     updated_at: at,
     subculture_interval_days: DEFAULT_SUBCULTURE_INTERVAL_DAYS,
     sop_runs_require_all_steps: 0,
+    time_zone: 'UTC',
   };
   await insertWorkspace(trx, row);
   await installDefaultStageLists(trx, row.id);
   return row;
+}
+
+/** An IANA time zone name the runtime knows (`Europe/Berlin`, `UTC`), as it names it; else 422. */
+function requireTimeZone(name: string): string {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    throw errors.validation(
+      `time_zone: "${name}" is not a time zone; use an IANA name such as Europe/Berlin or UTC`,
+    );
+  }
 }
 
 export async function hasAnyWorkspace(db: Db): Promise<boolean> {
@@ -112,6 +124,7 @@ export async function updateWorkspaceSettings(
     device_allowance?: number | null;
     subculture_interval_days?: number;
     sop_runs_require_all_steps?: boolean;
+    time_zone?: string;
   },
   at: string = nowIso(),
 ): Promise<void> {
@@ -133,6 +146,7 @@ export async function updateWorkspaceSettings(
     ...(settings.sop_runs_require_all_steps === undefined
       ? {}
       : { sop_runs_require_all_steps: settings.sop_runs_require_all_steps ? 1 : 0 }),
+    ...(settings.time_zone === undefined ? {} : { time_zone: requireTimeZone(settings.time_zone) }),
     updated_at: at,
   });
 }

@@ -32,3 +32,4 @@ export {
   type WorkspaceRow,
 } from './identity.service.js';
 export { requireManageableMember } from './management.service.js';
+export { listPeople } from './people.service.js';

@@ -8,6 +8,7 @@ export type LabSettingsRecord = Static<typeof LabSettings>;
 const presentSettings = (row: WorkspaceRow): LabSettingsRecord => ({
   subculture_interval_days: row.subculture_interval_days,
   sop_runs_require_all_steps: row.sop_runs_require_all_steps === 1,
+  time_zone: row.time_zone,
 });
 
 /** GET /lab-settings: the calling key's lab's settings. */

@@ -19,6 +19,13 @@ const settingFields = {
       'SOP_RUN_STEPS_INCOMPLETE (a skipped step has evidence). Default false: `complete` ends ' +
       'the run and the run lists its `incompleteSteps`.',
   }),
+  time_zone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description:
+      "The lab's time zone, an IANA name (Europe/Berlin, America/New_York; default UTC): " +
+      'spreadsheet-friendly CSV exports show local times in it',
+  }),
 };
 
 /** The lab's own settings (Vitro's addition). */
@@ -28,6 +35,7 @@ export const UpdateLabSettingsBody = Type.Object(
   {
     subculture_interval_days: Type.Optional(settingFields.subculture_interval_days),
     sop_runs_require_all_steps: Type.Optional(settingFields.sop_runs_require_all_steps),
+    time_zone: Type.Optional(settingFields.time_zone),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -2,6 +2,7 @@ import type { Feature } from '../../kernel/access.js';
 import type { CustomFieldEntity, StageEntity, StageOption } from '../lab/index.js';
 import { naturalKey, type IdSource } from './import.match.js';
 import type { ImportFile } from './import.schema.js';
+import { storedSteps } from '../sops/index.js';
 import type {
   CultureLinePriceInput,
   EquipmentInput,
@@ -74,19 +75,7 @@ function sopOf(sop: SopEntry, ids: IdSource): SopInput {
       approved_at: utcOrNull(version.approved_at),
       title: version.title ?? null,
       description: version.description ?? null,
-      steps: (version.steps ?? []).map((step) => ({
-        id: step.id,
-        instruction: step.instruction,
-        notes: step.notes ?? null,
-        safetyWarning: step.safety_warning ?? null,
-        estimatedMinutes: step.estimated_minutes ?? null,
-        measurements: (step.measurements ?? []).map((m) => ({
-          metric: m.metric,
-          unit: m.unit,
-          min: m.min ?? null,
-          max: m.max ?? null,
-        })),
-      })),
+      steps: storedSteps(version.steps ?? []),
     })),
   };
 }

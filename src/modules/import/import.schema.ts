@@ -1,19 +1,27 @@
-import Type, { type Static, type TProperties, type TSchema } from 'typebox';
+import Type, { type Static } from 'typebox';
 import { FEATURES } from '../../kernel/access.js';
 import {
+  Closed,
   Count,
-  FINITE_NUMBER_BOUNDS,
   Int,
   Nullable,
+  OptionalOf,
+  OptionalText,
   StringEnum,
+  Text,
   Uuid,
 } from '../../kernel/schemas.js';
-import { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from '../equipment/index.js';
+import { equipmentFields } from '../equipment/index.js';
 import { WORKSPACE_TYPES } from '../identity/index.js';
 import { LABEL_CONTENT_TYPES, LABEL_RECORD_TYPES } from '../labels/index.js';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from '../lab/index.js';
+import {
+  CUSTOM_FIELD_ENTITIES,
+  customFieldProperties,
+  RoomName,
+  StageListInput,
+} from '../lab/index.js';
 import { CURRENCY_PATTERN, DECIMAL_PATTERN, PRICE_SOURCES } from '../pricing/index.js';
-import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sops/index.js';
+import { sopFields, sopVersionFields } from '../sops/index.js';
 
 /*
  * The import file (resources.md §Import file). Every object is closed
@@ -21,29 +29,8 @@ import { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES, StepId } from '../sop
  * A `pattern` carries a `description` that completes "must be …" in errors.
  */
 
-const Closed = <P extends TProperties>(properties: P) =>
-  Type.Object(properties, { additionalProperties: false });
-
-const NullableEnum = <const V extends readonly string[]>(values: V) =>
-  Type.Unsafe<V[number] | null>({ type: ['string', 'null'], enum: [...values, null] });
-
-const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
-const OptionalText = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
-const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
-
-/** A duration in minutes or hours: finite, at most a million (stored as double precision). */
-const Duration = () => Type.Number({ minimum: 0, maximum: 1_000_000 });
-
 const Id = () => Type.Optional(Uuid({ description: 'a UUID; generated when absent' }));
 const ZonedTimestamp = () => Type.String({ format: 'date-time' });
-
-export const SNAKE_CASE_PATTERN = '^[a-z][a-z0-9]*(_[a-z0-9]+)*$';
-const SnakeCaseKey = (max: number) =>
-  Type.String({
-    maxLength: max,
-    pattern: SNAKE_CASE_PATTERN,
-    description: 'snake_case (lower-case letters and digits joined by single underscores)',
-  });
 
 const Decimal = () =>
   Type.String({
@@ -62,11 +49,6 @@ const Money = Closed({
   ),
 });
 
-const StageList = Type.Array(Closed({ key: SnakeCaseKey(50), name: Text(100) }), {
-  minItems: 1,
-  maxItems: 100,
-});
-
 const WorkspaceSection = Closed({
   name: Type.Optional(Text(200)),
   type: Type.Optional(StringEnum(WORKSPACE_TYPES)),
@@ -77,70 +59,20 @@ const WorkspaceSection = Closed({
 
 const CustomField = Closed({
   entity: StringEnum(CUSTOM_FIELD_ENTITIES),
-  key: SnakeCaseKey(60),
-  type: StringEnum(CUSTOM_FIELD_TYPES),
-  options: OptionalOf(Type.Array(Text(100), { minItems: 1, maxItems: 200, uniqueItems: true })),
+  ...customFieldProperties,
 });
 
-const Room = Closed({ id: Id(), name: Text(200) });
+const Room = Closed({ id: Id(), name: RoomName() });
 
-/** A reading a step asks for: runs' measurements of this metric must use its unit and range. */
-const StepMeasurement = Closed({
-  metric: Text(60),
-  unit: Text(20),
-  min: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
-  max: OptionalOf(Type.Number(FINITE_NUMBER_BOUNDS)),
-});
-
-const SopStep = Closed({
-  id: StepId('a step id of 1 to 64 letters, digits, ".", "_", ":" or "-" (e.g. step-1)'),
-  instruction: Text(5000),
-  notes: OptionalText(5000),
-  safety_warning: OptionalText(2000),
-  estimated_minutes: OptionalOf(Duration()),
-  measurements: Type.Optional(Type.Array(StepMeasurement, { maxItems: 20 })),
-});
-
-const SopVersion = Closed({
-  id: Id(),
-  version: Int({ minimum: 1 }),
-  lifecycle_status: StringEnum(SOP_LIFECYCLE_STATUSES),
-  effective_at: OptionalOf(ZonedTimestamp()),
-  approved_at: OptionalOf(ZonedTimestamp()),
-  title: OptionalText(300),
-  description: OptionalText(5000),
-  steps: Type.Optional(Type.Array(SopStep, { maxItems: 500 })),
-});
+const SopVersion = Closed({ id: Id(), ...sopVersionFields });
 
 const Sop = Closed({
   id: Id(),
-  title: Text(300),
-  description: OptionalText(5000),
-  category: OptionalText(100),
-  status: Type.Optional(NullableEnum(SOP_STATUSES)),
-  level: Type.Optional(NullableEnum(SOP_LEVELS)),
-  tags: Type.Optional(Type.Array(Text(100), { maxItems: 100 })),
-  equipment: Type.Optional(Type.Array(Text(200), { maxItems: 100 })),
-  estimated_time_minutes: OptionalOf(Duration()),
-  duration_hours: OptionalOf(Duration()),
+  ...sopFields,
   versions: Type.Optional(Type.Array(SopVersion, { maxItems: 1000 })),
 });
 
-const Equipment = Closed({
-  id: Id(),
-  name: Text(200),
-  category: StringEnum(EQUIPMENT_CATEGORIES),
-  status: Type.Optional(StringEnum(EQUIPMENT_STATUSES)),
-  manufacturer: OptionalText(200),
-  model: OptionalText(200),
-  serial_number: OptionalText(200),
-  location: OptionalText(200),
-  purchase_date: OptionalOf(Type.String({ format: 'date' })),
-  vendor_url: OptionalOf(
-    Type.String({ maxLength: 2000, pattern: '^https?://\\S+$', description: 'an http(s) URL' }),
-  ),
-  notes: OptionalText(5000),
-});
+const Equipment = Closed({ id: Id(), ...equipmentFields });
 
 const Label = Closed({
   barcode: Text(512),
@@ -188,7 +120,7 @@ const OrderLine = Closed({
 export const ImportFileSchema = Closed({
   workspace: Type.Optional(WorkspaceSection),
   stages: Type.Optional(
-    Closed({ plant: Type.Optional(StageList), explant: Type.Optional(StageList) }),
+    Closed({ plant: Type.Optional(StageListInput), explant: Type.Optional(StageListInput) }),
   ),
   custom_fields: Type.Optional(Type.Array(CustomField, { maxItems: 1000 })),
   rooms: Type.Optional(Type.Array(Room)),

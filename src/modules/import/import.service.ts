@@ -8,8 +8,8 @@ import {
   updateWorkspaceSettings,
   type WorkspaceRow,
 } from '../identity/index.js';
-import { saveRoom, setCustomFieldDefinitions, setStageList } from '../lab/index.js';
-import { renameCurrentStages } from '../records/index.js';
+import { saveRoom, setCustomFieldDefinitions } from '../lab/index.js';
+import { replaceStageList } from '../records/index.js';
 import { checkImportAgainstDatabase } from './import.checks.js';
 import { storedIds } from './import.match.js';
 import { planImport, type ImportPlan, type WorkspaceSettings } from './import.plan.js';
@@ -70,10 +70,7 @@ async function applyLabSetup(
 ): Promise<void> {
   for (const entity of ['plant', 'explant'] as const) {
     const list = plan.stages[entity];
-    if (list !== undefined) {
-      await setStageList(trx, workspaceId, entity, list);
-      await renameCurrentStages(trx, entity, workspaceId, list);
-    }
+    if (list !== undefined) await replaceStageList(trx, workspaceId, entity, list);
   }
   if (plan.customFields !== null) {
     await setCustomFieldDefinitions(trx, workspaceId, plan.customFields);

@@ -4,8 +4,12 @@ import { addVitroFormats, formatProblem } from '../../kernel/formats.js';
 import {
   addLowercaseUuids,
   describeValidationError,
+  firstDuplicate,
+  refuseDuplicate,
   withLowercaseUuids,
 } from '../../kernel/validation.js';
+import { checkCustomFields, checkStageList } from '../lab/index.js';
+import { checkSopVersions } from '../sops/index.js';
 import { ImportFileSchema, type ImportFile } from './import.schema.js';
 
 // strictNumbers: NaN and ±Infinity (a parsed `1e400`) are not numbers here either.
@@ -53,56 +57,11 @@ function describeSchemaError(error: ErrorObject): string {
   }
 }
 
-/** `[later, earlier]` indexes of the first repeated key (undefined keys never repeat). */
-function firstDuplicate<T>(
-  items: readonly T[],
-  keyOf: (item: T) => string | undefined,
-): [number, number] | null {
-  const seen = new Map<string, number>();
-  for (const [index, item] of items.entries()) {
-    const key = keyOf(item);
-    if (key === undefined) continue;
-    const earlier = seen.get(key);
-    if (earlier !== undefined) return [index, earlier];
-    seen.set(key, index);
-  }
-  return null;
-}
-
-function refuseDuplicate<T>(
-  items: readonly T[],
-  path: (index: number) => string,
-  keyOf: (item: T) => string | undefined,
-): void {
-  const duplicate = firstDuplicate(items, keyOf);
-  if (duplicate !== null) {
-    throw errors.validation(`${path(duplicate[0])}: duplicates ${path(duplicate[1])}`);
-  }
-}
-
 function checkStagesAndFields(file: ImportFile): void {
   for (const entity of ['plant', 'explant'] as const) {
-    refuseDuplicate(
-      file.stages?.[entity] ?? [],
-      (i) => `stages.${entity}[${i}].key`,
-      (s) => s.key,
-    );
+    checkStageList(file.stages?.[entity] ?? [], (i) => `stages.${entity}[${i}]`);
   }
-  const fields = file.custom_fields ?? [];
-  refuseDuplicate(
-    fields,
-    (i) => `custom_fields[${i}].key`,
-    (f) => `${f.entity}\u0000${f.key}`,
-  );
-  for (const [i, field] of fields.entries()) {
-    const hasOptions = field.options !== undefined && field.options !== null;
-    if (field.type === 'select' && !hasOptions) {
-      throw errors.validation(`custom_fields[${i}].options: required for a select field`);
-    }
-    if (field.type !== 'select' && hasOptions) {
-      throw errors.validation(`custom_fields[${i}].options: only a select field has options`);
-    }
-  }
+  checkCustomFields(file.custom_fields ?? [], (i) => `custom_fields[${i}]`);
 }
 
 function checkSops(file: ImportFile): void {
@@ -125,48 +84,8 @@ function checkSops(file: ImportFile): void {
       `${versions[later]!.path}.id: duplicates ${versions[earlier]!.path}.id`,
     );
   }
-  for (const [s, sop] of sops.entries()) {
-    const list = sop.versions ?? [];
-    refuseDuplicate(
-      list,
-      (v) => `sops[${s}].versions[${v}].version`,
-      (v) => String(v.version),
-    );
-    const effective = list.flatMap((v, i) => (v.lifecycle_status === 'effective' ? [i] : []));
-    if (effective.length > 1) {
-      throw errors.validation(
-        `sops[${s}].versions[${effective[1]}].lifecycle_status: only one version of an SOP may be ` +
-          `effective (sops[${s}].versions[${effective[0]}] is already)`,
-      );
-    }
-    for (const [v, version] of list.entries()) {
-      refuseDuplicate(
-        version.steps ?? [],
-        (i) => `sops[${s}].versions[${v}].steps[${i}].id`,
-        (step) => step.id,
-      );
-      for (const [i, step] of (version.steps ?? []).entries()) {
-        checkStepMeasurements(step.measurements ?? [], `sops[${s}].versions[${v}].steps[${i}]`);
-      }
-    }
-  }
-}
-
-/** A step's declared readings: one per metric (a reading is matched by it), min at most max. */
-function checkStepMeasurements(
-  measurements: readonly { metric: string; min?: number | null; max?: number | null }[],
-  path: string,
-): void {
-  refuseDuplicate(
-    measurements,
-    (m) => `${path}.measurements[${m}].metric`,
-    (m) => m.metric.trim().toLowerCase(),
-  );
-  for (const [m, { min, max }] of measurements.entries()) {
-    if (min != null && max != null && min > max) {
-      throw errors.validation(`${path}.measurements[${m}].min: must not be greater than max`);
-    }
-  }
+  for (const [s, sop] of sops.entries())
+    checkSopVersions(sop.versions ?? [], `sops[${s}].versions`);
 }
 
 function checkRecords(file: ImportFile): void {

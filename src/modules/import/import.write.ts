@@ -18,6 +18,8 @@ import {
 } from '../labels/index.js';
 import { cultureLinePrices, priceEvents, type Money, type PriceSource } from '../pricing/index.js';
 import {
+  indexSop,
+  SOP_FIELDS,
   sops,
   sopVersions,
   supersedeEffectiveVersions,
@@ -56,18 +58,6 @@ export interface SopInput {
   duration_hours: number | null;
   versions: SopVersionInput[];
 }
-
-const SOP_FIELDS = [
-  'title',
-  'description',
-  'category',
-  'status',
-  'level',
-  'tags',
-  'equipment',
-  'estimated_time_minutes',
-  'duration_hours',
-] as const;
 
 /**
  * Inserts or updates an SOP and the versions given (stored versions not given are
@@ -118,6 +108,8 @@ export async function saveSop(
   if (existing !== undefined && changed) {
     await sops.update(trx, workspaceId, sop.id, { ...fields, updated_at: now });
   }
+  const saved = await sops.find(trx, workspaceId, sop.id);
+  if (saved !== undefined) await indexSop(trx, saved);
 }
 
 function saveVersion(

@@ -12,12 +12,23 @@ export type StageDefinitionRow = StageDefinitionTable;
 export type CustomFieldDefinitionRow = CustomFieldDefinitionTable;
 export type RoomRow = RoomTable;
 
+const STAGE_COLUMNS = [
+  'workspace_id',
+  'entity_type',
+  'key',
+  'name',
+  'position',
+  'retired',
+] as const;
+
+/** The stages records may enter (retired ones left out), in order. */
 const stageDefinitions = preparedQuery((db, p: { workspaceId: string; entityType: string }) =>
   db
     .selectFrom('stage_definitions')
-    .select(['workspace_id', 'entity_type', 'key', 'name', 'position'])
+    .select(STAGE_COLUMNS)
     .where('workspace_id', '=', p.workspaceId)
     .where('entity_type', '=', p.entityType)
+    .where('retired', '=', 0)
     .orderBy('position'),
 );
 
@@ -27,6 +38,21 @@ export async function listStageDefinitions(
   entityType: string,
 ): Promise<StageDefinitionRow[]> {
   return stageDefinitions.all(db, { workspaceId, entityType });
+}
+
+/** Every stage of a list, the retired ones too, in order. */
+export async function listAllStageDefinitions(
+  db: Db,
+  workspaceId: string,
+  entityType: string,
+): Promise<StageDefinitionRow[]> {
+  return db
+    .selectFrom('stage_definitions')
+    .select(STAGE_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entityType)
+    .orderBy('position')
+    .execute();
 }
 
 export async function replaceStageDefinitions(
@@ -47,6 +73,20 @@ export async function replaceStageDefinitions(
       .execute();
 }
 
+/** Every custom field definition of the workspace, by kind and position. */
+export async function listAllCustomFieldDefinitions(
+  db: Db,
+  workspaceId: string,
+): Promise<CustomFieldDefinitionRow[]> {
+  return db
+    .selectFrom('custom_field_definitions')
+    .select(['workspace_id', 'entity_type', 'key', 'type', 'options', 'position'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('entity_type')
+    .orderBy('position')
+    .execute();
+}
+
 export async function listCustomFieldDefinitions(
   db: Db,
   workspaceId: string,
@@ -61,14 +101,18 @@ export async function listCustomFieldDefinitions(
     .execute();
 }
 
+/** Replaces the definitions of these kinds of record with `rows`. */
 export async function replaceCustomFieldDefinitions(
   trx: Trx,
   workspaceId: string,
+  entityTypes: readonly string[],
   rows: readonly CustomFieldDefinitionRow[],
 ): Promise<void> {
+  if (entityTypes.length === 0) return;
   await trx
     .deleteFrom('custom_field_definitions')
     .where('workspace_id', '=', workspaceId)
+    .where('entity_type', 'in', [...entityTypes])
     .execute();
   if (rows.length > 0)
     await trx
@@ -77,8 +121,10 @@ export async function replaceCustomFieldDefinitions(
       .execute();
 }
 
+const ROOM_COLUMNS = ['id', 'workspace_id', 'name', 'created_at', 'archived_at'] as const;
+
 /** Rooms by id within a workspace; ids another workspace holds. */
-export const rooms = workspaceTable('rooms', ['id', 'workspace_id', 'name', 'created_at']);
+export const rooms = workspaceTable('rooms', ROOM_COLUMNS);
 
 export async function upsertRoom(trx: Trx, row: RoomRow): Promise<void> {
   await trx
@@ -88,20 +134,37 @@ export async function upsertRoom(trx: Trx, row: RoomRow): Promise<void> {
     .execute();
 }
 
+/** The rooms of the workspace with exactly this name (a room's natural key), archived ones too. */
+export function findRoomsByName(db: Db, workspaceId: string, name: string): Promise<RoomRow[]> {
+  return db
+    .selectFrom('rooms')
+    .select(ROOM_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('name', '=', name)
+    .orderBy('id')
+    .execute();
+}
+
 /** Rooms by name, then id. */
 const ROOMS_BY_NAME: Ordering = { columns: ['name', 'id'], direction: 'asc' };
 
 export function listRoomRows(
   db: Db,
   workspaceId: string,
+  archived: 'exclude' | 'include' | 'only',
   page: PageRequest,
 ): Promise<Page<RoomRow>> {
-  return fetchPage(
-    db
-      .selectFrom('rooms')
-      .select(['id', 'workspace_id', 'name', 'created_at'])
-      .where('workspace_id', '=', workspaceId),
-    ROOMS_BY_NAME,
-    page,
-  );
+  let query = db.selectFrom('rooms').select(ROOM_COLUMNS).where('workspace_id', '=', workspaceId);
+  if (archived === 'exclude') query = query.where('archived_at', 'is', null);
+  if (archived === 'only') query = query.where('archived_at', 'is not', null);
+  return fetchPage(query, ROOMS_BY_NAME, page);
+}
+
+/** Every room of the workspace, archived ones too. */
+export function listAllRooms(db: Db, workspaceId: string): Promise<RoomRow[]> {
+  return db
+    .selectFrom('rooms')
+    .select(ROOM_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .execute();
 }

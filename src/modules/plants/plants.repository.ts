@@ -1,4 +1,5 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import {
   fetchPage,
   NEWEST_FIRST,
@@ -97,3 +98,34 @@ const plainPage = preparedPage(
     ),
   NEWEST_FIRST,
 );
+
+const insertPlantRows = bulkInsert(
+  'plants',
+  Object.fromEntries(COLUMNS.map((column) => [column, 'text'])) as Record<
+    (typeof COLUMNS)[number],
+    'text'
+  >,
+);
+
+/** Many new plants at once (one statement on PostgreSQL); their external ids are checked. */
+export async function insertPlants(trx: Trx, rows: readonly PlantRow[]): Promise<void> {
+  await insertPlantRows.run(trx, rows);
+}
+
+/** A plant's names and identity: what an import's rows name plants by. */
+export interface PlantIdentity {
+  id: string;
+  species: string;
+  common_name: string | null;
+  external_id_key: string | null;
+}
+
+/** Every plant of the workspace (archived ones too), by its names and external id. */
+export function listPlantIdentities(db: Db, workspaceId: string): Promise<PlantIdentity[]> {
+  return db
+    .selectFrom('plants')
+    .select(['id', 'species', 'common_name', 'external_id_key'])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

@@ -2,11 +2,20 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
+import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { StageOption } from '../lab/index.js';
+import {
+  customFieldDefinitions,
+  requireRoomIds,
+  stageOptions,
+  type CustomFieldDefinitionRow,
+  type StageOption,
+} from '../lab/index.js';
 import {
   checkRecordFilters,
+  checkTrackedUpdate,
   createTracked,
+  currentStageColumns,
   currentStageOf,
   customFieldsOf,
   getTracked,
@@ -14,6 +23,10 @@ import {
   hasRecordFilters,
   initialStageOf,
   listTracked,
+  mergeCustomFields,
+  pickInitialStage,
+  recordCreatedMany,
+  type CustomFieldMap,
   searchTextOf,
   setArchived,
   type ArchivedMode,
@@ -21,10 +34,12 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { openInitialStage } from '../stages/index.js';
+import { indexManyNewForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
+import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
   findPlantsByExternalKeys,
+  insertPlants,
   listPlantRows,
   PLANT_FIELDS,
   plantExternalIds,
@@ -66,11 +81,38 @@ const searchTextOfPlant = (row: Pick<PlantRow, SearchedField>) =>
 const SEARCHED = ['species', 'common_name', 'genus', 'family', 'cultivar', 'external_id'] as const;
 type SearchedField = (typeof SEARCHED)[number];
 
+/** What GET /search finds of a plant: the fields its list's `q` searches, its names first. */
+function plantDocument(row: PlantRow): SearchDocument {
+  const named = row.common_name !== null && row.common_name !== '';
+  return {
+    kind: 'plant',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: named ? row.common_name! : row.species,
+    subtitle: subtitleOf([named ? row.species : null, row.cultivar, row.external_id]),
+    names: [row.common_name, row.species],
+    fields: [row.genus, row.family, row.cultivar, row.external_id],
+    archived: row.archived_at !== null,
+  };
+}
+
 const DEFAULT_INITIAL_STAGE = 'mother_block';
 
 /** Nothing asked: a new plant starts in Mother Block, else the first stage of the list. */
 const defaultStage = (options: readonly StageOption[]) =>
   options.find((o) => o.key === DEFAULT_INITIAL_STAGE) ?? options[0] ?? null;
+
+/** A new plant's own columns, from what POST /plants was sent. */
+const plantColumns = (input: Static<typeof CreatePlantBody>) => ({
+  species: input.species,
+  common_name: input.common_name ?? null,
+  genus: input.genus ?? null,
+  family: input.family ?? null,
+  cultivar: input.cultivar ?? null,
+  source: input.source ?? null,
+  notes: input.notes ?? null,
+  status: input.status ?? 'active',
+});
 
 /**
  * Creates a plant as the key's owner, in its initial stage, with a `created`
@@ -86,17 +128,7 @@ export async function createPlant(
     firstStage: () =>
       initialStageOf(trx, principal.workspaceId, 'plant', input.initial_stage, defaultStage),
     openStage: openInitialStage,
-    row: (columns) => ({
-      ...columns,
-      species: input.species,
-      common_name: input.common_name ?? null,
-      genus: input.genus ?? null,
-      family: input.family ?? null,
-      cultivar: input.cultivar ?? null,
-      source: input.source ?? null,
-      notes: input.notes ?? null,
-      status: input.status ?? 'active',
-    }),
+    row: (columns) => ({ ...columns, ...plantColumns(input) }),
   });
   return {
     plant: record,
@@ -105,6 +137,116 @@ export async function createPlant(
         ? "The plant was created without a first stage: this lab's plant stage list is empty"
         : null,
   };
+}
+
+/** A new plant's row, as POST /plants stores it (its first stage, when it has one, given). */
+function newPlantRow(
+  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
+  input: Static<typeof CreatePlantBody>,
+  customFields: CustomFieldMap,
+  externalIdKey: string | null,
+  stage: { id: string; stage: string; name: string } | null,
+): PlantRow {
+  const row = {
+    id: base.id,
+    workspace_id: base.workspaceId,
+    ...plantColumns(input),
+    external_id: input.external_id ?? null,
+    external_id_key: externalIdKey,
+    custom_fields: JSON.stringify(customFields),
+    created_by: base.createdBy,
+    created_at: base.now,
+    updated_at: base.now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
+    ),
+    archived_at: null,
+    archived_by: null,
+  };
+  return { ...row, search_text: searchTextOfPlant(row) };
+}
+
+/** What checking new plants needs of their lab, read once for any number of them. */
+export interface NewPlantSetup {
+  readonly definitions: readonly CustomFieldDefinitionRow[];
+  readonly stages: readonly StageOption[];
+}
+
+export async function newPlantSetup(db: Db, workspaceId: string): Promise<NewPlantSetup> {
+  return {
+    definitions: await customFieldDefinitions(db, workspaceId, 'plant'),
+    stages: await stageOptions(db, workspaceId, 'plant'),
+  };
+}
+
+/**
+ * POST /plants' checks of one new plant against its lab's custom fields and stage
+ * list, without the database; throws the same 422.
+ */
+export function checkNewPlant(
+  setup: NewPlantSetup,
+  input: Static<typeof CreatePlantBody>,
+): { customFields: CustomFieldMap; stage: StageOption | null } {
+  return {
+    customFields: mergeCustomFields(setup.definitions, 'plant', {}, input.custom_fields),
+    stage: pickInitialStage(setup.stages, 'plant', input.initial_stage, defaultStage),
+  };
+}
+
+/**
+ * Creates many plants at once as the key's owner (an import): each checked as
+ * POST /plants checks one, rooms of the workspace, external ids free and distinct,
+ * all before the first write; then written in a few statements (rows, first
+ * stages, search documents, `created` events), as POST /plants writes one.
+ */
+export async function createPlants(
+  trx: Trx,
+  principal: Principal,
+  setup: NewPlantSetup,
+  inputs: readonly Static<typeof CreatePlantBody>[],
+  now: string,
+): Promise<PlantRecord[]> {
+  const workspaceId = principal.workspaceId;
+  const checked = inputs.map((input) => checkNewPlant(setup, input));
+  await requireRoomIds(
+    trx,
+    workspaceId,
+    inputs.flatMap((input) => input.room_id ?? []),
+  );
+  const keys = await plantExternalIds.claimMany(
+    trx,
+    workspaceId,
+    inputs.map((input) => input.external_id ?? null),
+  );
+  const ids = inputs.map(() => newId());
+  const stages = await openFirstStages(
+    trx,
+    { workspaceId, entity: 'plant', enteredOn: now, createdBy: principal.memberId },
+    inputs.map((input, i) => ({
+      entityId: ids[i]!,
+      stage: checked[i]!.stage,
+      roomId: input.room_id ?? null,
+    })),
+  );
+  const rows = inputs.map((input, i) =>
+    newPlantRow(
+      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
+      input,
+      checked[i]!.customFields,
+      keys[i]!,
+      stages.get(ids[i]!) ?? null,
+    ),
+  );
+  await plantExternalIds.guard(insertPlants(trx, rows), null);
+  await indexManyNewForSearch(trx, workspaceId, rows.map(plantDocument));
+  const plants = rows.map((row) => presentPlant(row));
+  await recordCreatedMany(
+    trx,
+    { workspaceId, entity: 'plant', by: principal.memberId, at: now },
+    plants.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
+  );
+  return plants;
 }
 
 export function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {
@@ -188,6 +330,7 @@ const PLANT_KIND: TrackedKind<
   editRefusal: { code: 'PLANT_WRITE_FORBIDDEN', action: 'editing it' },
   updatable: [...PLANT_FIELDS, 'external_id'],
   searchText: searchTextOfPlant,
+  searchDocument: plantDocument,
   context: () => Promise.resolve(null),
   present: presentPlant,
 };
@@ -224,4 +367,14 @@ export function archivePlant(
     { archive, reason: input.reason ?? null },
     now,
   );
+}
+
+/** Whether PATCH /plants/{id} with `input` would change the plant: its checks, no write (an import's dry run). */
+export function checkPlantUpdate(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: Static<typeof UpdatePlantBody>,
+): Promise<boolean> {
+  return checkTrackedUpdate(db, PLANT_KIND, principal, id, input);
 }

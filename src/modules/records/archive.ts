@@ -3,6 +3,7 @@ import type { Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvent } from '../events/index.js';
+import { setDocumentArchived } from '../search/index.js';
 import { requireMayChange } from './ownership.js';
 import type { TrackedKind, TrackedRow } from './tracked.js';
 
@@ -54,6 +55,7 @@ export async function setArchived<Row extends TrackedRow, K extends keyof Row & 
     updated_at: now,
   } as Partial<Row>;
   await kind.table.update(trx, workspaceId, id, update);
+  await setDocumentArchived(trx, workspaceId, kind.entity, id, change.archive);
   await recordChangeEvent(trx, {
     workspaceId,
     entityType: kind.entity,

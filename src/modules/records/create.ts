@@ -2,6 +2,7 @@ import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
+import { indexNewForSearch } from '../search/index.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
 import { hasRoom, stageOptions, type StageEntity, type StageOption } from '../lab/index.js';
 import { currentStageColumns, type CurrentStageColumns } from './current-stage.js';
@@ -40,20 +41,17 @@ export interface FirstStage {
 export type OpenStage = (trx: Trx, input: FirstStage) => Promise<{ id: string; stage: string }>;
 
 /**
- * The stage `asked` names (by key or display name) in the lab's list of `entity`
- * stages, else 422 naming initial_stage. Nothing asked: what `byDefault` picks from
- * the list; without it, no stage (and the list is not read).
+ * The stage `asked` names (by key or display name) in `options`, the lab's list of
+ * `entity` stages, else 422 naming initial_stage. Nothing asked: what `byDefault`
+ * picks from the list; without it, no stage.
  */
-export async function initialStageOf(
-  db: Db,
-  workspaceId: string,
+export function pickInitialStage(
+  options: readonly StageOption[],
   entity: StageEntity,
   asked: string | undefined,
   byDefault?: (options: readonly StageOption[]) => StageOption | null,
-): Promise<StageOption | null> {
-  if (asked === undefined && byDefault === undefined) return null;
-  const options = await stageOptions(db, workspaceId, entity);
-  if (asked === undefined) return byDefault!(options);
+): StageOption | null {
+  if (asked === undefined) return byDefault === undefined ? null : byDefault(options);
   const key = resolveStageKey(options, asked);
   if (key === null) {
     throw errors.validation(
@@ -63,6 +61,18 @@ export async function initialStageOf(
     );
   }
   return options.find((o) => o.key === key)!;
+}
+
+/** `pickInitialStage` from the lab's list, read only when a stage may result. */
+export async function initialStageOf(
+  db: Db,
+  workspaceId: string,
+  entity: StageEntity,
+  asked: string | undefined,
+  byDefault?: (options: readonly StageOption[]) => StageOption | null,
+): Promise<StageOption | null> {
+  if (asked === undefined && byDefault === undefined) return null;
+  return pickInitialStage(await stageOptions(db, workspaceId, entity), entity, asked, byDefault);
 }
 
 /**
@@ -143,6 +153,7 @@ export async function createTracked<
   });
   const row = { ...fields, search_text: kind.searchText(fields as Row) } as Row;
   await kind.externalIds.guard(kind.table.insert(trx, row), externalId);
+  await indexNewForSearch(trx, kind.searchDocument(row));
   const record = kind.present(row, await kind.context(trx, workspaceId));
   await recordChangeEvent(trx, {
     workspaceId,

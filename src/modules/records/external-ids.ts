@@ -19,7 +19,16 @@ export interface ExternalIds {
     externalId: string | null,
     exceptId: string | null,
   ): Promise<string | null>;
-  /** Runs a write that stores a claimed key, turning a lost race into the same 409. */
+  /**
+   * `claim` of many new records' external ids at once (an import): the keys, in
+   * order; 409 for the first one another record holds or an earlier one repeats.
+   */
+  claimMany(
+    db: Db,
+    workspaceId: string,
+    externalIds: readonly (string | null)[],
+  ): Promise<(string | null)[]>;
+  /** Runs a write that stores claimed keys (`externalId` its one, null for many), turning a lost race into the same 409. */
   guard<T>(write: Promise<T>, externalId: string | null): Promise<T>;
 }
 
@@ -43,12 +52,39 @@ export function externalIds(table: ExternalIdTable, noun: string): ExternalIds {
       if ((await query.executeTakeFirst()) !== undefined) throw duplicate(externalId);
       return key;
     },
+    async claimMany(db, workspaceId, externalIdsOf) {
+      const keys = externalIdsOf.map((id) => (id === null ? null : id.toLowerCase()));
+      const wanted = [...new Set(keys.filter((key): key is string => key !== null))];
+      const taken = new Set<string>();
+      for (let start = 0; start < wanted.length; start += 500) {
+        const rows = await db
+          .selectFrom(table)
+          .select('external_id_key')
+          .where('workspace_id', '=', workspaceId)
+          .where('external_id_key', 'in', wanted.slice(start, start + 500))
+          .execute();
+        for (const row of rows) if (row.external_id_key !== null) taken.add(row.external_id_key);
+      }
+      const seen = new Set<string>();
+      for (const [i, key] of keys.entries()) {
+        if (key === null) continue;
+        if (taken.has(key) || seen.has(key)) throw duplicate(externalIdsOf[i]!);
+        seen.add(key);
+      }
+      return keys;
+    },
     async guard(write, externalId) {
       try {
         return await write;
       } catch (error) {
-        if (externalId !== null && isUniqueViolation(error, index)) throw duplicate(externalId);
-        throw error;
+        if (!isUniqueViolation(error, index)) throw error;
+        // A write of many records names no one id (claimMany's race lost).
+        throw externalId !== null
+          ? duplicate(externalId)
+          : errors.conflict(
+              'DUPLICATE_ENTRY',
+              `An external_id is already used by another ${noun} in this workspace`,
+            );
       }
     },
   };

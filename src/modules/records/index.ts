@@ -15,6 +15,7 @@ export {
 export {
   createTracked,
   initialStageOf,
+  pickInitialStage,
   type FirstStage,
   type NewTrackedColumns,
   type OpenStage,
@@ -27,14 +28,17 @@ export {
   DEFAULT_PLANT_STAGE_NAMES,
   DEFAULT_STAGE_LISTS,
   installDefaultStageLists,
+  replaceStageList,
   resolveStageKey,
   stageKeyOf,
 } from './stage-lists.js';
 export { targetOf } from './target.js';
 export {
+  checkTrackedUpdate,
   getTracked,
   getTrackedMany,
   listTracked,
+  recordCreatedMany,
   TRACKED_COLUMNS,
   updateTracked,
   type TrackedKind,

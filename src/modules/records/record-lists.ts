@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { errors } from '../../kernel/errors.js';
 import { StringEnum, Uuid } from '../../kernel/schemas.js';
-import { hasRoom, stageOptions, type StageEntity } from '../lab/index.js';
+import { hasRoom, stageList, type StageEntity } from '../lab/index.js';
 import { resolveStageKey } from './stage-lists.js';
 
 /**
@@ -67,7 +67,7 @@ export interface RecordFilters {
 
 /**
  * Turns a list's query into filters: the stage must be in the lab's list for the
- * kind, the room a room of the workspace (422 naming the parameter: the wire
+ * kind (a retired stage too), the room a room of the workspace (422 naming the parameter: the wire
  * format's lists of plants and explants answer no 404).
  */
 export async function checkRecordFilters(
@@ -78,7 +78,9 @@ export async function checkRecordFilters(
 ): Promise<RecordFilters> {
   let stage: string | undefined;
   if (query.stage !== undefined) {
-    const options = await stageOptions(db, workspaceId, entity);
+    // A retired stage too: records may still be in it.
+    const { active, retired } = await stageList(db, workspaceId, entity);
+    const options = [...active, ...retired];
     const key = resolveStageKey(options, query.stage);
     if (key === null) {
       throw errors.validation(

@@ -1,5 +1,6 @@
-import type { Trx } from '../../db/database.js';
-import { setStageList, type StageEntity, type StageOption } from '../lab/index.js';
+import type { Db, Trx } from '../../db/database.js';
+import { setStageList, stageList, type StageEntity, type StageOption } from '../lab/index.js';
+import { renameCurrentStages } from './current-stage.js';
 
 /** `Root Induction` -> `root_induction`. */
 export function stageKeyOf(name: string): string {
@@ -57,4 +58,50 @@ export async function installDefaultStageLists(trx: Trx, workspaceId: string): P
   for (const entity of ['plant', 'explant'] as const) {
     await setStageList(trx, workspaceId, entity, DEFAULT_STAGE_LISTS[entity]);
   }
+}
+
+/** The keys among `keys` that a stage of the workspace's records of this kind was ever in. */
+async function stageKeysInUse(
+  db: Db,
+  workspaceId: string,
+  entity: StageEntity,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('stages')
+    .select('stage')
+    .distinct()
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', entity)
+    .where('stage', 'in', [...keys])
+    .execute();
+  return new Set(rows.map((row) => row.stage));
+}
+
+/**
+ * Replaces a kind's stage list, as an import or `PATCH /stage-lists` writes it:
+ * `list` is what records may enter, in order. A stored stage it leaves out that
+ * records were ever in is kept as retired (its name stays for their history;
+ * records in it stay there; nothing new enters it); one never used is removed.
+ * Records now in a renamed stage show its new name.
+ */
+export async function replaceStageList(
+  trx: Trx,
+  workspaceId: string,
+  entity: StageEntity,
+  list: readonly StageOption[],
+): Promise<void> {
+  const stored = await stageList(trx, workspaceId, entity);
+  const kept = new Set(list.map((option) => option.key));
+  const dropped = [...stored.active, ...stored.retired].filter((option) => !kept.has(option.key));
+  const inUse = await stageKeysInUse(
+    trx,
+    workspaceId,
+    entity,
+    dropped.map((option) => option.key),
+  );
+  const retired = dropped.filter((option) => inUse.has(option.key));
+  await setStageList(trx, workspaceId, entity, list, retired);
+  await renameCurrentStages(trx, entity, workspaceId, list);
 }

@@ -3,7 +3,8 @@ import { changedValues, diffFields, type FieldChanges } from '../../lib/changes.
 import { errors } from '../../kernel/errors.js';
 import type { Page } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { recordChangeEvent, recordChangeEvents, type EntityType } from '../events/index.js';
+import { indexForSearch, type SearchDocument } from '../search/index.js';
 import { type CustomFieldEntity } from '../lab/index.js';
 import { customFieldsChange, type CustomFieldValue } from './custom-fields.js';
 import type { ExternalIds } from './external-ids.js';
@@ -91,6 +92,30 @@ export async function planUpdate<Row extends TrackedRow, K extends keyof Row & s
   return { changes, update };
 }
 
+/**
+ * The `created` events of many new records of one kind (an import), each with the
+ * record as created and its first stage, as POST /plants and /explants record one.
+ */
+export async function recordCreatedMany(
+  trx: Trx,
+  base: { workspaceId: string; entity: EntityType; by: string | null; at: string },
+  created: readonly { record: { id: string }; stage: { id: string; stage: string } | null }[],
+): Promise<void> {
+  await recordChangeEvents(
+    trx,
+    created.map(({ record, stage }) => ({
+      workspaceId: base.workspaceId,
+      entityType: base.entity,
+      entityId: record.id,
+      stageId: stage?.id ?? null,
+      eventType: 'created',
+      eventTime: base.at,
+      recordedBy: base.by,
+      payload: { ...record, initial_stage: stage?.stage ?? null },
+    })),
+  );
+}
+
 /** Records an `updated` change-history event listing the changed fields. */
 export async function recordUpdated(
   trx: Trx,
@@ -130,8 +155,51 @@ export interface TrackedKind<Row extends TrackedRow, K extends keyof Row & strin
   readonly derive?: (update: Partial<Row>, row: Row) => void;
   /** The names a search matches (`search_text`), from the record's fields. */
   readonly searchText: (row: Row) => string;
+  /** What GET /search finds of the record, written with each change. */
+  readonly searchDocument: (row: Row) => SearchDocument;
   readonly context: (db: Db, workspaceId: string) => Promise<C>;
   readonly present: (row: Row, context: C) => Out;
+}
+
+/** Who may change the record, then what the PATCH would change (`planUpdate`). */
+function planTrackedUpdate<Row extends TrackedRow, K extends keyof Row & string, Out, C>(
+  db: Db,
+  kind: TrackedKind<Row, K, Out, C>,
+  principal: Principal,
+  row: Row,
+  values: Partial<Record<K | 'custom_fields', unknown>>,
+): Promise<UpdatePlan<Row>> {
+  requireMayChange(principal, kind.noun, row.created_by, kind.editRefusal);
+  return planUpdate(db, {
+    workspaceId: principal.workspaceId,
+    entity: kind.entity,
+    row,
+    fields: kind.updatable,
+    values,
+    externalIds: kind.externalIds,
+  });
+}
+
+/**
+ * Whether a PATCH would change the record, checked as `updateTracked` checks it
+ * (the same refusals) without writing anything: an import's dry run.
+ */
+export async function checkTrackedUpdate<
+  Row extends TrackedRow,
+  K extends keyof Row & string,
+  Out,
+  C,
+>(
+  db: Db,
+  kind: TrackedKind<Row, K, Out, C>,
+  principal: Principal,
+  id: string,
+  values: Partial<Record<K | 'custom_fields', unknown>>,
+): Promise<boolean> {
+  const row = await kind.table.find(db, principal.workspaceId, id);
+  if (row === undefined) throw notFound(kind);
+  const { changes } = await planTrackedUpdate(db, kind, principal, row, values);
+  return Object.keys(changes).length > 0;
 }
 
 /**
@@ -150,15 +218,7 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
   const workspaceId = principal.workspaceId;
   const row = await kind.table.lock(trx, workspaceId, id);
   if (row === undefined) throw notFound(kind);
-  requireMayChange(principal, kind.noun, row.created_by, kind.editRefusal);
-  const { changes, update } = await planUpdate(trx, {
-    workspaceId,
-    entity: kind.entity,
-    row,
-    fields: kind.updatable,
-    values,
-    externalIds: kind.externalIds,
-  });
+  const { changes, update } = await planTrackedUpdate(trx, kind, principal, row, values);
   const context = await kind.context(trx, workspaceId);
   if (Object.keys(changes).length === 0) return kind.present(row, context);
   kind.derive?.(update, row);
@@ -167,6 +227,7 @@ export async function updateTracked<Row extends TrackedRow, K extends keyof Row 
   update.updated_at = now;
   const externalId = (values as { external_id?: string | null }).external_id ?? null;
   await kind.externalIds.guard(kind.table.update(trx, workspaceId, id, update), externalId);
+  await indexForSearch(trx, kind.searchDocument({ ...row, ...update }));
   await recordUpdated(
     trx,
     { workspaceId, entity: kind.entity, id, by: principal.memberId, at: now },

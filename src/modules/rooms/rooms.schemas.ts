@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { Nullable, Uuid } from '../../kernel/schemas.js';
+import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { RoomName } from '../lab/index.js';
 
 const LatestReading = Type.Object({
   type: Type.String({ description: 'temperature, humidity, ph, co2, light, other' }),
@@ -27,6 +28,11 @@ export const Room = Type.Object(
     id: Uuid(),
     name: Type.String(),
     created_at: Type.String(),
+    archived_at: Nullable(
+      Type.String({
+        description: 'When it was archived (left out of the rooms list); null when not',
+      }),
+    ),
     device_count: count('Devices in the room, retired ones left out', 'read:devices'),
     plant_count: count(
       'Plants whose current stage is in the room, archived ones left out',
@@ -49,3 +55,28 @@ export const Room = Type.Object(
 );
 
 export const RoomParams = Type.Object({ id: Uuid() });
+
+export const RoomQuery = Type.Object({
+  archived: Type.Optional(
+    StringEnum(['exclude', 'include', 'only'] as const, {
+      description:
+        'exclude (default): archived rooms are left out; include: listed too; only: archived ones alone',
+    }),
+  ),
+});
+
+/** POST /rooms: a room's name is its key for imports, so it must be free in the lab (409). */
+export const CreateRoomBody = Type.Object({ name: RoomName() }, { additionalProperties: false });
+
+export const UpdateRoomBody = Type.Object(
+  {
+    name: Type.Optional(RoomName()),
+    archived: Type.Optional(
+      Type.Boolean({
+        description:
+          'true archives the room (left out of the list; records and history in it keep it); false brings it back',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -3,11 +3,13 @@
  * The import writes SOPs through their table gateways.
  */
 export { sops, sopVersions, supersedeEffectiveVersions } from './sops.repository.js';
-export { StepId } from './sops.schemas.js';
+export { checkSopSteps, checkSopVersions, storedSteps } from './sop-rules.js';
+export { SOP_FIELDS, sopFields, sopVersionFields, StepId } from './sops.schemas.js';
 export {
   findSopVersionConflict,
   findVersionInForce,
   findVersionStep,
+  indexSop,
   SOP_LEVELS,
   SOP_LIFECYCLE_STATUSES,
   SOP_STATUSES,

@@ -131,3 +131,34 @@ export async function latestVersionNumbers(
     .execute();
   return new Map(rows.map((row) => [row.sop_id, Number(row.latest)]));
 }
+
+/** The SOPs of the workspace with exactly this title (what imports match SOPs on). */
+export function findSopsByTitle(db: Db, workspaceId: string, title: string): Promise<SopRow[]> {
+  return db
+    .selectFrom('sops')
+    .select(SOP_COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('title', '=', title)
+    .execute();
+}
+
+/** Newest version first. */
+const BY_VERSION: Ordering = { columns: ['version', 'id'], direction: 'desc' };
+
+/** A page of one SOP's versions, every lifecycle, newest first. */
+export function listSopVersionRows(
+  db: Db,
+  workspaceId: string,
+  sopId: string,
+  page: PageRequest,
+): Promise<Page<SopVersionRow>> {
+  return fetchPage(
+    db
+      .selectFrom('sop_versions')
+      .select(VERSION_COLUMNS)
+      .where('workspace_id', '=', workspaceId)
+      .where('sop_id', '=', sopId),
+    BY_VERSION,
+    page,
+  );
+}

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { indexForSearch } from '../search/index.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { RecordRef, RecordSource } from '../../kernel/record-lookup.js';
@@ -14,15 +15,20 @@ import {
   type SopRow,
   type SopVersionRow,
 } from './sops.repository.js';
-import type { Sop, SopSummary, SopVersion } from './sops.schemas.js';
+import {
+  SOP_LEVELS,
+  SOP_LIFECYCLE_STATUSES,
+  SOP_STATUSES,
+  type Sop,
+  type SopSummary,
+  type SopVersion,
+} from './sops.schemas.js';
 
 export type SopRecord = Static<typeof Sop>;
 export type SopSummaryRecord = Static<typeof SopSummary>;
 export type SopVersionRecord = Static<typeof SopVersion>;
 
-export const SOP_STATUSES = ['draft', 'active', 'archived'] as const;
-export const SOP_LEVELS = ['beginner', 'intermediate', 'advanced', 'expert'] as const;
-export const SOP_LIFECYCLE_STATUSES = ['effective', 'draft', 'superseded'] as const;
+export { SOP_LEVELS, SOP_LIFECYCLE_STATUSES, SOP_STATUSES };
 export type SopLifecycleStatus = (typeof SOP_LIFECYCLE_STATUSES)[number];
 
 /** A reading a step asks for: its metric, its unit and the range accepted (null: open). */
@@ -92,7 +98,7 @@ export async function findSopVersionConflict(
 }
 
 const stringList = (text: string) => JSON.parse(text) as string[];
-const stepsOf = (row: SopVersionRow): SopStep[] =>
+export const stepsOf = (row: SopVersionRow): SopStep[] =>
   (JSON.parse(row.steps) as (Omit<SopStep, 'measurements'> & Partial<SopStep>)[]).map((step) => ({
     ...step,
     measurements: step.measurements ?? [],
@@ -218,3 +224,17 @@ export const sopRecords: RecordSource<RecordRef & { title: string }> = {
   find: async (db, workspaceId, id) => refOf(await sops.find(db, workspaceId, id)),
   lock: async (trx, workspaceId, id) => refOf(await sops.lock(trx, workspaceId, id)),
 };
+
+/** What GET /search finds of an SOP; an archived one is left out. */
+export function indexSop(trx: Trx, row: SopRow): Promise<void> {
+  return indexForSearch(trx, {
+    kind: 'sop',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.title,
+    subtitle: row.category,
+    names: [row.title],
+    fields: [row.description, row.category, ...stringList(row.tags)],
+    archived: row.status === 'archived',
+  });
+}

@@ -1,2 +1,2 @@
 /* The stages module's face: stage history of plants and explants. */
-export { advanceStage, openInitialStage, stageAt } from './stages.service.js';
+export { advanceStage, openFirstStages, openInitialStage, stageAt } from './stages.service.js';

@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.js';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import { fetchPage, type Ordering, type Page, type PageRequest } from '../../db/pages.js';
 import type { StageTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
@@ -93,4 +94,24 @@ export function listStages(
   page: PageRequest,
 ): Promise<Page<StageRow>> {
   return fetchPage(stagesOfRecord(db, workspaceId, entityType, entityId), BY_ENTERED_ON, page);
+}
+
+const insertStageRows = bulkInsert('stages', {
+  id: 'text',
+  workspace_id: 'text',
+  entity_type: 'text',
+  entity_id: 'text',
+  stage: 'text',
+  status: 'text',
+  entered_on: 'text',
+  completed_at: 'text',
+  room_id: 'text',
+  notes: 'text',
+  created_by: 'text',
+  created_at: 'text',
+});
+
+/** Many stage rows at once (new records' first stages). */
+export async function insertStages(trx: Trx, rows: readonly StageRow[]): Promise<void> {
+  await insertStageRows.run(trx, rows);
 }

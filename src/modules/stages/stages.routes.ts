@@ -6,8 +6,9 @@ import {
   Stage,
   StageLists,
   StageQuery,
+  UpdateStageListsBody,
 } from './stages.schemas.js';
-import { advanceStage, listStagesOf, stageListsOf } from './stages.service.js';
+import { advanceStage, listStagesOf, stageListsOf, updateStageLists } from './stages.service.js';
 
 export function registerStageRoutes(routes: Routes, deps: { records: RecordLookup }): void {
   routes.list({
@@ -64,13 +65,35 @@ export function registerStageRoutes(routes: Routes, deps: { records: RecordLooku
     summary: "Get the lab's stage lists",
     description:
       "The stages a plant and an explant can be moved into (POST /stages), each list in the lab's " +
-      'order with its keys and display names. A new workspace has the default lists; an import ' +
-      'replaces them.',
+      'order with its keys and display names, and the retired stages (kept for the history of ' +
+      'records that were in them). A new workspace has the default lists; PATCH /stage-lists or ' +
+      'an import replaces them.',
     scope: 'read:workspace',
     failureCode: 'STAGE_QUERY_FAILED',
     data: StageLists,
     handler: async (_req, ctx) => ({
       data: await stageListsOf(ctx.db, ctx.principal.workspaceId),
+    }),
+  });
+
+  routes.write({
+    method: 'PATCH',
+    url: '/api/v1/stage-lists',
+    operationId: 'updateStageLists',
+    tags: ['Stages'],
+    summary: "Change the lab's stage lists",
+    description:
+      'Each list sent (`plant`, `explant`) replaces the stored one, in its order: add, rename ' +
+      '(same key, new name) and reorder stages. A stored stage left out that records were ever ' +
+      'in is retired: records in it stay there and keep its name, but no record may enter it ' +
+      '(send it again to bring it back); one never used is removed. The same rules as the ' +
+      "import file's `stages` section.",
+    scope: 'write:workspace',
+    failureCode: 'STAGE_LIST_UPDATE_FAILED',
+    body: UpdateStageListsBody,
+    data: StageLists,
+    handler: async (req, ctx) => ({
+      data: await updateStageLists(ctx.trx, ctx.principal.workspaceId, req.body),
     }),
   });
 }

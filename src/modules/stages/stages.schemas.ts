@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
+import { StageListInput } from '../lab/index.js';
 
 export const Stage = Type.Object(
   {
@@ -58,11 +59,31 @@ const StageOption = Type.Object({
   name: Type.String({ maxLength: 100 }),
 });
 
-/** Both of the lab's stage lists, in the lab's order (an import sets them; at most 100 each). */
+/** Both of the lab's stage lists, in the lab's order (at most 100 each), and the retired stages. */
 export const StageLists = Type.Object(
   {
     plant: Type.Array(StageOption, { maxItems: 100 }),
     explant: Type.Array(StageOption, { maxItems: 100 }),
+    retired: Type.Object(
+      {
+        plant: Type.Array(StageOption),
+        explant: Type.Array(StageOption),
+      },
+      {
+        description:
+          'Stages dropped from a list while records had been in them: their names stay for that ' +
+          'history and records in them stay there, but no record may enter one',
+      },
+    ),
   },
   { $id: 'StageLists' },
+);
+
+/** PATCH /stage-lists: the lists sent replace the stored ones (the import's `stages` rules). */
+export const UpdateStageListsBody = Type.Object(
+  {
+    plant: Type.Optional(StageListInput),
+    explant: Type.Optional(StageListInput),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );

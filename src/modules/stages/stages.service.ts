@@ -9,8 +9,15 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { requireRoom, stageOptions, type StageOption } from '../lab/index.js';
 import {
+  checkStageList,
+  requireRoom,
+  stageList,
+  stageOptions,
+  type StageOption,
+} from '../lab/index.js';
+import {
+  replaceStageList,
   requireMayChange,
   resolveStageKey,
   setCurrentStage,
@@ -20,15 +27,23 @@ import {
 import {
   completeStage,
   findActiveStage,
+  insertStages,
   findStageAt,
   listStages as listStageRows,
   nextEnteredOnAfter,
   stages,
   type StageRow,
 } from './stages.repository.js';
-import type { AdvanceStageBody, AdvanceStageMeta, Stage } from './stages.schemas.js';
+import type {
+  AdvanceStageBody,
+  AdvanceStageMeta,
+  Stage,
+  StageLists,
+  UpdateStageListsBody,
+} from './stages.schemas.js';
 
 export type StageRecord = Static<typeof Stage>;
+export type StageListsRecord = Static<typeof StageLists>;
 export type AdvanceStageInput = Static<typeof AdvanceStageBody>;
 
 const STAGE_FIELDS = [
@@ -149,24 +164,51 @@ export async function advanceStage(
   return { stage: presentStage(row), meta };
 }
 
+const firstStageRow = (input: FirstStage): StageRow => ({
+  id: newId(),
+  workspace_id: input.workspaceId,
+  entity_type: input.entity,
+  entity_id: input.entityId,
+  stage: input.stage,
+  status: 'active',
+  entered_on: input.enteredOn,
+  completed_at: null,
+  room_id: input.roomId ?? null,
+  notes: null,
+  created_by: input.createdBy,
+  created_at: input.enteredOn,
+});
+
 /** The first stage of a new record, in the transaction that creates it. */
 export async function openInitialStage(trx: Trx, input: FirstStage): Promise<StageRecord> {
-  const row: StageRow = {
-    id: newId(),
-    workspace_id: input.workspaceId,
-    entity_type: input.entity,
-    entity_id: input.entityId,
-    stage: input.stage,
-    status: 'active',
-    entered_on: input.enteredOn,
-    completed_at: null,
-    room_id: input.roomId ?? null,
-    notes: null,
-    created_by: input.createdBy,
-    created_at: input.enteredOn,
-  };
+  const row = firstStageRow(input);
   await stages.insert(trx, row);
   return presentStage(row);
+}
+
+/**
+ * The first stages of many new records of one kind at once (one statement on
+ * PostgreSQL), for those that have one: the stage opened, by record id.
+ */
+export async function openFirstStages(
+  trx: Trx,
+  base: { workspaceId: string; entity: EntityType; enteredOn: string; createdBy: string | null },
+  records: readonly { entityId: string; stage: StageOption | null; roomId: string | null }[],
+): Promise<Map<string, { id: string; stage: string; name: string }>> {
+  const opened = new Map<string, { id: string; stage: string; name: string }>();
+  const rows = records.flatMap((record) => {
+    if (record.stage === null) return [];
+    const row = firstStageRow({
+      ...base,
+      entityId: record.entityId,
+      stage: record.stage.key,
+      roomId: record.roomId,
+    });
+    opened.set(record.entityId, { id: row.id, stage: row.stage, name: record.stage.name });
+    return [row];
+  });
+  await insertStages(trx, rows);
+  return opened;
 }
 
 /** The stage (key and room) a plant or explant was in at `at`; null before its first. */
@@ -198,13 +240,34 @@ export async function listStagesOf(
 }
 
 /** The lab's stage lists (GET /stage-lists): what a move may name, per kind, in order. */
-export async function stageListsOf(
-  db: Db,
-  workspaceId: string,
-): Promise<{ plant: StageOption[]; explant: StageOption[] }> {
+export async function stageListsOf(db: Db, workspaceId: string): Promise<StageListsRecord> {
   const [plant, explant] = await Promise.all([
-    stageOptions(db, workspaceId, 'plant'),
-    stageOptions(db, workspaceId, 'explant'),
+    stageList(db, workspaceId, 'plant'),
+    stageList(db, workspaceId, 'explant'),
   ]);
-  return { plant, explant };
+  return {
+    plant: plant.active,
+    explant: explant.active,
+    retired: { plant: plant.retired, explant: explant.retired },
+  };
+}
+
+/**
+ * PATCH /stage-lists: each list sent replaces the stored one, with the import's
+ * rules (`replaceStageList`: a stage left out that records were in is retired).
+ */
+export async function updateStageLists(
+  trx: Trx,
+  workspaceId: string,
+  input: Static<typeof UpdateStageListsBody>,
+): Promise<StageListsRecord> {
+  for (const entity of ['plant', 'explant'] as const) {
+    const list = input[entity];
+    if (list !== undefined) checkStageList(list, (i) => `${entity}[${i}]`);
+  }
+  for (const entity of ['plant', 'explant'] as const) {
+    const list = input[entity];
+    if (list !== undefined) await replaceStageList(trx, workspaceId, entity, list);
+  }
+  return stageListsOf(trx, workspaceId);
 }

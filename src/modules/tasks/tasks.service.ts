@@ -17,6 +17,7 @@ import type {
   UpdateTaskBody,
   UpdateTaskMeta,
 } from './tasks.schemas.js';
+import { indexForSearch, indexNewForSearch, type SearchDocument } from '../search/index.js';
 
 export type TaskRecord = Static<typeof Task>;
 export type CreateTaskInput = Static<typeof CreateTaskBody>;
@@ -161,8 +162,23 @@ export async function createTask(
     updated_at: now,
   };
   await tasks.insert(trx, row);
+  await indexNewForSearch(trx, taskDocument(row));
   await notifyAssignee(trx, row, principal.memberId, now);
   return presentTask(row, true);
+}
+
+/** What GET /search finds of a task. */
+function taskDocument(row: TaskRow): SearchDocument {
+  return {
+    kind: 'task',
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.title,
+    subtitle: row.category_label ?? row.category,
+    names: [row.title],
+    fields: [row.notes, row.category_label, row.genus],
+    archived: false,
+  };
 }
 
 /** Tells a task's new assignee (not one who assigned it to themselves), in the write's transaction. */
@@ -364,6 +380,10 @@ export async function updateTask(
   const update = { ...(changedValues(changes) as Partial<TaskRow>), updated_at: now };
   await tasks.update(trx, workspaceId, id, update);
   const updated = { ...row, ...update };
+  const searched = ['title', 'notes', 'category', 'category_label', 'genus'] as const;
+  if (searched.some((field) => field in update)) {
+    await indexForSearch(trx, taskDocument(updated));
+  }
   if (changes.assigned_to !== undefined) {
     await notifyAssignee(trx, updated, principal.memberId, now);
   }

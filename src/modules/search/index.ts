@@ -1,0 +1,12 @@
+/*
+ * The search module's face: the modules whose records the search finds write their
+ * documents here, in the transaction of the record's write.
+ */
+export { normaliseSearchText, subtitleOf, type SearchDocument } from './search.documents.js';
+export {
+  saveDocument as indexForSearch,
+  saveNewDocument as indexNewForSearch,
+  saveNewDocuments as indexManyNewForSearch,
+  setDocumentArchived,
+} from './search.repository.js';
+export type { SearchKind } from './search.schemas.js';
