@@ -181,6 +181,13 @@ describe('OpenAPI document', () => {
         // Beyond the wire format: sign-in links named before use, and revoked (issue 37).
         'describeSignInLink',
         'revokeSignInLinks',
+        // Beyond the wire format: an explant's family, recalls (issue 39).
+        'splitExplant',
+        'mergeExplants',
+        'getExplantLineage',
+        'getPlantLineage',
+        'recallExplant',
+        'recallPlant',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

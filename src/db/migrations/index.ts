@@ -21,6 +21,7 @@ import * as webhookEndpointRetries from './20261127200000_webhook_endpoint_retri
 import * as signInLinkRevocation from './20261128200000_sign_in_link_revocation.js';
 import * as sopRunExplants from './20261127030400_sop_run_explants.js';
 import * as labSettings from './20261128300000_lab_settings.js';
+import * as explantLineage from './20261128700000_explant_lineage.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '20261127200000_webhook_endpoint_retries': webhookEndpointRetries,
   '20261128300000_lab_settings': labSettings,
   '20261128200000_sign_in_link_revocation': signInLinkRevocation,
+  '20261128700000_explant_lineage': explantLineage,
 };

@@ -39,7 +39,10 @@ export type ChangeEventType =
   | 'archived'
   | 'unarchived'
   | 'opened'
-  | 'resolved';
+  | 'resolved'
+  | 'split'
+  | 'merged'
+  | 'recalled';
 
 /** Every kind of event the change history holds, as `entity_type.event_type`. */
 export const EVENT_TYPES = [
@@ -61,6 +64,11 @@ export const EVENT_TYPES = [
   'explant.unarchived',
   'sensor_alert.opened',
   'sensor_alert.resolved',
+  // Beyond the wire format: an explant's family (issue 39), recorded only by its own operations.
+  'explant.split',
+  'explant.merged',
+  'explant.recalled',
+  'plant.recalled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

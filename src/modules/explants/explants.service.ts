@@ -83,6 +83,7 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
     archived_by: row.archived_by,
     subcultured_at: subculturedAt,
     transfer_due_at: addDays(subculturedAt, context.intervalDays),
+    parent_explant_ids: JSON.parse(row.parent_explant_ids) as string[],
   };
 }
 
@@ -106,6 +107,8 @@ export async function createExplant(
   input: Static<typeof CreateExplantBody>,
   now: string,
   records: RecordLookup,
+  /** A split's daughter or a merge's pooled culture: the explants it came from. */
+  family: { readonly parentIds: readonly string[] } = { parentIds: [] },
 ): Promise<ExplantRecord> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
@@ -135,6 +138,7 @@ export async function createExplant(
       current_count: input.current_count === undefined ? initialCount : input.current_count,
       plantlet_count: input.plantlet_count ?? null,
       subcultured_at: now,
+      parent_explant_ids: JSON.stringify(family.parentIds),
     }),
   });
   return record;
@@ -316,6 +320,20 @@ export interface ObservedCounts {
   plantlet_count?: number;
 }
 
+/** What a split or a merge reads of the explants it locks. */
+export type ExplantFamilyRow = ExplantCounts &
+  Pick<
+    ExplantRow,
+    | 'workspace_id'
+    | 'label'
+    | 'plant_id'
+    | 'status'
+    | 'current_stage'
+    | 'current_room_id'
+    | 'parent_explant_ids'
+    | 'archived_at'
+  >;
+
 /** What a transfer holds of its explant (its counts, its subculture): the row it locked. */
 export type ExplantCounts = RecordRef &
   Pick<ExplantRow, 'current_count' | 'plantlet_count' | 'subcultured_at'>;
@@ -366,6 +384,26 @@ export async function applyExplantTransfer(
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
   };
+}
+
+/**
+ * Adds parents to an explant a merge pools others into (the caller holds its lock and
+ * has checked that none of them descends from it): its `parent_explant_ids` grows.
+ */
+export async function addExplantParents(
+  trx: Trx,
+  explant: Pick<ExplantRow, 'id' | 'workspace_id' | 'parent_explant_ids'>,
+  parentIds: readonly string[],
+  now: string,
+): Promise<string[]> {
+  const parents = [
+    ...new Set([...(JSON.parse(explant.parent_explant_ids) as string[]), ...parentIds]),
+  ];
+  await explants.update(trx, explant.workspace_id, explant.id, {
+    parent_explant_ids: JSON.stringify(parents),
+    updated_at: now,
+  });
+  return parents;
 }
 
 /** Archives an explant made by mistake, or brings it back (see `setArchived`). */
