@@ -201,6 +201,24 @@ export interface ExplantTable {
   search_text: string | null;
   /** When it last went onto fresh medium: its latest completed transfer, else its creation. */
   subcultured_at: string | null;
+  /** Its parents' ids, a JSON array (explant_parents holds the edges themselves). */
+  parent_explant_ids: string;
+}
+
+/** One parent of a child explant: how a split or a merge made it. */
+export interface ExplantParentTable {
+  workspace_id: string;
+  parent_id: string;
+  child_id: string;
+  /** split or merge */
+  kind: string;
+  /** The parent's transfer that made the child. */
+  transfer_id: string | null;
+  occurred_at: string;
+  recorded_by: string | null;
+  room_id: string | null;
+  media_batch_id: string | null;
+  created_at: string;
 }
 
 export interface StageTable {
@@ -827,6 +845,7 @@ export interface DB {
   search_documents: SearchDocumentTable;
   plants: PlantTable;
   explants: ExplantTable;
+  explant_parents: ExplantParentTable;
   stages: StageTable;
   events: EventTable;
   sops: SopTable;

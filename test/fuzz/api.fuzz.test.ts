@@ -174,6 +174,14 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
     const explants = [
       await newExplant(owner, { plant_id: plants[0].id, initial_count: 4 }),
       await newExplant(owner, { label: 'E-2', batch_number: 'B-2' }),
+      // Vessels for splits to take.
+      await newExplant(owner, { label: 'E-3', initial_count: 400 }),
+      await newExplant(owner, { label: 'E-4', initial_count: 400 }),
+    ];
+    // Explants only merges name (no other operation archives or ends them).
+    const pooled = [
+      (await newExplant(owner, { label: 'E-5', initial_count: 4 })).id as string,
+      (await newExplant(owner, { label: 'E-6', initial_count: 4 })).id as string,
     ];
     const transfers = [
       dataOf(
@@ -382,6 +390,9 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
       ids: new Map([
         ['plant', plants.map((p) => p.id as string)],
         ['explant', explants.map((e) => e.id as string)],
+        // Merges: the explants pooled, and the one they go into.
+        ['explant_ids', pooled],
+        ['into_explant', pooled],
         ['transfer', transfers.map((x: { id: string }) => x.id)],
         ['contamination', contaminations.map((x: { id: string }) => x.id)],
         ['room', rooms],
@@ -422,6 +433,10 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         ['image_url', 'image_base64'],
         ['room_id', 'device_id'],
         ['plant_ids', 'explant_ids'],
+        // A merge makes a new explant (its label, stage and room) or pools into one.
+        ['into_explant_id', 'initial_stage'],
+        ['into_explant_id', 'room_id'],
+        ['label', 'into_explant_id'],
       ],
       // Equipment use names its subject by the log's type.
       kindOfType: {
@@ -434,7 +449,9 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         stage: Object.values(DEFAULT_STAGE_LISTS).flatMap((list) =>
           list.flatMap((s) => [s.key, s.name]),
         ),
-        initial_stage: DEFAULT_STAGE_LISTS.plant.map((s) => s.name),
+        initial_stage: [...DEFAULT_STAGE_LISTS.plant, ...DEFAULT_STAGE_LISTS.explant].map(
+          (s) => s.name,
+        ),
         entered_on: ['2026-01-01', '2026-03-01T10:00:00Z', '2026-03-01T10:00:00+02:00'],
         transfer_date: ['2026-01-01', '2026-03-01T10:00:00Z', '2026-03-01T10:00:00+02:00'],
         since: ['2026-01-01T00:00:00Z', '2026-01-01'],
@@ -455,6 +472,8 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         image_base64: [TINY_PNG, `data:image/png;base64,${TINY_PNG}`],
         url: [receiver.url, 'https://hooks.example.org/vitro'],
         threshold: [28, -5.5],
+        // A daughter of a split takes a vessel or two of the explant's.
+        vessel_count: [1, 2],
         duration_minutes: [0, 10],
       },
       mapKeys: ['clone', 'height_cm', 'sterile', 'sown_on', 'grade'],

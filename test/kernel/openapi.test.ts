@@ -201,6 +201,13 @@ describe('OpenAPI document', () => {
         'markNotificationsRead',
         'getNotificationSettings',
         'updateNotificationSettings',
+        // Beyond the wire format: an explant's family, recalls (issue 39).
+        'splitExplant',
+        'mergeExplants',
+        'getExplantLineage',
+        'getPlantLineage',
+        'recallExplant',
+        'recallPlant',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

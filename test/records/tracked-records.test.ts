@@ -50,6 +50,7 @@ const EXPLANT_KEYS = [
   'initial_count',
   'label',
   'notes',
+  'parent_explant_ids',
   'plant_id',
   'plantlet_count',
   'status',

@@ -123,6 +123,44 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     },
     { method: 'POST', url: '/api/v1/transfers', body: { plant_id: up(ids.plant!) }, status: 201 },
   ],
+  splitExplant: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/explants/${up(ids.explant!)}/split`,
+      body: { daughters: [{ vessel_count: 1, room_id: up(ids.room!) }] },
+      status: 201,
+    },
+  ],
+  mergeExplants: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/explants/merge',
+      body: { explant_ids: [up(ids.spareExplant!)], into_explant_id: up(ids.explant!) },
+      status: 201,
+    },
+  ],
+  getExplantLineage: (ids) => [
+    { method: 'GET', url: `/api/v1/explants/${up(ids.explant!)}/lineage`, status: 200 },
+  ],
+  getPlantLineage: (ids) => [
+    { method: 'GET', url: `/api/v1/plants/${up(ids.plant!)}/lineage`, status: 200 },
+  ],
+  recallExplant: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/explants/${up(ids.explant!)}/recall`,
+      body: { reason: 'Test', dry_run: true },
+      status: 200,
+    },
+  ],
+  recallPlant: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/plants/${up(ids.plant!)}/recall`,
+      body: { reason: 'Test', dry_run: true },
+      status: 200,
+    },
+  ],
   createContamination: (ids) => [
     {
       method: 'POST',
@@ -624,7 +662,11 @@ const MADE: Record<string, string> = {
 };
 
 /** Cases that find something only once another case has made it, not by reading its id. */
-const AFTER: Record<string, string> = { listAssets: 'createAsset' };
+const AFTER: Record<string, string> = {
+  listAssets: 'createAsset',
+  // A split needs the vessels the transfer counted.
+  splitExplant: 'createTransfer',
+};
 
 /** The case that makes each id of MADE. */
 const MAKER = Object.fromEntries(
@@ -676,6 +718,7 @@ describeOnDatabases('UUIDs in any case', (target) => {
     const viewer = await lab.actor('viewer');
     const plant = await newPlant(owner);
     const explant = await newExplant(owner, { plant_id: plant.id });
+    const spareExplant = await newExplant(owner, { initial_count: 2 });
     const sop = subcultureSop();
     const equipment = newId();
     const productLink = newId();
@@ -779,6 +822,7 @@ describeOnDatabases('UUIDs in any case', (target) => {
     Object.assign(ids, {
       plant: plant.id,
       explant: explant.id,
+      spareExplant: spareExplant.id,
       room: await addRoom(t.database, lab.workspaceId),
       viewer: viewer.memberId,
       owner: lab.owner.memberId,

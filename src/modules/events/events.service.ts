@@ -40,7 +40,10 @@ export type ChangeEventType =
   | 'archived'
   | 'unarchived'
   | 'opened'
-  | 'resolved';
+  | 'resolved'
+  | 'split'
+  | 'merged'
+  | 'recalled';
 
 /** Every kind of event the change history holds, as `entity_type.event_type`. */
 export const EVENT_TYPES = [
@@ -62,6 +65,11 @@ export const EVENT_TYPES = [
   'explant.unarchived',
   'sensor_alert.opened',
   'sensor_alert.resolved',
+  // Beyond the wire format: an explant's family (issue 39), recorded only by its own operations.
+  'explant.split',
+  'explant.merged',
+  'explant.recalled',
+  'plant.recalled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -35,6 +35,7 @@ const COLUMNS = [
   'plantlet_count',
   ...TRACKED_COLUMNS,
   'subcultured_at',
+  'parent_explant_ids',
 ] as const;
 
 /** Explants by id, locked for a write, inserted, updated; deleted ones hidden. */

@@ -46,6 +46,11 @@ export const Explant = Type.Object(
         "subcultured_at plus the lab's subculture interval (28 days unless the lab sets another)",
     }),
     created_by: createdByField,
+    parent_explant_ids: Type.Array(Uuid(), {
+      description:
+        'The explants it came from: one for a daughter of a split, several for a merge, none ' +
+        'for an explant started from a plant (GET …/lineage reads the whole family)',
+    }),
   },
   { $id: 'Explant' },
 );

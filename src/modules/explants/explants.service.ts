@@ -104,6 +104,7 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
     subcultured_at: subculturedAt,
     transfer_due_at: addDays(subculturedAt, context.intervalDays),
     created_by: row.created_by,
+    parent_explant_ids: JSON.parse(row.parent_explant_ids) as string[],
   };
 }
 
@@ -132,7 +133,11 @@ const lowerOrNull = (value: string | null | undefined) =>
   value === null || value === undefined ? null : value.toLowerCase();
 
 /** A new explant's own columns, from what POST /explants was sent. */
-function explantColumns(input: Static<typeof CreateExplantBody>, now: string) {
+function explantColumns(
+  input: Static<typeof CreateExplantBody>,
+  now: string,
+  parentIds: readonly string[] = [],
+) {
   const initialCount = input.initial_count ?? null;
   return {
     plant_id: input.plant_id ?? null,
@@ -146,6 +151,7 @@ function explantColumns(input: Static<typeof CreateExplantBody>, now: string) {
     current_count: input.current_count === undefined ? initialCount : input.current_count,
     plantlet_count: input.plantlet_count ?? null,
     subcultured_at: now,
+    parent_explant_ids: JSON.stringify(parentIds),
   };
 }
 
@@ -167,6 +173,8 @@ export async function createExplant(
   input: Static<typeof CreateExplantBody>,
   now: string,
   records: RecordLookup,
+  /** A split's daughter or a merge's pooled culture: the explants it came from. */
+  family: { readonly parentIds: readonly string[] } = { parentIds: [] },
 ): Promise<ExplantRecord> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
@@ -180,7 +188,7 @@ export async function createExplant(
       return stage;
     },
     openStage: openInitialStage,
-    row: (columns) => ({ ...columns, ...explantColumns(input, now) }),
+    row: (columns) => ({ ...columns, ...explantColumns(input, now, family.parentIds) }),
   });
   return record;
 }
@@ -497,6 +505,20 @@ export interface ObservedCounts {
   plantlet_count?: number;
 }
 
+/** What a split or a merge reads of the explants it locks. */
+export type ExplantFamilyRow = ExplantCounts &
+  Pick<
+    ExplantRow,
+    | 'workspace_id'
+    | 'label'
+    | 'plant_id'
+    | 'status'
+    | 'current_stage'
+    | 'current_room_id'
+    | 'parent_explant_ids'
+    | 'archived_at'
+  >;
+
 /** What a transfer holds of its explant (its counts, its subculture): the row it locked. */
 export type ExplantCounts = RecordRef &
   Pick<ExplantRow, 'current_count' | 'plantlet_count' | 'subcultured_at'>;
@@ -547,6 +569,26 @@ export async function applyExplantTransfer(
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
   };
+}
+
+/**
+ * Adds parents to an explant a merge pools others into (the caller holds its lock and
+ * has checked that none of them descends from it): its `parent_explant_ids` grows.
+ */
+export async function addExplantParents(
+  trx: Trx,
+  explant: Pick<ExplantRow, 'id' | 'workspace_id' | 'parent_explant_ids'>,
+  parentIds: readonly string[],
+  now: string,
+): Promise<string[]> {
+  const parents = [
+    ...new Set([...(JSON.parse(explant.parent_explant_ids) as string[]), ...parentIds]),
+  ];
+  await explants.update(trx, explant.workspace_id, explant.id, {
+    parent_explant_ids: JSON.stringify(parents),
+    updated_at: now,
+  });
+  return parents;
 }
 
 /** Archives an explant made by mistake, or brings it back (see `setArchived`). */

@@ -1,0 +1,138 @@
+import type { Static } from 'typebox';
+import type { Trx } from '../../db/database.js';
+import { errors } from '../../kernel/errors.js';
+import type { Principal } from '../../kernel/principal.js';
+import { recordChangeEvent } from '../events/index.js';
+import { createExplant, getExplant, type ExplantRecord } from '../explants/index.js';
+import { createTransfer } from '../transfers/index.js';
+import { namingPart, requireLiving, type LineageRecords } from './family.js';
+import { countChildren, insertEdges, type EdgeRow } from './lineage.repository.js';
+import type { SplitBody } from './lineage.schemas.js';
+
+type SplitInput = Static<typeof SplitBody>;
+
+const sum = (values: readonly (number | undefined)[]) =>
+  values.reduce<number>((total, value) => total + (value ?? 0), 0);
+
+/** What leaves the parent, checked against what it has. */
+function checkCounts(
+  parent: { current_count: number | null; plantlet_count: number | null },
+  daughters: SplitInput['daughters'],
+): { vessels: number; plantlets: number | null } {
+  if (parent.current_count === null) {
+    throw errors.validation(
+      'daughters: the explant has no vessel count (current_count); count it first',
+    );
+  }
+  const vessels = sum(daughters.map((d) => d.vessel_count));
+  if (vessels > parent.current_count) {
+    throw errors.validation(
+      `daughters: ${vessels} vessels would leave the explant, which has ${parent.current_count}`,
+    );
+  }
+  const plantlets = sum(daughters.map((d) => d.plantlet_count));
+  if (parent.plantlet_count !== null && plantlets > parent.plantlet_count) {
+    throw errors.validation(
+      `daughters: ${plantlets} plantlets would leave the explant, which has ${parent.plantlet_count}`,
+    );
+  }
+  return {
+    vessels: parent.current_count - vessels,
+    plantlets: parent.plantlet_count === null ? null : parent.plantlet_count - plantlets,
+  };
+}
+
+/**
+ * A subculture that makes daughter explants of one parent (POST /explants/{id}/split),
+ * in the caller's transaction: the parent is locked and checked (living, enough vessels
+ * and plantlets), a transfer is recorded on it as POST /transfers records one (its
+ * vessel and plantlet counts go down by what left, with its `transfer` and `updated`
+ * events), each daughter is created as POST /explants creates one (a `created` event;
+ * its first stage the parent's, in its room, unless the daughter names others), one
+ * edge per daughter keeps the family, and a `split` event on the parent names them.
+ */
+export async function splitExplant(
+  trx: Trx,
+  principal: Principal,
+  parentId: string,
+  input: SplitInput,
+  records: LineageRecords,
+  now: string,
+): Promise<{ parent: ExplantRecord; daughters: ExplantRecord[] }> {
+  const workspaceId = principal.workspaceId;
+  const parent = await records.lock(trx, 'explant', workspaceId, parentId);
+  if (parent === undefined) throw errors.notFound('Explant');
+  requireLiving(parent, 'id');
+  const left = checkCounts(parent, input.daughters);
+  const transfer = await createTransfer(
+    trx,
+    principal,
+    {
+      explant_id: parentId,
+      vessel_count: left.vessels,
+      ...(left.plantlets === null ? {} : { plantlet_count: left.plantlets }),
+      notes: input.notes ?? `Split into ${input.daughters.length}`,
+    },
+    records,
+    now,
+  );
+  const occurredAt = transfer.transfer_date ?? now;
+  const numbered = await countChildren(trx, workspaceId, parentId);
+  const daughters: ExplantRecord[] = [];
+  const edges: EdgeRow[] = [];
+  for (const [i, daughter] of input.daughters.entries()) {
+    const stage = daughter.initial_stage ?? parent.current_stage ?? undefined;
+    const roomId =
+      daughter.room_id ?? (stage === undefined ? undefined : (parent.current_room_id ?? undefined));
+    const record = await namingPart(`daughters[${i}]`, () =>
+      createExplant(
+        trx,
+        principal,
+        {
+          label: daughter.label ?? `${parent.label}.${numbered + i + 1}`,
+          plant_id: parent.plant_id,
+          initial_count: daughter.vessel_count,
+          plantlet_count: daughter.plantlet_count ?? null,
+          ...(daughter.notes === undefined ? {} : { notes: daughter.notes }),
+          ...(stage === undefined ? {} : { initial_stage: stage }),
+          ...(roomId === undefined ? {} : { room_id: roomId }),
+        },
+        now,
+        records,
+        { parentIds: [parentId] },
+      ),
+    );
+    daughters.push(record);
+    edges.push({
+      workspace_id: workspaceId,
+      parent_id: parentId,
+      child_id: record.id,
+      kind: 'split',
+      transfer_id: transfer.id,
+      occurred_at: occurredAt,
+      recorded_by: principal.memberId,
+      room_id: record.current_stage?.room_id ?? null,
+      media_batch_id: null,
+      created_at: now,
+    });
+  }
+  await insertEdges(trx, edges);
+  await recordChangeEvent(trx, {
+    workspaceId,
+    entityType: 'explant',
+    entityId: parentId,
+    eventType: 'split',
+    eventTime: occurredAt,
+    recordedBy: principal.memberId,
+    payload: {
+      transfer_id: transfer.id,
+      daughters: daughters.map((d) => ({
+        id: d.id,
+        label: d.label,
+        vessel_count: d.current_count,
+        plantlet_count: d.plantlet_count,
+      })),
+    },
+  });
+  return { parent: await getExplant(trx, workspaceId, parentId), daughters };
+}
