@@ -9,6 +9,8 @@
 //
 //   npm run build && node bench/lineage.mjs [--requests 200] [--writes 300] [--rounds 3]
 //   BENCH_DATABASE_URL=postgres://user@127.0.0.1/vitro_bench node bench/lineage.mjs
+import console from 'node:console';
+import process from 'node:process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
