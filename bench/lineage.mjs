@@ -90,7 +90,10 @@ function explantRow(workspaceId, memberId, label, at, count, parents) {
 
 async function insertAll(trx, table, rows) {
   for (let i = 0; i < rows.length; i += 500) {
-    await trx.insertInto(table).values(rows.slice(i, i + 500)).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + 500))
+      .execute();
   }
 }
 
@@ -116,14 +119,9 @@ async function seed(database) {
       const generation = [];
       for (let i = 0; i < size; i++) {
         const parent = previous[i % previous.length];
-        const child = explantRow(
-          workspace.id,
-          member.id,
-          `${parent.label}.${i}`,
-          at(n++),
-          4,
-          [parent.id],
-        );
+        const child = explantRow(workspace.id, member.id, `${parent.label}.${i}`, at(n++), 4, [
+          parent.id,
+        ]);
         generation.push(child);
         edges.push({
           workspace_id: workspace.id,
@@ -159,7 +157,8 @@ async function seed(database) {
   });
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => value.toFixed(1);
 
