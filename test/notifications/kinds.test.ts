@@ -108,6 +108,47 @@ describeOnDatabases('Notifications: tasks, contaminations, alerts and reminders'
     expect(await kindsOf(owner)).toEqual(['contamination']);
   });
 
+  it('tells of a recall those who follow the rooms of the cultures recalled, once each, not after a dry run', async () => {
+    await follow(asLuis, [rooms.a]);
+    await follow(asAna, [rooms.b]);
+    const viewer = client(t, await lab.actor('viewer'));
+    const mother = await newExplant(owner, {
+      label: 'MON-1',
+      initial_count: 6,
+      initial_stage: 'initiation',
+      room_id: rooms.a,
+    });
+    const split = dataOf(
+      await owner.post(`/api/v1/explants/${mother.id}/split`, {
+        daughters: [
+          { vessel_count: 2, room_id: rooms.a },
+          { vessel_count: 2, room_id: rooms.a },
+        ],
+      }),
+      201,
+    );
+    expect(split.daughters).toHaveLength(2);
+    const body = { status: 'quarantined', reason: 'Virus test positive' };
+    const dry = dataOf(
+      await owner.post(`/api/v1/explants/${mother.id}/recall`, { ...body, dry_run: true }),
+      200,
+    );
+    expect(dry.count).toBe(3);
+    expect(await inboxOf(asLuis)).toEqual([]);
+    dataOf(await owner.post(`/api/v1/explants/${mother.id}/recall`, body), 200);
+    expect(await inboxOf(asLuis)).toMatchObject([
+      {
+        kind: 'recall',
+        record: { type: 'explant', id: mother.id, label: 'MON-1' },
+        room_id: rooms.a,
+      },
+    ]);
+    expect(await inboxOf(asAna)).toEqual([]);
+    expect(await kindsOf(viewer)).toEqual(['recall']);
+    // Who recalled is not told of it.
+    expect(await inboxOf(owner)).toEqual([]);
+  });
+
   it('tells room followers of a sensor alert opening and resolving', async () => {
     await follow(asLuis, [rooms.a]);
     await follow(asAna, [rooms.b]);

@@ -186,6 +186,8 @@ export async function descendsFrom(
 export interface RecallRow {
   id: string;
   status: string;
+  /** Where the culture is now: those who follow the room are told of the recall. */
+  current_room_id: string | null;
 }
 
 /**
@@ -207,7 +209,7 @@ export async function recallCandidates(
   };
   const query = withWalk(trx, walk)
     .selectFrom('explants')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'current_room_id'])
     .where('workspace_id', '=', walk.workspaceId)
     .where('id', 'in', reached)
     .where('deleted_at', 'is', null)
@@ -233,4 +235,29 @@ export async function setStatuses(
       .where('id', 'in', ids.slice(i, i + 500))
       .execute();
   }
+}
+
+/** What a recall's notice calls the plant or explant recalled: its label, or its name. */
+export async function recalledLabel(
+  db: Db,
+  workspaceId: string,
+  target: { entity: 'plant' | 'explant'; id: string },
+): Promise<string> {
+  if (target.entity === 'explant') {
+    const row = await db
+      .selectFrom('explants')
+      .select('label')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', target.id)
+      .executeTakeFirst();
+    return row?.label ?? target.id;
+  }
+  const row = await db
+    .selectFrom('plants')
+    .select(['common_name', 'species'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', target.id)
+    .executeTakeFirst();
+  if (row === undefined) return target.id;
+  return row.common_name !== null && row.common_name !== '' ? row.common_name : row.species;
 }

@@ -5,8 +5,10 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { recordChangeEvents, type EntityType, type NewChangeEvent } from '../events/index.js';
 import { ENDED_EXPLANT_STATUSES } from '../explants/index.js';
+import { notify } from '../notifications/index.js';
 import {
   recallCandidates,
+  recalledLabel,
   setStatuses,
   walkEdges,
   walkNodes,
@@ -93,6 +95,35 @@ export async function readLineage(
  * changed explant gets an `updated` event (its status, with the recall's reason) and
  * the record recalled a `recalled` event listing them, all in one transaction.
  */
+/**
+ * Tells those who follow the rooms of the recalled cultures (a culture in no room: those
+ * who follow every room), once per recall and person, in the recall's transaction.
+ */
+async function notifyRecall(
+  trx: Trx,
+  principal: Principal,
+  target: { entity: EntityType; id: string },
+  recalled: readonly { current_room_id: string | null }[],
+  now: string,
+): Promise<void> {
+  const label = await recalledLabel(trx, principal.workspaceId, target);
+  const rooms = [...new Set(recalled.map((row) => row.current_room_id))];
+  await notify(
+    trx,
+    principal.workspaceId,
+    rooms.map((room) => ({
+      kind: 'recall',
+      // One recall is one event, whichever of its rooms a person follows.
+      eventKey: `recall:${target.entity}:${target.id}:${now}`,
+      record: { type: target.entity, id: target.id, label },
+      roomId: room,
+      actorId: principal.memberId,
+      to: { room },
+    })),
+    now,
+  );
+}
+
 export async function recall(
   trx: Trx,
   principal: Principal,
@@ -147,6 +178,7 @@ export async function recall(
       payload: { status, reason: input.reason, generation, count: ids.length, explant_ids: ids },
     });
     await recordChangeEvents(trx, events);
+    await notifyRecall(trx, principal, target, candidates, now);
   }
   return { count: ids.length, explant_ids: ids, dry_run: dryRun };
 }

@@ -1,10 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 
-/**
- * What a person can be told of. `recall` is kept for the recalls to come: nothing
- * makes one yet (their module calls `notifyFollowers` with it).
- */
+/** What a person can be told of. */
 export const NOTIFICATION_KINDS = [
   'mention',
   'reply',
