@@ -29,6 +29,8 @@ export const CONSOLE_PAGES = [
   '/api-keys',
   '/devices',
   '/devices/:id',
+  '/notifications',
+  '/notifications/settings',
   '/sensors',
   '/settings',
 ] as const;

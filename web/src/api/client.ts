@@ -25,7 +25,13 @@ export interface Failure {
 }
 
 export type Answer<T> =
-  | { readonly ok: true; readonly data: T; readonly nextCursor: string | null }
+  | {
+      readonly ok: true;
+      readonly data: T;
+      readonly nextCursor: string | null;
+      /** The answer's `meta` as sent (a list's counts), when it had one. */
+      readonly meta?: unknown;
+    }
   | { readonly ok: false; readonly failure: Failure };
 
 interface Envelope<T> {
@@ -75,7 +81,7 @@ export async function call<T>(
   const { data, error, response } = result;
   if (data !== undefined && response.ok) {
     const meta = data.meta as { next_cursor?: string | null } | undefined;
-    return { ok: true, data: data.data, nextCursor: meta?.next_cursor ?? null };
+    return { ok: true, data: data.data, nextCursor: meta?.next_cursor ?? null, meta: data.meta };
   }
   const body = (error ?? {}) as { error?: unknown; code?: unknown };
   const failure: Failure = {

@@ -74,6 +74,8 @@ const Members = lazyScreen(() => import('../features/admin/members'));
 const ApiKeys = lazyScreen(() => import('../features/admin/api-keys'));
 const Devices = lazyScreen(() => import('../features/devices/devices'));
 const Device = lazyScreen(() => import('../features/devices/device'));
+const Inbox = lazyScreen(() => import('../features/notifications/inbox'));
+const NotificationSettings = lazyScreen(() => import('../features/notifications/settings'));
 /** Addresses whose screens are still to come: a placeholder until they land. */
 const NotBuilt = lazyScreen(() => import('./not-built'));
 /** What any other address shows. */
@@ -159,6 +161,9 @@ export const SCREENS: readonly Screen[] = [
   },
   // Every member sees a device's readings; an admin also manages it there (device.tsx).
   { path: '/devices/:id', screen: Device, who: 'signed-in' },
+  // Each person's own: reached by the bell in the top bar.
+  { path: '/notifications', screen: Inbox, who: 'signed-in' },
+  { path: '/notifications/settings', screen: NotificationSettings, who: 'signed-in' },
   { path: '/sensors', screen: NotBuilt, who: 'signed-in' },
   { path: '/settings', screen: NotBuilt, who: 'signed-in' },
 ];

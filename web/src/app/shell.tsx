@@ -5,6 +5,7 @@ import { useLocation } from 'preact-iso';
 import { NAVIGATION, type NavEntry } from './screens';
 import { useSignedIn } from '../api/session';
 import { usePopup } from '../ui/popup';
+import { Bell } from './bell';
 import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { Search } from './search';
@@ -78,6 +79,7 @@ export function Shell(props: { children: ComponentChildren }) {
             <img src="/favicon.svg" alt="" width="28" height="28" />
           </a>
           <Search inputRef={search} />
+          <Bell />
           <AccountMenu />
         </header>
         {!reachable && (
