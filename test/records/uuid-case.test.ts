@@ -577,6 +577,56 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/explants?room_id=${up(ids.room!)}`, status: 200 },
   ],
   getRoom: (ids) => [{ method: 'GET', url: `/api/v1/rooms/${up(ids.room!)}`, status: 200 }],
+  updateRoom: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/rooms/${up(ids.room!)}`,
+      body: { name: 'Growth room (renamed)' },
+      status: 200,
+    },
+  ],
+  updateEquipment: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/equipment/${up(ids.equipment!)}`,
+      body: { location: 'Media prep' },
+      status: 200,
+    },
+  ],
+  updateSop: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/sops/${up(ids.sop!)}`,
+      body: { description: 'Renamed in upper case' },
+      status: 200,
+    },
+  ],
+  createSopVersion: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/sops/${up(ids.sop!)}/versions`,
+      body: { steps: [{ id: 'step-1', instruction: 'Flame the tools' }] },
+      status: 201,
+    },
+  ],
+  listSopVersions: (ids) => [
+    { method: 'GET', url: `/api/v1/sops/${up(ids.sop!)}/versions`, status: 200 },
+  ],
+  updateSopVersion: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/sops/${up(ids.sop!)}/versions/${up(ids.sopVersion!)}`,
+      body: { description: 'A draft edited' },
+      status: 200,
+    },
+  ],
+  makeSopVersionEffective: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/sops/${up(ids.sop!)}/versions/${up(ids.sopVersion!)}/make-effective`,
+      status: 200,
+    },
+  ],
   listActivity: (ids) => [
     { method: 'GET', url: `/api/v1/activity?entity_id=${up(ids.plant!)}`, status: 200 },
     {
@@ -659,6 +709,7 @@ const MADE: Record<string, string> = {
   createAsset: 'asset',
   createAlertRule: 'madeRule',
   createApiKey: 'apiKey',
+  createSopVersion: 'sopVersion',
 };
 
 /** Cases that find something only once another case has made it, not by reading its id. */
@@ -666,6 +717,8 @@ const AFTER: Record<string, string> = {
   listAssets: 'createAsset',
   // A split needs the vessels the transfer counted.
   splitExplant: 'createTransfer',
+  // A version in force is no draft to edit.
+  makeSopVersionEffective: 'updateSopVersion',
 };
 
 /** The case that makes each id of MADE. */

@@ -140,10 +140,11 @@ function accessText(op: Operation): string {
     lines.push(
       '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
         '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
-        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'` (also " +
-        'after a line break inside a field; a field holding a line break is always quoted). With ' +
-        '`Accept: text/csv; profile=spreadsheet`, the same rows for people: names instead of ids, ' +
-        "times in the lab's time zone, a column per custom field, headers in words",
+        "values as JSON text, text a spreadsheet would run as a formula prefixed with `'`, also " +
+        'after a line break inside a field; a field holding a line break is always quoted.  \n' +
+        '**Spreadsheet CSV:** with `Accept: text/csv; profile=spreadsheet`, the same rows for ' +
+        "people: names instead of ids, times in the lab's time zone, a column per custom field, " +
+        'headers in words',
     );
   }
   return lines.join('  \n');
