@@ -4,6 +4,19 @@ import { usePopup } from './popup';
 import { strings } from './strings';
 import { strings as client } from '../api/strings';
 
+/** Hands the browser a file made or fetched here, as a download named `name`. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser the file before the address goes.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** The two forms of a list's CSV: for people in a spreadsheet, or the API's raw one. */
 type Form = 'spreadsheet' | 'raw';
 
@@ -49,15 +62,10 @@ export function DownloadCsv(props: {
         setFailure(typeof body.error === 'string' ? body.error : words.failed(response.status));
         return;
       }
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = form === 'raw' ? `${props.file}-raw.csv` : `${props.file}.csv`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // Give the browser the file before the address goes.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(
+        await response.blob(),
+        form === 'raw' ? `${props.file}-raw.csv` : `${props.file}.csv`,
+      );
     } catch {
       setFailure(client.offline);
     } finally {
