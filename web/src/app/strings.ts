@@ -23,7 +23,7 @@ export const strings = {
   more: 'More',
   morePlaces: 'More places',
   searchLabel: 'Find a record by its label or name',
-  searchPlaceholder: 'Scan a label or search',
+  searchPlaceholder: 'Scan or search',
   searchButton: 'Find',
   searchScanning: 'Scan the label now, or type a code or a few letters of a name and press Enter.',
   search: {
