@@ -165,10 +165,21 @@ consoleSuite('finding and importing in Chromium', ({ browser, t, demo }) => {
     // Nothing written: the good row of the wrong file is not there either.
     expect(await plantsNamed(code)).toEqual([]);
 
+    // What the progress line says on the way, as the page shows it.
+    await page.evaluate(`window.progress = [];
+      new MutationObserver(() => {
+        const line = document.querySelector('.import-progress p');
+        if (line && window.progress.at(-1) !== line.textContent) window.progress.push(line.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })`);
     await pick(page, 'plants.csv', good);
     await page.getByText('2 rows: 2 new, 0 to update, 0 unchanged.').waitFor();
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
     await page.getByText('Imported: 2 created, 0 updated, 0 unchanged.').waitFor();
+    const progress = await page.evaluate<string[]>('window.progress');
+    expect(progress.filter((line) => !line.startsWith('Sending'))).toEqual([
+      'Checking every row…',
+      'Importing…',
+    ]);
     const made = await plantsNamed(code);
     expect(made.map((p) => p.external_id).sort()).toEqual([`${code}-1`, `${code}-2`]);
     // The result links to the records made.
