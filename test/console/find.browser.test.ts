@@ -240,15 +240,36 @@ consoleSuite('finding and importing in Chromium', ({ browser, t, demo }) => {
     await screenshotBothWidths(page, 'import-columns');
     await page.setViewportSize(PHONE);
 
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/v1/imports?kind=explants'))
+        keys.push(request.headers()['idempotency-key'] ?? 'dry run');
+    });
     await pick(page, 'explants.csv', file);
     await page.getByText('1 row: 1 new, 0 to update, 0 unchanged.').waitFor();
+    // The connection drops as Import is pressed: said so, and Import again sends the
+    // file with the same key.
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Import 1 row' }).click();
+    await page.getByText('Not imported: The server could not be reached.').waitFor();
+    await context.setOffline(false);
     await page.getByRole('button', { name: 'Import 1 row' }).click();
     await page.getByText('Imported: 1 created, 0 updated, 0 unchanged.').waitFor();
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toBe('dry run');
+    expect(keys[1]).toMatch(/^console-/);
+    expect(keys[2]).toBe(keys[1]);
     const [made] = await read(`/api/v1/explants?q=${label}`);
     expect(made).toMatchObject({ label: `${label}-01`, plant_id: plant.id, current_count: 6 });
     await page.getByRole('link', { name: 'Open the record of row 2' }).click();
     await page.waitForURL(`${t.base}/explants/${made.id}`);
-    expect(problems).toEqual([]);
+    // The only failures the page saw: the request cut off while offline.
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^request failed: .*\/api\/v1\/imports\?kind=explants \(net::ERR_INTERNET_DISCONNECTED\)$/,
+      ),
+      'console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED',
+    ]);
     await context.close();
   });
 

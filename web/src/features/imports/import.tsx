@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { newIdempotencyKey } from '../../api/client';
@@ -38,7 +39,13 @@ type Step =
       readonly dryRun: boolean;
       readonly sent: number | null;
     }
-  | { readonly kind: 'checked'; readonly file: File; readonly answer: Sent }
+  | {
+      readonly kind: 'checked';
+      readonly file: File;
+      readonly answer: Sent;
+      /** Why the import itself did not go through (no answer, a refusal without rows). */
+      readonly failed?: string;
+    }
   | { readonly kind: 'imported'; readonly file: File; readonly result: ImportResult };
 
 /**
@@ -58,11 +65,14 @@ export default function Import() {
   const allowed = can(KINDS[kind].scope);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const picker = useRef<HTMLInputElement>(null);
-  const held = useRef<{ file: File; key: string } | null>(null);
+  // The import's Idempotency-Key, for this file (picked again unchanged: the same one).
+  const held = useRef<{ file: string; key: string } | null>(null);
+  const checked = useRef<Sent | null>(null);
 
   const send = async (file: File, dryRun: boolean) => {
     setStep({ kind: 'sending', file, dryRun, sent: 0 });
-    if (held.current?.file !== file) held.current = { file, key: newIdempotencyKey() };
+    const name = `${file.name}\u0000${file.size}\u0000${file.lastModified}`;
+    if (held.current?.file !== name) held.current = { file: name, key: newIdempotencyKey() };
     const answer = await sendImport({
       kind,
       file,
@@ -70,10 +80,19 @@ export default function Import() {
       idempotencyKey: dryRun ? null : held.current.key,
       onProgress: (sent) => setStep({ kind: 'sending', file, dryRun, sent }),
     });
-    if (!dryRun && answer.error === null && answer.result !== null) {
+    if (dryRun) {
+      checked.current = answer;
+      setStep({ kind: 'checked', file, answer });
+    } else if (answer.error === null && answer.result !== null) {
       held.current = null;
       setStep({ kind: 'imported', file, result: answer.result });
-    } else setStep({ kind: 'checked', file, answer });
+    } else if (answer.result !== null) {
+      // Rows the API refuses now (the lab changed since the check): shown as a check's.
+      setStep({ kind: 'checked', file, answer });
+    } else {
+      // No answer, or a refusal of the whole file: the check stands, Import again is offered.
+      setStep({ kind: 'checked', file, answer: checked.current ?? answer, failed: answer.error! });
+    }
   };
 
   const again = () => {
@@ -118,6 +137,7 @@ export default function Import() {
               kind={kind}
               file={step.file}
               answer={step.answer}
+              failed={step.failed ?? null}
               onImport={() => void send(step.file, false)}
             />
           )}
@@ -183,7 +203,13 @@ function Progress(props: { sent: number | null; dryRun: boolean }) {
 }
 
 /** What importing the file would do (or why it cannot be), and Import when every row is right. */
-function Checked(props: { kind: Kind; file: File; answer: Sent; onImport: () => void }) {
+function Checked(props: {
+  kind: Kind;
+  file: File;
+  answer: Sent;
+  failed: string | null;
+  onImport: () => void;
+}) {
   const { result, error } = props.answer;
   const wrong = result?.counts.failed ?? 0;
   return (
@@ -204,6 +230,7 @@ function Checked(props: { kind: Kind; file: File; answer: Sent; onImport: () => 
           {wrong === 0 && error !== null && <Notice tone="bad">{error}</Notice>}
           {wrong > 0 && <WrongRows rows={result.rows.filter((row) => row.status === 'failed')} />}
           <FirstRows kind={props.kind} result={result} done={false} />
+          {props.failed !== null && <Notice tone="bad">{strings.notImported(props.failed)}</Notice>}
           {wrong === 0 && error === null && result.counts.rows > 0 && (
             <div class="actions">
               <button type="button" class="button button-primary" onClick={props.onImport}>
@@ -238,31 +265,31 @@ function Imported(props: { kind: Kind; result: ImportResult; onAgain: () => void
   );
 }
 
-/** Every wrong row: its number in the spreadsheet, the column, and the API's words. */
-function WrongRows(props: { rows: readonly Row[] }) {
-  const h = strings.head;
+/** A table of rows of the file, under its title (a region that scrolls on a phone). */
+function RowsTable(props: {
+  title: string;
+  heads: readonly string[];
+  rows: readonly Row[];
+  cells: (row: Row) => ComponentChildren;
+}) {
   return (
-    <div
-      class="table-scroll"
-      tabIndex={0}
-      role="region"
-      aria-label={strings.errorsTitle(props.rows.length)}
-    >
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={props.title}>
       <table class="raw-table import-table">
-        <caption>{strings.errorsTitle(props.rows.length)}</caption>
+        <caption>{props.title}</caption>
         <thead>
           <tr>
-            <th scope="col">{h.row}</th>
-            <th scope="col">{h.column}</th>
-            <th scope="col">{h.error}</th>
+            {props.heads.map((head) => (
+              <th scope="col" key={head}>
+                {head}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {props.rows.map((row) => (
             <tr key={row.row}>
               <td>{row.row}</td>
-              <td>{row.column ?? strings.none}</td>
-              <td class="import-error">{row.error}</td>
+              {props.cells(row)}
             </tr>
           ))}
         </tbody>
@@ -271,45 +298,52 @@ function WrongRows(props: { rows: readonly Row[] }) {
   );
 }
 
+/** Every wrong row: its number in the spreadsheet, the column, and the API's words. */
+function WrongRows(props: { rows: readonly Row[] }) {
+  const h = strings.head;
+  return (
+    <RowsTable
+      title={strings.errorsTitle(props.rows.length)}
+      heads={[h.row, h.column, h.error]}
+      rows={props.rows}
+      cells={(row) => (
+        <>
+          <td>{row.column ?? strings.none}</td>
+          <td class="import-error">{row.error}</td>
+        </>
+      )}
+    />
+  );
+}
+
 /** The first rows of the file with what happens to each, linking to records that exist. */
 function FirstRows(props: { kind: Kind; result: ImportResult; done: boolean }) {
   const rows = props.result.rows.slice(0, FIRST_ROWS);
   const h = strings.head;
   const outcome = props.done ? strings.outcomeDone : strings.outcome;
-  const title = strings.firstTitle(rows.length, props.result.rows.length);
   const href = recordHref[KINDS[props.kind].record];
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label={title}>
-      <table class="raw-table import-table">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{h.row}</th>
-            <th scope="col">{h.outcome}</th>
-            <th scope="col">{h.record}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.row}>
-              <td>{row.row}</td>
-              <td>
-                <Chip tone={TONE[row.status]}>{outcome[row.status]}</Chip>
-              </td>
-              <td class="import-error">
-                {row.id !== null ? (
-                  <a href={href(row.id)}>
-                    {strings.open}
-                    <span class="visually-hidden"> {strings.ofRow(row.row)}</span>
-                  </a>
-                ) : (
-                  (row.error ?? strings.none)
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <RowsTable
+      title={strings.firstTitle(rows.length, props.result.rows.length)}
+      heads={[h.row, h.outcome, h.record]}
+      rows={rows}
+      cells={(row) => (
+        <>
+          <td>
+            <Chip tone={TONE[row.status]}>{outcome[row.status]}</Chip>
+          </td>
+          <td class="import-error">
+            {row.id !== null ? (
+              <a href={href(row.id)}>
+                {strings.open}
+                <span class="visually-hidden"> {strings.ofRow(row.row)}</span>
+              </a>
+            ) : (
+              (row.error ?? strings.none)
+            )}
+          </td>
+        </>
+      )}
+    />
   );
 }

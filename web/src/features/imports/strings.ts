@@ -88,6 +88,8 @@ export const strings = {
   ofRow: (n: number) => `the record of row ${n}`,
   none: '–',
   importAll: (n: number) => `Import ${n} ${n === 1 ? 'row' : 'rows'}`,
+  notImported: (why: string) =>
+    `Not imported: ${why} Nothing was written; Import again when it is back.`,
   importHint: 'All rows or none: if anything goes wrong, nothing is written.',
   another: 'Import another file',
   done: 'Done',
