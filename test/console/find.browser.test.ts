@@ -273,6 +273,24 @@ consoleSuite('finding and importing in Chromium', ({ browser, t, demo }) => {
     await context.close();
   });
 
+  it('offers a viewer no Import, and says why at its address', async () => {
+    const viewer = await inTransaction(t.database.db, (trx) =>
+      addMember(trx, { workspaceId: demo.workspaceId, name: 'Vic Viewer', role: 'viewer' }),
+    );
+    const { context, page, problems } = await newPage(browser, PHONE);
+    await signIn(page, t, viewer.id);
+    await page.goto(`${t.base}/plants`);
+    await idle(page);
+    await page.getByRole('button', { name: 'Download CSV' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Import', exact: true }).count()).toBe(0);
+    await page.goto(`${t.base}/explants/import`);
+    await page.getByRole('heading', { level: 1, name: 'Import explants' }).waitFor();
+    await page.getByText('Your role does not let you add these records').waitFor();
+    expect(await page.locator('input[type=file]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('downloads a list for a spreadsheet, with names, beside the raw CSV', async () => {
     const { context, page, problems } = await newPage(browser, DESKTOP);
     await signIn(page, t, demo.ownerId);
