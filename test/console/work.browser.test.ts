@@ -314,11 +314,12 @@ consoleSuite('the work screens in Chromium', ({ browser, t, demo }, target) => {
   });
 });
 
-/** Clicks "Download CSV", waits for the file the browser saves, and parses it. */
+/** Clicks "Download CSV" and its raw form, waits for the file the browser saves, and parses it. */
 async function downloadCsv(page: Page): Promise<Row[]> {
+  await page.getByRole('button', { name: 'Download CSV' }).click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download CSV' }).click(),
+    page.getByRole('button', { name: /^Raw data/ }).click(),
   ]);
   const file = await download.path();
   return parse<Row>(readFileSync(file), { columns: true, bom: true });

@@ -58,6 +58,7 @@ const Plants = lazyScreen(() => import('../features/records/plants'));
 const Plant = lazyScreen(() => import('../features/records/plant'));
 const Explants = lazyScreen(() => import('../features/records/explants'));
 const Explant = lazyScreen(() => import('../features/records/explant'));
+const Import = lazyScreen(() => import('../features/imports/import'));
 const Tasks = lazyScreen(() => import('../features/tasks/tasks'));
 const Task = lazyScreen(() => import('../features/tasks/task'));
 const Sops = lazyScreen(() => import('../features/sops/sops'));
@@ -100,6 +101,8 @@ export const SCREENS: readonly Screen[] = [
   },
   { path: '/today', screen: Today, who: 'signed-in' },
   { path: '/plants', screen: Plants, who: 'signed-in', nav: { label: nav.plants, icon: 'plant' } },
+  // Before the record's address, which would take `import` for an id.
+  { path: '/plants/import', screen: Import, who: 'signed-in' },
   { path: '/plants/:id', screen: Plant, who: 'signed-in' },
   {
     path: '/explants',
@@ -107,6 +110,7 @@ export const SCREENS: readonly Screen[] = [
     who: 'signed-in',
     nav: { label: nav.explants, icon: 'flask', bar: true },
   },
+  { path: '/explants/import', screen: Import, who: 'signed-in' },
   { path: '/explants/:id', screen: Explant, who: 'signed-in' },
   {
     path: '/tasks',

@@ -5,5 +5,6 @@ export const recordHref = {
   task: (id: string) => `/tasks/${id}`,
   contamination: (id: string) => `/contaminations/${id}`,
   room: (id: string) => `/rooms/${id}`,
+  sop: (id: string) => `/sops/${id}`,
   device: (id: string) => `/devices/${id}`,
 } as const;

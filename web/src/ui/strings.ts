@@ -12,6 +12,15 @@ export const strings = {
   download: {
     download: 'Download CSV',
     busy: 'Preparing CSV…',
+    choose: 'Which file?',
+    spreadsheet: {
+      name: 'For a spreadsheet',
+      hint: 'Names instead of codes, times in the lab’s time zone, a column per custom field. Opens well in Excel or LibreOffice.',
+    },
+    raw: {
+      name: 'Raw data',
+      hint: 'Every field as the API gives it: ids, times in UTC. For scripts and other programs.',
+    },
     failed: (status: number) => `The server answered ${status}.`,
   },
 } as const;

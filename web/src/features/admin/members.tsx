@@ -159,7 +159,25 @@ function MemberRow(props: {
     fields: [],
     send: () =>
       call(api.POST('/api/v1/members/{id}/sign-in-links', { params: { path: { id: member.id } } })),
-    onSuccess: setLink,
+    onSuccess: (made) => {
+      setRevoked(null);
+      setLink(made);
+    },
+  });
+  const [revoked, setRevoked] = useState<string | null>(null);
+  const revokeForm = useApiForm({
+    fields: [],
+    send: (key) =>
+      call(
+        api.DELETE('/api/v1/members/{id}/sign-in-links', {
+          params: { path: { id: member.id }, header: { 'idempotency-key': key } },
+        }),
+      ),
+    onSuccess: (answer) => {
+      // A link still on screen for this member no longer works: it goes.
+      setLink(null);
+      setRevoked(strings.members.revoked(member.name, answer.revoked_links));
+    },
   });
   const removeForm = useApiForm({
     fields: [],
@@ -229,6 +247,14 @@ function MemberRow(props: {
           >
             {strings.members.link}
           </button>
+          <button
+            type="button"
+            class="button"
+            disabled={revokeForm.busy}
+            onClick={() => void revokeForm.submit()}
+          >
+            {strings.members.revoke}
+          </button>
           {!props.self && !confirming && (
             <button type="button" class="button button-danger" onClick={() => setConfirming(true)}>
               {strings.members.remove}
@@ -236,7 +262,12 @@ function MemberRow(props: {
           )}
         </div>
       )}
-      <FormError message={linkForm.formError ?? removeForm.formError} />
+      <FormError message={linkForm.formError ?? revokeForm.formError ?? removeForm.formError} />
+      {revoked && (
+        <p role="status" class="notice notice-info row-notice">
+          {revoked}
+        </p>
+      )}
       {confirming && (
         <Confirm
           label={strings.members.remove}

@@ -26,6 +26,12 @@ export const strings = {
     linkWarning: (until: string) =>
       `Works once, until ${until}. Hand it over in person or in a private message: whoever opens it ` +
       'signs in as this member. It is not shown again.',
+    revoke: 'Revoke sign-in links',
+    revoked: (name: string, n: number) =>
+      n === 0
+        ? `${name} had no unused sign-in link: nothing to revoke.`
+        : `${n === 1 ? 'One unused sign-in link' : `${n} unused sign-in links`} of ${name} revoked: ` +
+          `${n === 1 ? 'it' : 'they'} no longer sign${n === 1 ? 's' : ''} anyone in. Sessions already started go on.`,
     remove: 'Remove',
     confirmRemove: (name: string) =>
       `Remove ${name}? Their API keys and sessions stop working at once. They stay listed as removed.`,

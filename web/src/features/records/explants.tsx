@@ -34,6 +34,7 @@ export default function Explants() {
     <RecordList<Explant>
       path="/explants"
       csv={{ path: '/api/v1/explants', file: 'explants' }}
+      imports={{ href: '/explants/import', scope: 'write:explants' }}
       strings={strings.lists.explants}
       statuses={STATUSES}
       fetchPage={fetchPage}

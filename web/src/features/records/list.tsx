@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type Answer, type Schemas } from '../../api/client';
+import { useSignedIn } from '../../api/session';
 import { useAnswer } from '../../ui/answer';
 import { DownloadCsv } from '../../ui/download';
 import { usePagedList } from '../../ui/paged';
@@ -54,6 +55,7 @@ export interface ListStrings {
   readonly loading: string;
   readonly empty: string;
   readonly emptyFiltered: string;
+  readonly import: string;
 }
 
 /** The most records one label sheet takes (GET /labels/codes). */
@@ -75,12 +77,15 @@ export function RecordList<
   row: (item: T, roomName: (id: string | null) => string | null) => ComponentChildren;
   /** The list operation whose CSV "Download CSV" asks for, and the file's name. */
   csv: { readonly path: string; readonly file: string };
+  /** Import's screen for this list, offered to those who may write its records. */
+  imports?: { readonly href: string; readonly scope: string };
   /** Rows with a box to tick, for printing their labels. */
   select?: { kind: 'plant' | 'explant'; name: (item: T) => string };
 }) {
   const { strings } = props;
   useTitle(strings.title);
   const { query, route } = useLocation();
+  const { can } = useSignedIn();
   const filters: Filters = {
     q: query.q ?? '',
     stage: query.stage ?? '',
@@ -121,15 +126,22 @@ export function RecordList<
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        <DownloadCsv
-          path={props.csv.path}
-          file={props.csv.file}
-          query={{
-            ...filters,
-            // A status the list does not know is left out, as the list leaves it out.
-            status: props.statuses.includes(filters.status) ? filters.status : '',
-          }}
-        />
+        <div class="header-actions">
+          {props.imports && can(props.imports.scope) && (
+            <a class="button" href={props.imports.href}>
+              {strings.import}
+            </a>
+          )}
+          <DownloadCsv
+            path={props.csv.path}
+            file={props.csv.file}
+            query={{
+              ...filters,
+              // A status the list does not know is left out, as the list leaves it out.
+              status: props.statuses.includes(filters.status) ? filters.status : '',
+            }}
+          />
+        </div>
       </ScreenHeader>
       <FilterForm
         key={key}

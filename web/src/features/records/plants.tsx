@@ -33,6 +33,7 @@ export default function Plants() {
     <RecordList<Plant>
       path="/plants"
       csv={{ path: '/api/v1/plants', file: 'plants' }}
+      imports={{ href: '/plants/import', scope: 'write:plants' }}
       strings={strings.lists.plants}
       statuses={STATUSES}
       fetchPage={fetchPage}

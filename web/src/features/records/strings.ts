@@ -206,6 +206,7 @@ export const strings = {
       loading: 'Loading plants…',
       empty: 'No plants yet.',
       emptyFiltered: 'No plant matches these filters.',
+      import: 'Import',
       noStage: 'No stage yet',
     },
     explants: {
@@ -217,6 +218,7 @@ export const strings = {
       loading: 'Loading explants…',
       empty: 'No explants yet.',
       emptyFiltered: 'No explant matches these filters.',
+      import: 'Import',
       noStage: 'No stage yet',
       vessels: (n: number) => `${n} vessel${n === 1 ? '' : 's'}`,
       transferDue: 'transfer due',

@@ -8,6 +8,13 @@ export const strings = {
     notValid:
       'This sign-in link is not valid: part of it is missing or was changed (links sometimes break when copied from a chat or an email). Paste the whole link below, or ask an admin of your lab for a new one.',
     again: 'Got a new link? Paste it here, or open it.',
+    switchTitle: 'Switch to another person?',
+    signedInAs: (name: string, lab: string) => `${name} is signed in on this browser, in ${lab}.`,
+    linkFor: (name: string, lab: string) => `This link signs in ${name}, in ${lab}.`,
+    switchWhy:
+      'Switch only if this link was meant for you to use on this device. A link someone sent you may be a way to make your work land in their account.',
+    switchTo: (name: string) => `Switch to ${name}`,
+    stay: (name: string) => `Stay signed in as ${name}`,
   },
   signedOut: {
     title: 'You are signed out',
