@@ -124,6 +124,7 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     expect(await rows.getByText('Daughter', { exact: true }).count()).toBe(3);
     await family.getByText('3 cultures came from it, over 1 generation.').waitFor();
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await family.scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'explant-family');
     await page.setViewportSize(PHONE);
     await rows.getByRole('link', { name: 'AM-3-B1.2' }).click();
@@ -149,6 +150,7 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     await plantRows.getByRole('link', { name: 'AM-3-B1.1' }).waitFor({ state: 'attached' });
     expect(await plantRows.getByText('Started from the plant').count()).toBe(1);
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await family.scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'plant-family');
     expect(problems).toEqual([]);
     await context.close();
@@ -169,6 +171,7 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     // Nothing changed by the dry run.
     const before: Explant[] = await api('GET', '/api/v1/explants?q=AM-3-B1');
     expect(before.map((e) => e.status)).toEqual(['active', 'active', 'active', 'active']);
+    await confirm.scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'explant-recall-dry-run');
     await page.setViewportSize(PHONE);
     await confirm.getByRole('button', { name: 'Recall 4 cultures' }).click();
@@ -183,6 +186,7 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     await recall.getByRole('button', { name: 'Check what it would change' }).click();
     await recall.getByText('Nothing would change').waitFor();
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await recall.scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'explant-recall-done');
     expect(problems).toEqual([]);
     await context.close();
@@ -203,6 +207,7 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     expect(await page.getByRole('region', { name: 'Recall' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /recall|check what/i }).count()).toBe(0);
     await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await page.getByText('is for a manager or above').scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'explant-family-member');
     // The API refuses her a recall as before: the console only stopped offering it.
     const forced = await page.evaluate(`fetch('/api/v1/explants/${daughter!.id}/recall', {

@@ -8,6 +8,7 @@ import { statusTone } from '../model';
 import { useRecordPage } from '../page/context';
 import { strings } from '../strings';
 import { FamilyGraph } from './graph';
+import { useMayRecall } from './recall';
 import { familyPart, familyRows, type FamilyNode, type FamilyRow, type Lineage } from './model';
 
 /** Generations shown at first, and added by "show more", each way. */
@@ -53,6 +54,7 @@ export function FamilyPart() {
     [kind, id, version, upGenerations],
   );
   const f = strings.family;
+  const mayRecall = useMayRecall();
   const loading = descendants === null || ancestors === null;
   const failure =
     (descendants?.ok === false ? descendants.failure : null) ??
@@ -130,6 +132,9 @@ export function FamilyPart() {
       {failure && <Notice tone="bad">{failure.error}</Notice>}
       {loading && <p class="muted">{f.loading}</p>}
       {body}
+      {!mayRecall && page.can('write:explants') && (
+        <p class="muted small">{strings.recall.forManagers(strings.noun[kind])}</p>
+      )}
     </section>
   );
 }

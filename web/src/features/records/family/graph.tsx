@@ -138,6 +138,11 @@ function GraphBox(props: { placed: Placed; selfName: string; route: (url: string
       <text class="family-box-title" x={left + 14} y={top + 20}>
         {shorten(node ? (node.label ?? f.unlabelled) : props.selfName, 22)}
       </text>
+      {node === null && (
+        <text class="family-box-line" x={left + 14} y={top + 40}>
+          {f.self.plant}
+        </text>
+      )}
       {node && (
         <>
           <text class="family-box-line" x={left + 14} y={top + 40}>

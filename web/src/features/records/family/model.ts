@@ -1,4 +1,4 @@
-import type { operations } from '../../../api/schema';
+import type { operations } from '../../../api/schema.js';
 
 export type Lineage =
   operations['getExplantLineage']['responses'][200]['content']['application/json']['data'];
@@ -66,12 +66,12 @@ export function familyPart(
     const tree = treeOf(node);
     const from = links
       .filter((link) => link.to === node.id && keptIds.has(link.from))
-      .map((link) => byId.get(link.from)!)
-      .filter((other) => other.generation === node.generation - 1);
-    const first = from[0];
+      .map((link) => byId.get(link.from)!);
+    // Under a parent one generation nearer; any other is named beside it.
+    const first = from.find((other) => other.generation === node.generation - 1);
     const parent = first === undefined ? root : (trees.get(first.id) ?? root);
     parent.children.push(tree);
-    (tree.alsoFrom as FamilyNode[]).push(...from.slice(1));
+    (tree.alsoFrom as FamilyNode[]).push(...from.filter((other) => other !== first));
   }
   // Kept one past the cap to tell whether anything was cut: that one is not shown.
   if (kept.length > rows) dropLast(root, kept[rows]!.id);
@@ -143,3 +143,7 @@ export function familyRows(
   walk(descendants.tree, 1);
   return rows;
 }
+
+/** `total` shared out over `n`, the first ones taking what is left over (a split's vessels). */
+export const evenly = (total: number, n: number): number[] =>
+  Array.from({ length: n }, (_, i) => Math.floor(total / n) + (i < total % n ? 1 : 0));

@@ -32,21 +32,20 @@ const STATUSES: readonly Status[] = [
 const FIRST = 5;
 const REASON_MAX = 1000;
 
+/** Whether the signed-in person may recall a family: a manager or above who writes explants. */
+export function useMayRecall(): boolean {
+  const { can, atLeast } = useSignedIn();
+  return can('write:explants') && atLeast('manager');
+}
+
 /**
- * A recall of a record's family (POST …/recall), for managers and above: the status
- * (quarantined unless chosen) and the reason, then a dry run that says how many and
- * which first, then the recall itself once confirmed. A member who may write explants
- * is told who may; anyone else sees nothing of it.
+ * A recall of a record's family (POST …/recall), for managers and above (the family
+ * part tells a member who may): the status (quarantined unless chosen) and the reason,
+ * then a dry run that says how many and which first, then the recall itself once
+ * confirmed.
  */
 export function RecallPanel() {
-  const page = useRecordPage();
-  const { atLeast } = useSignedIn();
-  const s = strings.recall;
-  if (!page.can('write:explants')) return null;
-  if (!atLeast('manager')) {
-    return <p class="muted">{s.forManagers(strings.noun[page.kind])}</p>;
-  }
-  return <RecallForm />;
+  return useMayRecall() ? <RecallForm /> : null;
 }
 
 function RecallForm() {

@@ -7,7 +7,7 @@ import { useAnswer } from '../../../ui/answer';
 import { More } from '../../../ui/parts';
 import { useRecordPage } from '../page/context';
 import { strings } from '../strings';
-import type { Lineage } from './model';
+import { evenly, type Lineage } from './model';
 
 /** What a split needs of the explant split. */
 export interface SplitSource {
@@ -26,10 +26,6 @@ interface Daughter {
 const CHOICES = [2, 3, 4, 5, 6];
 const NOTES_MAX = 5000;
 const LABEL_MAX = 200;
-
-/** `total` shared out over `n`, the first ones taking what is left over. */
-export const evenly = (total: number, n: number): number[] =>
-  Array.from({ length: n }, (_, i) => Math.floor(total / n) + (i < total % n ? 1 : 0));
 
 /**
  * A subculture that splits the explant into daughter cultures (POST
