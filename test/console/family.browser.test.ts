@@ -163,6 +163,12 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('heading', { level: 1, name: 'AM-3-B1' }).waitFor();
     const recall = page.getByRole('region', { name: 'Recall' });
     expect(await recall.getByLabel('Set them to').inputValue()).toBe('quarantined');
+    // No reason: the API's refusal beside the field, nothing changed.
+    await recall.getByRole('button', { name: 'Check what it would change' }).click();
+    await recall
+      .locator('#recall-reason-error')
+      .getByText(/^Why: /)
+      .waitFor();
     await recall.getByLabel('Why').fill('CMV positive in lot 12');
     await recall.getByRole('button', { name: 'Check what it would change' }).click();
     const confirm = recall.getByRole('group', { name: 'Recall' });

@@ -3,7 +3,7 @@ import { useSignedIn } from '../../../api/session';
 import { api, call, type Answer } from '../../../api/client';
 import type { operations } from '../../../api/schema';
 import { BenchForm } from '../../../forms/bench-form';
-import { bindFields, SelectField, TextField } from '../../../forms/fields';
+import { bindFields, inFieldWords, SelectField, TextField } from '../../../forms/fields';
 import { useApiForm, useFormValues } from '../../../forms/form';
 import { useLoaded } from '../../../ui/answer';
 import { recordHref } from '../../../ui/links';
@@ -84,6 +84,15 @@ function RecallForm() {
     },
   });
   const field = bindFields(check, values);
+  // Named apart from the archive form's reason below it (a field's name is its id), the
+  // API's words still naming the field by its label.
+  const apart = (name: 'status' | 'reason', label: string) => {
+    const error = check.errorFor(name);
+    return {
+      name: `recall-${name}`,
+      error: error === null ? null : inFieldWords(error, name, label),
+    };
+  };
   // A choice changed after the dry run asks for another: what was shown no longer holds.
   const changed = (set: (value: string) => void) => (value: string) => {
     setPreview(null);
@@ -103,12 +112,14 @@ function RecallForm() {
       >
         <SelectField
           {...field.select('status')}
+          {...apart('status', s.status)}
           onChange={changed(values.set('status'))}
           label={s.status}
           options={STATUSES.map((value) => [value, words(value)] as const)}
         />
         <TextField
           {...field.text('reason')}
+          {...apart('reason', s.reason)}
           onInput={(event) => changed(values.set('reason'))(event.currentTarget.value)}
           label={s.reason}
           hint={s.reasonHint}
