@@ -78,15 +78,19 @@ consoleSuite('families in Chromium', ({ browser, t, demo }) => {
     await split.getByText('AM-3-B1 has 24 vessels.').waitFor();
     // Tap one: how many. The vessels and plantlets are shared out, each labelled after the parent.
     await split.getByRole('radio', { name: '3', exact: true }).click();
+    await split
+      .getByText('3 daughters of 8 vessels each: AM-3-B1.1 to AM-3-B1.3. All vessels leave AM-3-B1')
+      .waitFor();
+    await screenshotBothWidths(page, 'explant-split');
+    await page.setViewportSize(PHONE);
+    // Each daughter stays editable, behind one more tap.
+    await split.getByText('Change labels and counts').click();
     for (const n of [1, 2, 3]) {
       const daughter = split.getByRole('group', { name: `Daughter ${n}` });
       expect(await daughter.getByLabel('Label').inputValue()).toBe(`AM-3-B1.${n}`);
       expect(await daughter.getByLabel('Vessels').inputValue()).toBe('8');
       expect(await daughter.getByLabel('Plantlets').inputValue()).toBe('32');
     }
-    await split.getByText('All vessels leave AM-3-B1: none stay in it.').waitFor();
-    await screenshotBothWidths(page, 'explant-split');
-    await page.setViewportSize(PHONE);
     // Tap two (twice, by an impatient thumb): one split.
     await split.getByRole('button', { name: 'Split into 3' }).dblclick();
     await page

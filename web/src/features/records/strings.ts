@@ -243,6 +243,14 @@ export const strings = {
     daughters: 'How many daughter cultures?',
     daughter: (n: number) => `Daughter ${n}`,
     daughtersWord: 'Daughters',
+    summary: (labels: string[], vessels: (number | undefined)[]) =>
+      `${labels.length} daughters${
+        vessels.every((v) => v === vessels[0]) && vessels[0] !== undefined
+          ? ` of ${vessels[0]} vessel${vessels[0] === 1 ? '' : 's'} each`
+          : ''
+      }: ${labels[0]} to ${labels[labels.length - 1]}.`,
+    each: 'Change labels and counts',
+    more: 'Notes',
     label: 'Label',
     vessels: 'Vessels',
     plantlets: 'Plantlets',

@@ -114,37 +114,43 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
       </fieldset>
       {daughters.length > 0 && (
         <div class="split-daughters">
-          {daughters.map((d, i) => (
-            <fieldset key={i} class="split-daughter">
-              <legend>{s.daughter(i + 1)}</legend>
-              <TextField
-                name={`daughters-${i}-label`}
-                label={s.label}
-                error={null}
-                value={d.label}
-                onInput={(event) => edit(i, 'label')(event.currentTarget.value)}
-                autocomplete="off"
-                maxLength={LABEL_MAX}
-              />
-              <NumberField
-                name={`daughters-${i}-vessel_count`}
-                label={s.vessels}
-                error={null}
-                value={d.vessel_count}
-                onInput={edit(i, 'vessel_count')}
-              />
-              <NumberField
-                name={`daughters-${i}-plantlet_count`}
-                label={s.plantlets}
-                error={null}
-                value={d.plantlet_count}
-                onInput={edit(i, 'plantlet_count')}
-              />
-            </fieldset>
-          ))}
           <p class="split-left" aria-live="polite">
+            {s.summary(
+              daughters.map((d) => d.label),
+              daughters.map((d) => countOf(d.vessel_count)),
+            )}{' '}
             {s.left(source.vessels - leaving, source.label)}
           </p>
+          <More label={s.each} open={error !== null}>
+            {daughters.map((d, i) => (
+              <fieldset key={i} class="split-daughter">
+                <legend>{s.daughter(i + 1)}</legend>
+                <TextField
+                  name={`daughters-${i}-label`}
+                  label={s.label}
+                  error={null}
+                  value={d.label}
+                  onInput={(event) => edit(i, 'label')(event.currentTarget.value)}
+                  autocomplete="off"
+                  maxLength={LABEL_MAX}
+                />
+                <NumberField
+                  name={`daughters-${i}-vessel_count`}
+                  label={s.vessels}
+                  error={null}
+                  value={d.vessel_count}
+                  onInput={edit(i, 'vessel_count')}
+                />
+                <NumberField
+                  name={`daughters-${i}-plantlet_count`}
+                  label={s.plantlets}
+                  error={null}
+                  value={d.plantlet_count}
+                  onInput={edit(i, 'plantlet_count')}
+                />
+              </fieldset>
+            ))}
+          </More>
         </div>
       )}
       {error && (
@@ -152,7 +158,7 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
           {inFieldWords(error, 'daughters', s.daughtersWord)}
         </p>
       )}
-      <More open={form.errorFor('notes') !== null}>
+      <More label={s.more} open={form.errorFor('notes') !== null}>
         <TextAreaField
           name="notes"
           label={s.notes}
