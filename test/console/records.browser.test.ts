@@ -50,6 +50,8 @@ consoleSuite(
     /** The page's own picture of a photo has loaded (its bytes came through). */
     const imageLoaded = async (page: Page, alt: string) => {
       await page.getByRole('img', { name: alt }).waitFor();
+      // Photos load lazily: one far down a phone's page loads once scrolled near.
+      await page.getByRole('img', { name: alt }).scrollIntoViewIfNeeded();
       // Polled from here: a predicate polled in the page would need eval, which its CSP refuses.
       const loaded = `[...document.images].some((i) => i.alt === ${JSON.stringify(alt)} && i.complete && i.naturalWidth > 0)`;
       await expect.poll(() => page.evaluate<boolean>(loaded), { timeout: 10_000 }).toBe(true);

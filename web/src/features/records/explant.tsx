@@ -15,6 +15,8 @@ type Explant = Schemas['Explant'];
 
 const ENDED = ['discarded', 'retired', 'lost'];
 
+type Ending = 'lost' | 'discarded' | 'retired';
+
 const labelOf = (explant: Explant) => explant.label ?? explant.external_id ?? explant.id;
 
 /** `/explants/{id}`: a culture's page, with its counts and the plant it was taken from. */
@@ -33,6 +35,18 @@ export default function ExplantPage(props: { id?: string; params?: { id?: string
           : null
       }
       chips={(explant) => emptied(explant) && <Chip tone="warn">{strings.empty.chip}</Chip>}
+      split={(explant) =>
+        explant.current_count !== null &&
+        explant.current_count > 0 &&
+        !ENDED.includes(explant.status) &&
+        explant.archived_at === null
+          ? {
+              label: labelOf(explant),
+              vessels: explant.current_count,
+              plantlets: explant.plantlet_count,
+            }
+          : null
+      }
       facts={(explant, page) => (
         <>
           <ExplantFacts explant={explant} page={page} />
@@ -53,7 +67,19 @@ const emptied = (explant: Explant) =>
  */
 function EmptyCulture(props: { explant: Explant; page: RecordContext }) {
   const { explant, page } = props;
-  const ending = useRef<'lost' | 'discarded'>('lost');
+  const ending = useRef<Ending>('lost');
+  // A culture split into daughters went on in them: it is retired, not lost.
+  const children = useAnswer(
+    () =>
+      call(
+        api.GET('/api/v1/explants/{id}/lineage', {
+          params: { path: { id: explant.id }, query: { direction: 'descendants', depth: 1 } },
+        }),
+      ),
+    [explant.id, page.version],
+  );
+  const split = children?.ok === true && children.data.nodes.length > 1;
+  const endings: readonly Ending[] = split ? ['retired'] : ['lost', 'discarded'];
   const form = useApiForm({
     fields: ['status'],
     send: (key) =>
@@ -69,11 +95,15 @@ function EmptyCulture(props: { explant: Explant; page: RecordContext }) {
   return (
     <section class="panel record-empty" aria-labelledby="empty-title">
       <h2 id="empty-title">{strings.empty.title}</h2>
-      <p>{strings.empty.lead(words(explant.status))}</p>
+      <p>
+        {split
+          ? strings.empty.splitLead(words(explant.status))
+          : strings.empty.lead(words(explant.status))}
+      </p>
       <FormError message={form.formError ?? form.errorFor('status')} />
       {may ? (
         <div class="actions">
-          {(['lost', 'discarded'] as const).map((status) => (
+          {endings.map((status) => (
             <button
               key={status}
               type="button"

@@ -34,6 +34,7 @@ export const strings = {
     stage: 'Move stage',
     transfer: 'Record transfer',
     contamination: 'Report contamination',
+    split: 'Split',
     photo: 'Take a photo',
     cancel: 'Cancel',
   },
@@ -175,15 +176,132 @@ export const strings = {
     empty: 'No explant taken from this plant yet.',
     more: 'More explants',
   },
+  /** An explant's or a plant's family: where it came from and what came from it. */
+  family: {
+    title: 'Family',
+    loading: 'Loading the family…',
+    lead: {
+      explant: 'Where this culture came from, and the cultures split from it.',
+      plant: 'The cultures started from this plant, and those split from them.',
+    },
+    none: {
+      explant:
+        'No family recorded: it was not split from another culture, and none has been split from it yet.',
+      plant: 'No culture started from this plant yet.',
+    },
+    self: { explant: 'this explant', plant: 'this plant' },
+    relation: (generation: number, kind: 'plant' | 'explant') =>
+      generation === 0
+        ? kind === 'plant'
+          ? 'This plant'
+          : 'This explant'
+        : generation === -1
+          ? 'Parent'
+          : generation === -2
+            ? 'Grandparent'
+            : generation < 0
+              ? `${-generation} generations back`
+              : kind === 'plant'
+                ? generation === 1
+                  ? 'Started from the plant'
+                  : `Generation ${generation}`
+                : generation === 1
+                  ? 'Daughter'
+                  : generation === 2
+                    ? 'Granddaughter'
+                    : `Generation ${generation}`,
+    summary: (count: number, generations: number, more: boolean) =>
+      count === 0
+        ? ''
+        : `${more ? 'At least ' : ''}${count} culture${count === 1 ? '' : 's'} came from it, over ${generations} generation${generations === 1 ? '' : 's'}.`,
+    unlabelled: 'No label',
+    noStage: 'No stage yet',
+    counts: (vessels: number | null, plantlets: number | null) =>
+      [
+        vessels === null ? 'vessels not counted' : `${vessels} vessel${vessels === 1 ? '' : 's'}`,
+        plantlets === null ? null : `${plantlets} plantlet${plantlets === 1 ? '' : 's'}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    alsoFrom: 'Also pooled from',
+    listLabel: 'The family as a list',
+    hidden: (n: number) =>
+      `${n} more culture${n === 1 ? '' : 's'} of these generations not shown, to keep the page quick.`,
+    beyond: (n: number, generations: number) =>
+      `${n} more culture${n === 1 ? '' : 's'} in later generations: showing ${generations} generation${generations === 1 ? '' : 's'} here.`,
+    older: 'Older generations are not shown.',
+    showMore: 'Show more of the family',
+    showOlder: 'Show older generations',
+  },
+  /** Splitting an explant into daughter cultures at a subculture. */
+  split: {
+    title: 'Split into daughter cultures',
+    lead: (vessels: number, label: string) =>
+      `${label} has ${vessels} vessel${vessels === 1 ? '' : 's'}. Choose how many new cultures the vessels go into: they are shared out evenly, and you can change each one.`,
+    noCount:
+      'This culture has no vessel count yet. Record a transfer with its vessels first, then split it.',
+    daughters: 'How many daughter cultures?',
+    daughter: (n: number) => `Daughter ${n}`,
+    daughtersWord: 'Daughters',
+    summary: (labels: string[], vessels: (number | undefined)[]) =>
+      `${labels.length} daughters${
+        vessels.every((v) => v === vessels[0]) && vessels[0] !== undefined
+          ? ` of ${vessels[0]} vessel${vessels[0] === 1 ? '' : 's'} each`
+          : ''
+      }: ${labels[0]} to ${labels[labels.length - 1]}.`,
+    each: 'Change labels and counts',
+    more: 'Notes',
+    label: 'Label',
+    vessels: 'Vessels',
+    plantlets: 'Plantlets',
+    left: (vessels: number, label: string) =>
+      vessels === 0
+        ? `All vessels leave ${label}: none stay in it.`
+        : vessels < 0
+          ? `That is ${-vessels} vessel${vessels === -1 ? '' : 's'} more than ${label} has.`
+          : `${vessels} vessel${vessels === 1 ? '' : 's'} stay in ${label}.`,
+    notes: 'Notes',
+    notesHint: 'Kept with the transfer of the parent culture.',
+    save: (n: number) => (n === 0 ? 'Split' : `Split into ${n}`),
+    done: (labels: string[]) => `Split into ${labels.length}: ${labels.join(', ')}.`,
+  },
+  /** Putting every culture descended from a record into quarantine (or another status). */
+  recall: {
+    title: 'Recall',
+    lead: {
+      explant:
+        'For a positive virus test or a bad medium batch: put this explant and every culture descended from it into quarantine, or another status, at once.',
+      plant:
+        'For a positive virus test: put every culture started from this plant, and every culture descended from them, into quarantine, or another status, at once.',
+    },
+    forManagers: (noun: string) =>
+      `Recalling this ${noun}'s family (every culture descended from it) is for a manager or above.`,
+    status: 'Set them to',
+    reason: 'Why',
+    reasonHint: 'e.g. CMV positive in lot 12. Kept with each culture’s history.',
+    check: 'Check what it would change',
+    checking: 'Checking…',
+    preview: (count: number, status: string) =>
+      count === 0
+        ? `Nothing would change: every culture of this family is already “${status}”, archived or ended.`
+        : `${count} culture${count === 1 ? '' : 's'} would be set to “${status}”:`,
+    andMore: (n: number) => `and ${n} more.`,
+    confirm: (count: number) => `Recall ${count} culture${count === 1 ? '' : 's'}`,
+    change: 'Change the choice',
+    done: (count: number, status: string) =>
+      `${count} culture${count === 1 ? '' : 's'} set to “${status}”.`,
+  },
   /** An explant transferred down to no vessel. */
   empty: {
     chip: 'no vessels left',
     title: 'No vessels left',
     lead: (status: string) =>
       `The last transfer left this culture in 0 vessels, yet it still reads as ${status}. If nothing of it goes on, mark it as lost or discarded.`,
-    mark: { lost: 'Mark as lost', discarded: 'Mark as discarded' },
+    splitLead: (status: string) =>
+      `All its vessels went to its daughter cultures (see Family), yet it still reads as ${status}. Mark it as retired: its history and family stay.`,
+    mark: { lost: 'Mark as lost', discarded: 'Mark as discarded', retired: 'Mark as retired' },
     done: (status: string) => `Marked as ${status}.`,
-    askManager: 'Whoever created it, or a manager, can mark it as lost or discarded.',
+    askManager: 'Whoever created it, or a manager, can mark it as lost, discarded or retired.',
   },
   archive: {
     title: 'Made by mistake?',

@@ -16,6 +16,9 @@ import { RecordPageContext, type Kind, type RecordContext } from './context';
 import { ContaminationForm, StageForm, TransferForm } from './forms';
 import { ContaminationsPart, TimelinePart, TransfersPart } from './history';
 import { PhotosPart, PHOTO_INPUT_ID } from './photos';
+import { FamilyPart } from '../family/family';
+import { RecallPanel } from '../family/recall';
+import { SplitForm, type SplitSource } from '../family/split';
 import { strings } from '../strings';
 
 /** What a record page needs of a plant or an explant. */
@@ -50,6 +53,8 @@ export function RecordPage<T extends RecordBase>(props: {
   chips?: (record: T) => ComponentChildren;
   /** Parts of this kind only (a plant's explants). */
   related?: (record: T) => ComponentChildren;
+  /** What a split takes of a record that can be split (an explant with vessels), else null. */
+  split?: (record: T) => SplitSource | null;
 }) {
   const { kind, id } = props;
   const { can, atLeast, session } = useSignedIn();
@@ -127,10 +132,12 @@ export function RecordPage<T extends RecordBase>(props: {
   if (record === null || context === null) return screen.fallback;
 
   const archived = record.archived_at !== null;
+  const splitSource = props.split?.(record) ?? null;
   const writes = {
     stage: can('write:transfers') && context.mayChange,
     transfer: can('write:transfers'),
     contamination: can('write:contaminations'),
+    split: can('write:explants') && splitSource !== null,
     photo: can('write:assets'),
   };
   const anyWrite = !archived && Object.values(writes).some(Boolean);
@@ -165,7 +172,7 @@ export function RecordPage<T extends RecordBase>(props: {
 
       {anyWrite && (
         <div class="record-actions" role="group" aria-label={strings.actions.label}>
-          {(['stage', 'transfer', 'contamination'] as const).map(
+          {(['stage', 'transfer', 'split', 'contamination'] as const).map(
             (which) =>
               writes[which] && (
                 <ActionButton key={which} which={which} bench={bench}>
@@ -207,8 +214,12 @@ export function RecordPage<T extends RecordBase>(props: {
           {bench.form === 'stage' && <StageForm onCancel={bench.close} />}
           {bench.form === 'transfer' && <TransferForm onCancel={bench.close} />}
           {bench.form === 'contamination' && <ContaminationForm onCancel={bench.close} />}
+          {bench.form === 'split' && splitSource !== null && (
+            <SplitForm source={splitSource} onCancel={bench.close} />
+          )}
         </section>
       )}
+      <FamilyPart />
 
       <div class="record-parts">
         <div class="record-column">
@@ -223,6 +234,7 @@ export function RecordPage<T extends RecordBase>(props: {
           <CustomFieldsPart values={record.custom_fields} />
         </div>
       </div>
+      {!archived && <RecallPanel />}
       <ArchivePanel archivedAt={record.archived_at} />
     </RecordPageContext.Provider>
   );
