@@ -77,6 +77,10 @@ export function RecordList<
   csv: { readonly path: string; readonly file: string };
   /** Rows with a box to tick, for printing their labels. */
   select?: { kind: 'plant' | 'explant'; name: (item: T) => string };
+  /** Buttons of this list beside Download CSV (New plant). */
+  actions?: ComponentChildren;
+  /** What opens above the filters (the New plant form). */
+  opened?: ComponentChildren;
 }) {
   const { strings } = props;
   useTitle(strings.title);
@@ -121,16 +125,20 @@ export function RecordList<
   return (
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
-        <DownloadCsv
-          path={props.csv.path}
-          file={props.csv.file}
-          query={{
-            ...filters,
-            // A status the list does not know is left out, as the list leaves it out.
-            status: props.statuses.includes(filters.status) ? filters.status : '',
-          }}
-        />
+        <div class="header-actions">
+          {props.actions}
+          <DownloadCsv
+            path={props.csv.path}
+            file={props.csv.file}
+            query={{
+              ...filters,
+              // A status the list does not know is left out, as the list leaves it out.
+              status: props.statuses.includes(filters.status) ? filters.status : '',
+            }}
+          />
+        </div>
       </ScreenHeader>
+      {props.opened}
       <FilterForm
         key={key}
         filters={filters}
