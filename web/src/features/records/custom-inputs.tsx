@@ -7,6 +7,9 @@ import { strings } from './strings';
 /** One of the lab's own fields for a kind of record, as GET /custom-fields defines it. */
 export type CustomField = Schemas['CustomFieldLists']['plant'][number];
 
+/** `mother stock id` -> `Mother stock id`, as the form's other labels read. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** A custom field's name in a form: the API's, so its refusal lands beside it. */
 const nameOf = (field: CustomField) => `custom_fields.${field.key}`;
 
@@ -50,7 +53,7 @@ export function CustomInputs(props: {
     <>
       {props.fields.map((field) => {
         const name = nameOf(field);
-        const label = words(field.key);
+        const label = sentence(words(field.key));
         switch (field.type) {
           case 'number':
             return <NumberField key={name} {...held(name)} label={label} hint={s.number} />;

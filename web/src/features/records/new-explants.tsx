@@ -99,7 +99,7 @@ function ExplantFields<K extends string>(props: {
   const field = bindFields(form, props.values);
   return (
     <>
-      <div class="field-pair">
+      <div class="field-pair field-pair-wide">
         <SelectField
           {...field.select('initial_stage')}
           label={s.stage}
@@ -224,28 +224,38 @@ function InitiateForm(props: {
   });
   const custom = useFormValues(emptyCustomValues(lists.fields));
   const v = values.now;
-  const [problem, setProblem] = useState<{ field: 'count' | 'code'; error: string } | null>(null);
   const code = v.code.trim();
   const next = nextNumber(code, props.labels);
   const from = countOf(v.from) ?? next;
   const count = howMany(v.count);
+  // What the form itself checks (the API never sees them), said once Make was pressed.
+  const [checked, setChecked] = useState(false);
+  const wrong: Partial<Record<string, string>> = {
+    ...(typeof count === 'string' ? { count } : {}),
+    ...(code === '' ? { code: s.codeMissing } : {}),
+    ...(Number.isInteger(from) && from >= 0 ? {} : { from: s.fromWrong }),
+  };
   const labels =
-    typeof count === 'number' && Number.isInteger(from) && from >= 0 && code !== ''
+    typeof count === 'number' && wrong.code === undefined && wrong.from === undefined
       ? numberedLabels(code, from, count)
       : null;
   // The labels sent, fixed once the first is made: the rest are sent as the first were.
   const sending = useRef<readonly string[]>([]);
   const sent = sending.current;
+  const madeSoFar = useRef(0);
   const batch = useApiBatch<Explant>({
     fields: [...values.names, ...custom.names, 'label'],
     total: () => sending.current.length,
-    send: (index, key) =>
-      call(
+    send: async (index, key) => {
+      const answer = await call(
         api.POST('/api/v1/explants', {
           params: { header: { 'idempotency-key': key } },
           body: { label: sending.current[index]!, ...explantBody(plant, v, lists, custom.now) },
         }),
-      ),
+      );
+      if (answer.ok) madeSoFar.current += 1;
+      return answer;
+    },
     onSuccess: (made) =>
       page.saved(s.done(made.length, made[0]?.label ?? '', made.at(-1)?.label ?? '')),
   });
@@ -260,20 +270,19 @@ function InitiateForm(props: {
         ? s.refused(failedLabel, batch.formError)
         : batch.formError,
     errorFor: (name) =>
-      problem?.field === name ? `${name}: ${problem.error}` : batch.errorFor(name),
+      checked && wrong[name] !== undefined ? `${name}: ${wrong[name]}` : batch.errorFor(name),
     submit: async () => {
       if (!started) {
-        const wrong =
-          typeof count === 'string'
-            ? ({ field: 'count', error: count } as const)
-            : code === ''
-              ? ({ field: 'code', error: s.codeMissing } as const)
-              : null;
-        setProblem(wrong);
-        if (wrong !== null || labels === null) return null;
+        setChecked(true);
+        if (labels === null) return null;
         sending.current = labels;
       }
-      return batch.submit();
+      const all = await batch.submit();
+      // Stopped after some were made: the plant's list shows them already.
+      if (all === null && madeSoFar.current > 0) {
+        page.changed(s.progress(madeSoFar.current, sending.current.length));
+      }
+      return all;
     },
   };
   const field = bindFields(form, values);
@@ -293,15 +302,15 @@ function InitiateForm(props: {
     >
       <fieldset class="form-group" disabled={started || batch.busy}>
         <legend class="visually-hidden">{s.manyTitle}</legend>
+        <TextField
+          {...field.text('code')}
+          label={s.code}
+          hint={s.codeHint}
+          autocomplete="off"
+          maxLength={190}
+        />
         <div class="field-pair">
           <NumberField {...field.value('count')} label={s.how} hint={s.howHint(MAX_INITIATED)} />
-          <TextField
-            {...field.text('code')}
-            label={s.code}
-            hint={s.codeHint}
-            autocomplete="off"
-            maxLength={190}
-          />
           <NumberField {...field.value('from')} label={s.from} hint={s.fromHint(next)} />
         </div>
         <p class="batch-labels" aria-live="polite">
@@ -309,22 +318,19 @@ function InitiateForm(props: {
         </p>
         <ExplantFields lists={lists} form={form} values={values} custom={custom} each />
       </fieldset>
-      {(batch.busy || started) && (
-        <p class="batch-progress" role="status">
-          {s.progress(made.length, sent.length)}
-        </p>
-      )}
+      {/* Always there, so the button stays where it was pressed while the count grows. */}
+      <p class="batch-progress" role="status">
+        {batch.busy || started ? s.progress(made.length, sent.length) : ''}
+      </p>
       {started && batch.failedAt !== null && (
         <div class="batch-report">
           <p>
             <strong>{s.made}:</strong>{' '}
             {made.map((explant, i) => (
-              <>
+              <span key={explant.id}>
                 {i > 0 && ', '}
-                <a key={explant.id} href={recordHref.explant(explant.id)}>
-                  {explant.label}
-                </a>
-              </>
+                <a href={recordHref.explant(explant.id)}>{explant.label}</a>
+              </span>
             ))}
           </p>
           <p>

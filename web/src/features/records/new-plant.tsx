@@ -89,7 +89,7 @@ function NewPlantForm(props: {
         autocomplete="off"
         maxLength={200}
       />
-      <div class="field-pair">
+      <div class="field-pair field-pair-wide">
         <SelectField
           {...field.select('initial_stage')}
           label={s.stage}

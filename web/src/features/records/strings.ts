@@ -217,7 +217,8 @@ export const strings = {
     code: 'Label code',
     codeHint: 'Each label is the code, a dash and its number.',
     from: 'First number',
-    fromHint: (next: number) => `Empty: ${next}, the next number free for this code on this plant.`,
+    fromHint: (next: number) => `Empty: ${next}, the next free one.`,
+    fromWrong: 'a whole number, 0 or more',
     codeMissing: 'give the code the labels start with',
     labels: (first: string, last: string, n: number) =>
       n === 1 ? `Label: ${first}` : `Labels: ${first} to ${last} (${n})`,
