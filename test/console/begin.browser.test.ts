@@ -12,6 +12,7 @@ interface Explant {
   current_count: number | null;
   plantlet_count: number | null;
   batch_number: string | null;
+  custom_fields: Record<string, unknown>;
   current_stage: { stage: string; room_id: string | null } | null;
 }
 
@@ -24,7 +25,7 @@ interface Explant {
  * at 375 and 1440 px.
  */
 consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
-  const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     t.request({
       method,
       url,
@@ -42,6 +43,12 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
 
   it('makes a plant with New plant: species, stage, room, code and the lab’s own fields, then opens it', async () => {
     const roomA = await roomId('Growth Room A');
+    // The lab counts leaves too: a number field beside the demo lab's own two.
+    const fields = await read('/api/v1/custom-fields');
+    const patched = await api('PATCH', '/api/v1/custom-fields', {
+      plant: [...fields.plant, { key: 'leaf_count', type: 'number' }],
+    });
+    expect(patched.statusCode).toBe(200);
     const { context, page, problems } = await newPage(browser, PHONE);
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/plants`);
@@ -72,6 +79,16 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await form.getByLabel('Code', { exact: true }).fill('FIC-TIN');
     await form.getByLabel('mother stock id').fill('MS-0200');
     await form.getByLabel('variegation').selectOption('high');
+    // A value that is no number: the API's words beside the lab's field, in its name.
+    await form.getByLabel('Leaf count').fill('many');
+    await form.getByRole('button', { name: 'Save plant' }).click();
+    const wrong = form.locator('[id="custom_fields.leaf_count-error"]');
+    await wrong.waitFor();
+    expect(await wrong.textContent()).toBe('Leaf count: must be a number');
+    expect(await read('/api/v1/plants?externalId=FIC-TIN')).toEqual([]);
+    await screenshotBothWidths(page, 'plants-new-error');
+    await page.setViewportSize(PHONE);
+    await form.getByLabel('Leaf count').fill('7');
     await screenshotBothWidths(page, 'plants-new-filled');
     await page.setViewportSize(PHONE);
     await form.getByRole('button', { name: 'Save plant' }).dblclick();
@@ -84,7 +101,7 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
       cultivar: 'Tineke',
       external_id: 'FIC-TIN',
       status: 'active',
-      custom_fields: { mother_stock_id: 'MS-0200', variegation: 'high' },
+      custom_fields: { mother_stock_id: 'MS-0200', variegation: 'high', leaf_count: 7 },
       current_stage: { stage: 'quarantine', room_id: roomA },
     });
     // The double press made one plant.
@@ -128,6 +145,8 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('button', { name: 'Initiate explants' }).click();
     const form = page.getByRole('form', { name: 'Initiate explants from this plant' });
     await form.getByLabel('How many explants').waitFor();
+    await screenshotBothWidths(page, 'plant-initiate-open');
+    await page.setViewportSize(PHONE);
     expect(await form.getByLabel('Label code').inputValue()).toBe('PHG');
     expect(await form.getByLabel('Stage', { exact: true }).inputValue()).toBe('initiation');
 
@@ -146,6 +165,9 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await form.getByLabel('Vessels per explant').fill('4');
     await form.getByLabel('Plantlets per explant').fill('2');
     await form.getByLabel('Batch').fill('B-PHG-1');
+    // The demo lab keeps each explant's medium in a custom field of its own.
+    await form.getByText('Notes and the lab’s own fields').click();
+    await form.getByLabel('Medium').selectOption('WPM');
     await screenshotBothWidths(page, 'plant-initiate');
     await page.setViewportSize(PHONE);
 
@@ -192,6 +214,7 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
         current_count: 4,
         plantlet_count: 2,
         batch_number: 'B-PHG-1',
+        custom_fields: { medium: 'WPM' },
         current_stage: { stage: 'establishment', room_id: roomB },
       });
     }
