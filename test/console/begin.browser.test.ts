@@ -2,7 +2,14 @@ import { expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { addMember } from '../../src/modules/identity/identity.service.js';
 import { body } from '../support/harness.js';
-import { consoleSuite, newPage, PHONE, screenshotBothWidths, signIn } from '../support/browser.js';
+import {
+  consoleSuite,
+  newPage,
+  ownerApi,
+  PHONE,
+  screenshotBothWidths,
+  signIn,
+} from '../support/browser.js';
 
 interface Explant {
   id: string;
@@ -25,21 +32,7 @@ interface Explant {
  * at 375 and 1440 px.
  */
 consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
-  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-    t.request({
-      method,
-      url,
-      headers: { authorization: `Bearer ${demo.ownerKey}` },
-      ...(payload === undefined ? {} : { payload }),
-    });
-  const read = async (url: string) => {
-    const res = await api('GET', url);
-    expect(res.statusCode, url).toBe(200);
-    return body(res).data;
-  };
-  const roomId = async (name: string) =>
-    ((await read('/api/v1/rooms')) as { id: string; name: string }[]).find((r) => r.name === name)!
-      .id;
+  const { api, read, roomId } = ownerApi({ t, demo });
 
   it('makes a plant with New plant: species, stage, room, code and the lab’s own fields, then opens it', async () => {
     const roomA = await roomId('Growth Room A');
