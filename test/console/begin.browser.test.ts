@@ -138,6 +138,11 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('button', { name: 'Initiate explants' }).click();
     const form = page.getByRole('form', { name: 'Initiate explants from this plant' });
     await form.getByLabel('How many explants').waitFor();
+    // Opened to type how many: the focus is there, the labels follow.
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.id ?? ""'))
+      .toBe('field-count');
+    await form.getByText('Type how many to see their labels.').waitFor();
     await screenshotBothWidths(page, 'plant-initiate-open');
     await page.setViewportSize(PHONE);
     expect(await form.getByLabel('Label code').inputValue()).toBe('PHG');

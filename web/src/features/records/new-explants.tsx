@@ -149,12 +149,15 @@ export function NewExplant(props: { plant: Plant; onCancel: () => void }) {
   );
 }
 
-function NewExplantForm(props: {
+/** What each explant form works from: the plant, the lab's lists, the plant's explants' labels. */
+interface FormProps {
   plant: Plant;
   lists: LabLists;
   labels: readonly (string | null)[];
   onCancel: () => void;
-}) {
+}
+
+function NewExplantForm(props: FormProps) {
   const { plant, lists } = props;
   const { route } = useLocation();
   const code = plantCode(plant);
@@ -207,16 +210,11 @@ function howMany(text: string): number | string {
   return Number.isInteger(n) && n >= 1 && n <= MAX_INITIATED ? n : s.howHint(MAX_INITIATED);
 }
 
-function InitiateForm(props: {
-  plant: Plant;
-  lists: LabLists;
-  labels: readonly (string | null)[];
-  onCancel: () => void;
-}) {
+function InitiateForm(props: FormProps) {
   const { plant, lists } = props;
   const page = useRecordPage();
   const values = useFormValues({
-    count: '3',
+    count: '',
     code: plantCode(plant),
     from: '',
     ...SHARED,
@@ -302,19 +300,23 @@ function InitiateForm(props: {
     >
       <fieldset class="form-group" disabled={started || batch.busy}>
         <legend class="visually-hidden">{s.manyTitle}</legend>
-        <TextField
-          {...field.text('code')}
-          label={s.code}
-          hint={s.codeHint}
-          autocomplete="off"
-          maxLength={190}
-        />
+        <NumberField {...field.value('count')} label={s.how} hint={s.howHint(MAX_INITIATED)} />
         <div class="field-pair">
-          <NumberField {...field.value('count')} label={s.how} hint={s.howHint(MAX_INITIATED)} />
+          <TextField
+            {...field.text('code')}
+            label={s.code}
+            hint={s.codeHint}
+            autocomplete="off"
+            maxLength={190}
+          />
           <NumberField {...field.value('from')} label={s.from} hint={s.fromHint(next)} />
         </div>
         <p class="batch-labels" aria-live="polite">
-          {labels === null ? s.labelsUnknown : s.labels(labels[0]!, labels.at(-1)!, labels.length)}
+          {labels !== null
+            ? s.labels(labels[0]!, labels.at(-1)!, labels.length)
+            : typeof count === 'string'
+              ? s.labelsUnknown
+              : s.labelsNoCode}
         </p>
         <ExplantFields lists={lists} form={form} values={values} custom={custom} each />
       </fieldset>
