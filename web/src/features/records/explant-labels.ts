@@ -7,8 +7,8 @@
 export function shortCode(name: string): string {
   const parts = name
     .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .split(/[^A-Za-z0-9]+/)
+    .replace(/\p{M}/gu, '')
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   const [first, ...rest] = parts;
   if (first === undefined) return 'EX';
