@@ -8,6 +8,7 @@ import {
   consoleSuite,
   DESKTOP,
   newPage,
+  ownerApi,
   PHONE,
   screenshotBothWidths,
   signIn,
@@ -25,23 +26,8 @@ consoleSuite(
   'record pages in Chromium',
   ({ browser, t, demo }) => {
     let people: { id: string; name: string }[];
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.request({
-        method,
-        url,
-        headers: { authorization: `Bearer ${demo.ownerKey}` },
-        ...(payload === undefined ? {} : { payload }),
-      });
-    const read = async (url: string) => {
-      const res = await api('GET', url);
-      expect(res.statusCode, url).toBe(200);
-      return body(res).data;
-    };
+    const { api, read, roomId } = ownerApi({ t, demo });
     const personId = (name: string) => people.find((p) => p.name === name)!.id;
-    const roomId = async (name: string) =>
-      ((await read('/api/v1/rooms')) as { id: string; name: string }[]).find(
-        (r) => r.name === name,
-      )!.id;
 
     beforeAll(async () => {
       people = await read('/api/v1/people');

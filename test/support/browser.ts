@@ -155,6 +155,31 @@ export function consoleSuite(
   });
 }
 
+/**
+ * The demo lab's owner's API key, to set up what a test needs and check what the
+ * console did: `api` answers as sent, `read` gives the data of a 200 (else fails),
+ * `roomId` a room of the lab by its name.
+ */
+export function ownerApi(suite: Pick<ConsoleSuite, 't' | 'demo'>) {
+  const { t, demo } = suite;
+  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    t.request({
+      method,
+      url,
+      headers: { authorization: `Bearer ${demo.ownerKey}` },
+      ...(payload === undefined ? {} : { payload }),
+    });
+  const read = async (url: string) => {
+    const res = await api('GET', url);
+    expect(res.statusCode, url).toBe(200);
+    return body(res).data;
+  };
+  const roomId = async (name: string): Promise<string> =>
+    ((await read('/api/v1/rooms')) as { id: string; name: string }[]).find((r) => r.name === name)!
+      .id;
+  return { api, read, roomId };
+}
+
 /** A sign-in link for a member at this app's address, as `vitro member link` makes one. */
 export async function signInLink(t: ListeningApp, memberId: string): Promise<string> {
   const link = await inTransaction(t.database.db, (trx) =>

@@ -10,6 +10,26 @@ export function fieldOf(failure: Failure): string | null {
   return match === null ? null : match[1]!;
 }
 
+/**
+ * Which of a form's `fields` a refusal names: the whole path when the form has a
+ * field of that name (`custom_fields.variegation`), else the field it starts with.
+ */
+function namedIn(failure: Failure, fields: readonly string[]): string | null {
+  const path = /^([A-Za-z_][A-Za-z0-9_.-]*): /.exec(failure.error)?.[1];
+  if (path !== undefined && fields.includes(path)) return path;
+  const named = fieldOf(failure);
+  return named !== null && fields.includes(named) ? named : null;
+}
+
+/** The refusal shown beside a form's fields, or at its top when it names none of them. */
+function refusalOf(failure: Failure | null, fields: readonly string[]) {
+  const named = failure === null ? null : namedIn(failure, fields);
+  return {
+    errorFor: (field: string) => (failure !== null && named === field ? failure.error : null),
+    formError: failure !== null && named === null ? failure.error : null,
+  };
+}
+
 export interface ApiForm<T> {
   /** For `<form onSubmit>`: sends once at a time; the typed values stay as they are. */
   submit: (event?: Event) => Promise<T | null>;
@@ -35,12 +55,9 @@ export function useApiForm<T>(options: {
   const key = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const named = failure === null ? null : fieldOf(failure);
-  const onField = named !== null && options.fields.includes(named);
   return {
     busy,
-    errorFor: (field) => (failure !== null && onField && named === field ? failure.error : null),
-    formError: failure !== null && !onField ? failure.error : null,
+    ...refusalOf(failure, options.fields),
     clear: () => setFailure(null),
     submit: async (event) => {
       event?.preventDefault();
@@ -58,6 +75,79 @@ export function useApiForm<T>(options: {
         options.onSuccess?.(answer.data);
         return answer.data;
       } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
+
+export interface ApiBatch<T> extends ApiForm<readonly T[]> {
+  /** What each request made, by its place in the batch; null where none was made yet. */
+  readonly made: readonly (T | null)[];
+  /** How many requests the batch sends in all. */
+  readonly total: number;
+  /** The place of the request the API refused (the batch stops there); null when none was. */
+  readonly failedAt: number | null;
+}
+
+/**
+ * A form that makes several records, one request each (N explants at once): each
+ * request has its own Idempotency-Key, kept until the batch is done, and a submit
+ * sends only those not made yet, in order, stopping at the first refusal. Sent again
+ * after a dropped answer, a request is the same submission: nothing is made twice.
+ * Refusals show as `useApiForm`'s do; `made` says how far it got.
+ */
+export function useApiBatch<T>(options: {
+  fields: readonly string[];
+  /** How many requests the batch sends (read when it is sent). */
+  total: () => number;
+  send: (index: number, idempotencyKey: string) => Promise<Answer<T>>;
+  onSuccess?: (made: readonly T[]) => void;
+}): ApiBatch<T> {
+  const keys = useRef<string[]>([]);
+  // Read and written while the batch runs, between renders.
+  const sending = useRef(false);
+  const madeNow = useRef<(T | null)[]>([]);
+  const [made, setMade] = useState<readonly (T | null)[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ at: number; failure: Failure } | null>(null);
+  const total = Math.max(made.length, options.total());
+  return {
+    busy,
+    made,
+    total,
+    failedAt: failure?.at ?? null,
+    ...refusalOf(failure?.failure ?? null, options.fields),
+    clear: () => setFailure(null),
+    submit: async (event) => {
+      event?.preventDefault();
+      if (sending.current) return null;
+      sending.current = true;
+      const count = Math.max(madeNow.current.length, options.total());
+      const now: (T | null)[] = Array.from({ length: count }, (_, i) => madeNow.current[i] ?? null);
+      setBusy(true);
+      setFailure(null);
+      try {
+        for (let i = 0; i < count; i++) {
+          if (now[i] !== null) continue;
+          const key = (keys.current[i] ??= newIdempotencyKey());
+          const answer = await options.send(i, key);
+          if (!answer.ok) {
+            setFailure({ at: i, failure: answer.failure });
+            return null;
+          }
+          now[i] = answer.data;
+          madeNow.current = [...now];
+          setMade(madeNow.current);
+        }
+        const all = now as T[];
+        keys.current = [];
+        madeNow.current = [];
+        setMade([]);
+        options.onSuccess?.(all);
+        return all;
+      } finally {
+        sending.current = false;
         setBusy(false);
       }
     },

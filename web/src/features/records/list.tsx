@@ -81,6 +81,10 @@ export function RecordList<
   imports?: { readonly href: string; readonly scope: string };
   /** Rows with a box to tick, for printing their labels. */
   select?: { kind: 'plant' | 'explant'; name: (item: T) => string };
+  /** Buttons of this list beside Download CSV (New plant). */
+  actions?: ComponentChildren;
+  /** What opens above the filters (the New plant form). */
+  opened?: ComponentChildren;
 }) {
   const { strings } = props;
   useTitle(strings.title);
@@ -127,6 +131,7 @@ export function RecordList<
     <>
       <ScreenHeader title={strings.title} lead={strings.lead}>
         <div class="header-actions">
+          {props.actions}
           {props.imports && can(props.imports.scope) && (
             <a class="button" href={props.imports.href}>
               {strings.import}
@@ -143,6 +148,7 @@ export function RecordList<
           />
         </div>
       </ScreenHeader>
+      {props.opened}
       <FilterForm
         key={key}
         filters={filters}

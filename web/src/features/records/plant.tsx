@@ -4,7 +4,9 @@ import { Chip, Fact } from '../../ui/parts';
 import { statusTone } from './model';
 import { recordHref } from '../../ui/links';
 import { words } from '../../ui/words';
-import type { RecordContext } from './page/context';
+import { useSignedIn } from '../../api/session';
+import { useRecordPage, type RecordContext } from './page/context';
+import { InitiateExplants, NewExplant } from './new-explants';
 import { ListPart } from './page/history';
 import { RecordFacts } from './page/facts';
 import { RecordPage } from './page/page';
@@ -16,6 +18,7 @@ type Explant = Schemas['Explant'];
 /** `/plants/{id}`: a plant's page, with the explants taken from it. */
 export default function PlantPage(props: { id?: string; params?: { id?: string } }) {
   const id = props.params?.id ?? props.id ?? '';
+  const { can } = useSignedIn();
   return (
     <RecordPage<Plant>
       kind="plant"
@@ -30,6 +33,14 @@ export default function PlantPage(props: { id?: string; params?: { id?: string }
       )}
       facts={(plant, page) => <PlantFacts plant={plant} page={page} />}
       related={(plant) => <PlantExplants plantId={plant.id} />}
+      forms={(plant) =>
+        can('write:explants')
+          ? {
+              initiate: (close) => <InitiateExplants plant={plant} onCancel={close} />,
+              explant: (close) => <NewExplant plant={plant} onCancel={close} />,
+            }
+          : {}
+      }
     />
   );
 }
@@ -62,6 +73,8 @@ function PlantFacts(props: { plant: Plant; page: RecordContext }) {
 }
 
 function PlantExplants(props: { plantId: string }) {
+  // Read again after a change on the page (explants initiated from the plant).
+  const { version } = useRecordPage();
   const list = usePagedList<Explant>(
     (cursor) =>
       call(
@@ -69,7 +82,7 @@ function PlantExplants(props: { plantId: string }) {
           params: { query: { plant_id: props.plantId, limit: 20, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [props.plantId],
+    [props.plantId, version],
   );
   return (
     <ListPart

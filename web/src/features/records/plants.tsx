@@ -1,7 +1,11 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { api, call, type Schemas } from '../../api/client';
+import { useSignedIn } from '../../api/session';
 import type { operations } from '../../api/schema';
 import { Chip } from '../../ui/parts';
 import { listQuery, RecordList, type Filters } from './list';
+import { NewPlant } from './new-plant';
 import { statusTone } from './model';
 import { recordHref } from '../../ui/links';
 import { words } from '../../ui/words';
@@ -29,9 +33,28 @@ function fetchPage(filters: Filters, cursor: string | null) {
 }
 
 export default function Plants() {
+  const { can } = useSignedIn();
+  const { route } = useLocation();
+  const [creating, setCreating] = useState(false);
   return (
     <RecordList<Plant>
       path="/plants"
+      actions={
+        can('write:plants') &&
+        !creating && (
+          <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
+            {strings.newPlant.button}
+          </button>
+        )
+      }
+      opened={
+        creating && (
+          <NewPlant
+            onCancel={() => setCreating(false)}
+            onCreated={(plant) => route(recordHref.plant(plant.id))}
+          />
+        )
+      }
       csv={{ path: '/api/v1/plants', file: 'plants' }}
       imports={{ href: '/plants/import', scope: 'write:plants' }}
       strings={strings.lists.plants}

@@ -2,7 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { FIRST_FIELD } from '../../../forms/bench-form';
 
 /** The record page's bench forms, each opened by its action button. */
-export type BenchFormName = 'stage' | 'transfer' | 'contamination' | 'split';
+export type BenchFormName = 'stage' | 'transfer' | 'contamination' | 'split' | KindFormName;
+
+/** The bench forms of one kind of record only: a plant's New explant and Initiate explants. */
+export type KindFormName = 'explant' | 'initiate';
 
 export interface BenchForms {
   /** The form open under the actions, if any. */

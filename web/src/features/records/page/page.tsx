@@ -11,7 +11,7 @@ import { statusTone } from '../model';
 import { words } from '../../../ui/words';
 import { ArchivePanel } from './archive';
 import { CommentsPart } from './comments';
-import { useBenchForms, type BenchFormName, type BenchForms } from './bench';
+import { useBenchForms, type BenchFormName, type BenchForms, type KindFormName } from './bench';
 import { RecordPageContext, type Kind, type RecordContext } from './context';
 import { ContaminationForm, StageForm, TransferForm } from './forms';
 import { ContaminationsPart, TimelinePart, TransfersPart } from './history';
@@ -55,6 +55,11 @@ export function RecordPage<T extends RecordBase>(props: {
   related?: (record: T) => ComponentChildren;
   /** What a split takes of a record that can be split (an explant with vessels), else null. */
   split?: (record: T) => SplitSource | null;
+  /**
+   * Bench forms of this kind only, those the person may use (a plant's New explant and
+   * Initiate explants): each opened by its action button, closed by `onCancel`.
+   */
+  forms?: (record: T) => Partial<Record<KindFormName, (onCancel: () => void) => ComponentChildren>>;
 }) {
   const { kind, id } = props;
   const { can, atLeast, session } = useSignedIn();
@@ -140,7 +145,9 @@ export function RecordPage<T extends RecordBase>(props: {
     split: can('write:explants') && splitSource !== null,
     photo: can('write:assets'),
   };
-  const anyWrite = !archived && Object.values(writes).some(Boolean);
+  const kindForms = archived ? {} : (props.forms?.(record) ?? {});
+  const kindNames = Object.keys(kindForms) as KindFormName[];
+  const anyWrite = !archived && (kindNames.length > 0 || Object.values(writes).some(Boolean));
   // Said before any form: what this person may not do here, and who may.
   const rule = !archived && can('write:transfers') && !context.mayChange;
   const creator =
@@ -172,6 +179,11 @@ export function RecordPage<T extends RecordBase>(props: {
 
       {anyWrite && (
         <div class="record-actions" role="group" aria-label={strings.actions.label}>
+          {kindNames.map((which) => (
+            <ActionButton key={which} which={which} bench={bench}>
+              {strings.actions[which]}
+            </ActionButton>
+          ))}
           {(['stage', 'transfer', 'split', 'contamination'] as const).map(
             (which) =>
               writes[which] && (
@@ -217,6 +229,8 @@ export function RecordPage<T extends RecordBase>(props: {
           {bench.form === 'split' && splitSource !== null && (
             <SplitForm source={splitSource} onCancel={bench.close} />
           )}
+          {kindNames.includes(bench.form as KindFormName) &&
+            kindForms[bench.form as KindFormName]?.(bench.close)}
         </section>
       )}
       <FamilyPart />
