@@ -31,4 +31,11 @@ export const CONSOLE_PAGES = [
   '/devices/:id',
   '/sensors',
   '/settings',
+  '/settings/rooms',
+  '/settings/stages',
+  '/settings/sops',
+  '/settings/sops/:id',
+  '/settings/equipment',
+  '/settings/custom-fields',
+  '/settings/media-recipes',
 ] as const;
