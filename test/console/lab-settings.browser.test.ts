@@ -154,7 +154,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await explants.getByRole('button', { name: `Take out: ${inUse.name}` }).click();
     keys.splice(keys.indexOf(inUse.key), 1);
     await explants.getByRole('button', { name: 'Save explant stages' }).click();
-    await explants.getByRole('status').getByText('Saved.').waitFor();
+    await explants.getByRole('status').getByText('Explant stages saved.').waitFor();
     const lists = async () =>
       (await api('/api/v1/stage-lists')) as {
         explant: { key: string; name: string }[];
@@ -304,11 +304,11 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     context.setDefaultTimeout(10_000);
     await signIn(page, t, mara.id);
     await openSection(page, 'Custom fields');
-    const explants = page.getByRole('form', { name: 'Explants' });
+    const explants = page.getByRole('form', { name: 'Explants', exact: true });
     await explants.getByRole('button', { name: 'Add field' }).click();
     const row = explants.locator('li').last();
     await row.getByLabel('Key', { exact: true }).fill('vessel_type');
-    await row.getByLabel('Type').selectOption('select');
+    await row.getByLabel('Type', { exact: true }).selectOption('select');
     // A select field without choices: the API's refusal in its words, nothing stored.
     await explants.getByRole('button', { name: 'Save explants fields' }).click();
     await explants
@@ -318,11 +318,11 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     expect(await api('/api/v1/custom-fields')).toEqual(before);
     await row.getByLabel('Choices').fill('Magenta box\nJar 250 ml');
     await explants.getByRole('button', { name: 'Save explants fields' }).click();
-    await explants.getByRole('status').getByText('Saved.').waitFor();
-    const plants = page.getByRole('form', { name: 'Plants' });
+    await explants.getByRole('status').getByText('Explants: fields saved.').waitFor();
+    const plants = page.getByRole('form', { name: 'Plants', exact: true });
     await plants.getByRole('button', { name: `Remove: ${dropped.key}` }).click();
     await plants.getByRole('button', { name: 'Save plants fields' }).click();
-    await plants.getByRole('status').getByText('Saved.').waitFor();
+    await plants.getByRole('status').getByText('Plants: fields saved.').waitFor();
     const after = (await api('/api/v1/custom-fields')) as typeof before;
     expect(after.explant).toEqual([
       ...before.explant!,
@@ -351,6 +351,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     const recipe = async () =>
       (
         (await api('/api/v1/media-recipes?limit=200')) as {
+          id: string;
           title: string;
           version: number;
           visibility: string;
@@ -358,7 +359,8 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
           components: { name: string; qty: string; unit: string | null }[];
         }[]
       ).find((r) => r.title === 'Rooting medium')!;
-    expect(await recipe()).toMatchObject({
+    const made = await recipe();
+    expect(made).toMatchObject({
       version: 1,
       visibility: 'team',
       ph_target: 5.7,
@@ -373,8 +375,11 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await edit.getByRole('button', { name: 'Save changes' }).click();
     const row = page.locator('li', { hasText: 'Rooting medium' });
     await row.locator('.chip', { hasText: 'version 2' }).waitFor();
-    expect((await recipe()).version).toBe(2);
-    expect((await recipe()).components[1]).toMatchObject({ name: 'Sucrose', qty: '30' });
+    const edited = (await api(`/api/v1/media-recipes/${made.id}`)) as Awaited<
+      ReturnType<typeof recipe>
+    >;
+    expect(edited.version).toBe(2);
+    expect(edited.components[1]).toMatchObject({ name: 'Sucrose', qty: '30' });
     await screenshotBothWidths(page, 'lab-settings-media');
     expect(problems).toEqual([]);
     await context.close();

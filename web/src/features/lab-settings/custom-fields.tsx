@@ -77,6 +77,15 @@ const draftOf = (field: Definition, row: number): Draft => ({
   options: (field.options ?? []).join('\n'),
 });
 
+/** A select field's choices, a line each; none left out, for the API to say they are needed. */
+function optionsOf(field: Draft): { options?: string[] } {
+  const options = field.options
+    .split('\n')
+    .map((option) => option.trim())
+    .filter(Boolean);
+  return field.type === 'select' && options.length > 0 ? { options } : {};
+}
+
 function KindForm(props: { kind: Kind; start: readonly Definition[] }) {
   const { kind } = props;
   const [fields, setFields] = useState<Draft[]>(() => props.start.map(draftOf));
@@ -92,14 +101,7 @@ function KindForm(props: { kind: Kind; start: readonly Definition[] }) {
             [kind]: fields.map((field) => ({
               key: field.key.trim(),
               type: field.type as 'text',
-              ...(field.type === 'select'
-                ? {
-                    options: field.options
-                      .split('\n')
-                      .map((option) => option.trim())
-                      .filter(Boolean),
-                  }
-                : {}),
+              ...optionsOf(field),
             })),
           },
         }),
@@ -107,7 +109,7 @@ function KindForm(props: { kind: Kind; start: readonly Definition[] }) {
     onSuccess: (lists) => {
       setFields(lists[kind].map(draftOf));
       setNext(lists[kind].length);
-      setSaved(s.saved);
+      setSaved(s.saved(s.kinds[kind]!));
     },
   });
   const change = (row: number, changed: Partial<Draft>) => {

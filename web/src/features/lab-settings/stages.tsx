@@ -4,7 +4,7 @@ import { BenchForm } from '../../forms/bench-form';
 import { TextField } from '../../forms/fields';
 import { useApiForm } from '../../forms/form';
 import { useAnswer } from '../../ui/answer';
-import { Notice } from '../../ui/parts';
+import { Chip, Notice } from '../../ui/parts';
 import { keyOf, moved, SettingsHeader, Saved, useCanChange } from './parts';
 import { strings } from './strings';
 
@@ -53,8 +53,12 @@ function Retired(props: { stages: readonly Stage[]; onBack?: (stage: Stage) => v
           {props.stages.map((stage) => (
             <li class="row" key={stage.key}>
               <div class="row-main">
-                <p>{stage.name}</p>
-                <p class="muted small">{s.keyHint(stage.key)}</p>
+                <p>
+                  {stage.name} <Chip tone="off">{s.retired}</Chip>
+                </p>
+                <p class="muted small">
+                  {s.keyHint(stage.key)}. {s.retiredLine}
+                </p>
               </div>
               {props.onBack && (
                 <div class="row-actions">
@@ -109,7 +113,7 @@ function StageListForm(props: {
       setStages(lists[kind]);
       setNewName('');
       setDirty(false);
-      setSaved(s.saved);
+      setSaved(s.saved(titleOf(kind)));
       props.onSaved(lists);
     },
   });

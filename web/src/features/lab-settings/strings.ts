@@ -77,7 +77,10 @@ export const strings = {
     newHint: 'Its name as people read it; the key is made from it.',
     addStage: 'Add stage',
     save: (kind: string) => `Save ${kind.toLowerCase()}`,
-    saved: 'Saved.',
+    saved: (kind: string) => `${kind} saved.`,
+    retired: 'retired',
+    retiredLine:
+      'Records in it stay there and keep its name in their history; none can move into it.',
     retireNote:
       'A stage you take out that records were ever in is retired, not deleted: records in it stay there and their history keeps its name, but no record can move into it. A stage never used is removed.',
     retiredTitle: 'Retired stages',
@@ -220,7 +223,7 @@ export const strings = {
     removeShort: 'Remove',
     newField: 'new field',
     save: (kind: string) => `Save ${kind.toLowerCase()} fields`,
-    saved: 'Saved.',
+    saved: (kind: string) => `${kind}: fields saved.`,
     none: 'No custom fields.',
     loading: 'Loading custom fields…',
     choices: (options: readonly string[]) => `Choices: ${options.join(', ')}`,
