@@ -22,6 +22,7 @@ export default function CustomFieldSettings() {
   return (
     <>
       <SettingsHeader title={s.title} lead={s.lead} canChange={canChange} />
+      {canChange && <p class="muted">{s.keys}</p>}
       {answer === null && <p>{s.loading}</p>}
       {answer !== null && !answer.ok && <Notice tone="bad">{answer.failure.error}</Notice>}
       {answer?.ok &&
@@ -130,7 +131,6 @@ function KindForm(props: { kind: Kind; start: readonly Definition[] }) {
                   <TextField
                     name={name('key')}
                     label={s.key}
-                    hint={s.keyHint}
                     error={null}
                     value={field.key}
                     autocomplete="off"

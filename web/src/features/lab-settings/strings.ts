@@ -201,6 +201,7 @@ export const strings = {
   customFields: {
     title: 'Custom fields',
     lead: 'Extra fields your lab records on each kind of record. Values already recorded are kept when a field changes.',
+    keys: 'A key is lower_case_with_underscores, e.g. mother_plant_code; each key once per kind.',
     kinds: {
       plant: 'Plants',
       explant: 'Explants',
@@ -208,7 +209,6 @@ export const strings = {
       contamination: 'Contaminations',
     } as Record<string, string>,
     key: 'Key',
-    keyHint: 'lower_case_with_underscores, e.g. mother_plant_code',
     type: 'Type',
     types: [
       ['text', 'Text'],
