@@ -100,6 +100,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
 
     await page.getByRole('button', { name: 'Rename Growth Room C' }).click();
     const rename = page.getByRole('form', { name: 'Rename Growth Room C' });
+    await expectAccessible(page, 'renaming a room');
     await rename.getByLabel('Name').fill('Growth Room C (north)');
     await rename.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('link', { name: 'Growth Room C (north)' }).waitFor();
@@ -202,6 +203,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await step1.getByLabel('Unit').fill('pH');
     await step1.getByLabel('Lowest in range').fill('5.6');
     await step1.getByLabel('Highest in range').fill('5.8');
+    await screenshotBothWidths(page, 'lab-settings-sop-editor');
     await draft.getByRole('button', { name: 'Add a step' }).click();
     // An empty step: the API's refusal beside it; nothing stored.
     await draft.getByRole('button', { name: 'Create draft' }).click();
@@ -280,6 +282,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     const edit = page.getByRole('form', { name: 'Edit Hood 3' });
     await edit.locator('summary').click();
     await edit.getByLabel('Manufacturer').fill('Esco');
+    await expectAccessible(page, 'editing equipment');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Laminar flow hood · Esco', { exact: true }).waitFor();
     expect((await hood()).manufacturer).toBe('Esco');
@@ -372,6 +375,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await page.getByRole('button', { name: 'Edit Rooting medium' }).click();
     const edit = page.getByRole('form', { name: 'Edit Rooting medium' });
     await edit.getByLabel('Components').fill('MS salts, 2.2, g/L\nSucrose, 30, g/L');
+    await expectAccessible(page, 'editing a media recipe');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     const row = page.locator('li', { hasText: 'Rooting medium' });
     await row.locator('.chip', { hasText: 'version 2' }).waitFor();
