@@ -383,7 +383,10 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
       ReturnType<typeof recipe>
     >;
     expect(edited.version).toBe(2);
-    expect(edited.components[1]).toMatchObject({ name: 'Sucrose', qty: '30' });
+    expect(edited.components.map((c) => [c.name, c.qty, c.unit])).toEqual([
+      ['MS salts', '2.2', 'g/L'],
+      ['Sucrose', '30', 'g/L'],
+    ]);
     await screenshotBothWidths(page, 'lab-settings-media');
     expect(problems).toEqual([]);
     await context.close();

@@ -93,7 +93,7 @@ export default function SopSettingsPage(props: { params?: { id?: string } }) {
         <PagedRows
           list={versions}
           loading={s.loadingVersions}
-          empty={s.noSteps}
+          empty={s.noVersions}
           more={s.versions}
           row={(version) => (
             <VersionRow

@@ -166,7 +166,7 @@ function StepFields(props: {
       readings: step.readings.map((r, j) => (j === i ? { ...r, ...next } : r)),
     });
   return (
-    <fieldset class="field">
+    <fieldset class="field step-edit">
       <legend>{s.legend(n)}</legend>
       {here && (
         <p class="field-error" role="alert">
@@ -197,11 +197,10 @@ function StepFields(props: {
         onInput={(minutes) => props.onChange({ minutes })}
       />
       {step.readings.map((r, i) => (
-        <fieldset class="field" key={i}>
-          <legend>
-            {s.measurements} {i + 1}
-          </legend>
-          <div class="field-pair">
+        <fieldset class="field step-edit" key={i}>
+          <legend>{s.reading(i + 1)}</legend>
+          <p class="field-hint">{s.readingHint}</p>
+          <div class="field-pair reading-grid">
             <TextField
               name={name(`metric-${i}`)}
               label={s.metric}

@@ -173,7 +173,7 @@ export const strings = {
     createDraft: 'Create draft',
     draftSaved: 'Draft saved.',
     madeEffective: (n: number) => `Version ${n} is now in force.`,
-    noSteps: 'No steps yet. Add at least one before making it effective.',
+    noVersions: 'No versions yet. Press “New version” to write its steps.',
     loadingVersions: 'Loading versions…',
     runnerLink: 'Open for technicians',
     reading: (metric: string, unit: string, min: number | null, max: number | null) =>
@@ -186,7 +186,9 @@ export const strings = {
     safety: 'Safety note',
     safetyHint: 'Shown highlighted at the step, before it is done.',
     minutes: 'Minutes it takes',
-    measurements: 'Readings to record',
+    reading: (n: number) => `Reading ${n}`,
+    readingHint:
+      'A reading outside the range is still recorded, marked out of range; one in another unit is refused.',
     metric: 'What to measure',
     unit: 'Unit',
     min: 'Lowest in range',
