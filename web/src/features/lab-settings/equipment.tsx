@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
 import { BenchForm } from '../../forms/bench-form';
-import { bindFields, FormError, SelectField, TextAreaField, TextField } from '../../forms/fields';
+import { bindFields, SelectField, TextAreaField, TextField } from '../../forms/fields';
 import { hasError, useApiForm, useFormValues } from '../../forms/form';
-import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, More } from '../../ui/parts';
-import { SettingsHeader, Saved, useCanChange } from './parts';
+import { EditAndArchive, SettingsList } from './list-screen';
+import { useCanChange } from './parts';
 import { strings } from './strings';
 
 type Equipment = Schemas['Equipment'];
@@ -19,8 +19,6 @@ const DETAILS = ['manufacturer', 'model', 'serial_number', 'location', 'notes'] 
 /** The lab's equipment library: new pieces, edits, retired and back. */
 export default function EquipmentSettings() {
   const canChange = useCanChange();
-  const [adding, setAdding] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const list = usePagedList<Equipment>((cursor) =>
     call(
       api.GET('/api/v1/equipment', {
@@ -29,40 +27,22 @@ export default function EquipmentSettings() {
     ),
   );
   return (
-    <>
-      <SettingsHeader title={s.title} lead={s.lead} canChange={canChange}>
-        {!adding && (
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {s.add}
-          </button>
-        )}
-      </SettingsHeader>
-      {adding && (
-        <EquipmentForm
-          onCancel={() => setAdding(false)}
-          onSaved={(piece) => {
-            list.upsert(piece, true);
-            setAdding(false);
-            setNotice(s.added(piece.name));
-          }}
+    <SettingsList
+      words={s}
+      canChange={canChange}
+      list={list}
+      newForm={(added, cancel) => (
+        <EquipmentForm onCancel={cancel} onSaved={(piece) => added(piece, s.added(piece.name))} />
+      )}
+      row={(piece) => (
+        <EquipmentRow
+          key={piece.id}
+          piece={piece}
+          canChange={canChange}
+          onChange={(changed) => list.upsert(changed)}
         />
       )}
-      <Saved message={notice} />
-      <PagedRows
-        list={list}
-        loading={s.loading}
-        empty={s.empty}
-        more={s.more}
-        row={(piece) => (
-          <EquipmentRow
-            key={piece.id}
-            piece={piece}
-            canChange={canChange}
-            onChange={(changed) => list.upsert(changed)}
-          />
-        )}
-      />
-    </>
+    />
   );
 }
 
@@ -145,21 +125,6 @@ function EquipmentRow(props: {
   const { piece } = props;
   const retired = piece.status === 'archived';
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const status = useApiForm({
-    fields: [],
-    send: (key) =>
-      call(
-        api.PATCH('/api/v1/equipment/{id}', {
-          params: { path: { id: piece.id }, header: { 'idempotency-key': key } },
-          body: { status: retired ? 'active' : 'archived' },
-        }),
-      ),
-    onSuccess: (changed) => {
-      setConfirming(false);
-      props.onChange(changed);
-    },
-  });
   const kind = s.categories[piece.category as Category] ?? piece.category;
   return (
     <li class="row" data-equipment={piece.id}>
@@ -172,50 +137,27 @@ function EquipmentRow(props: {
       <div class="row-status">
         <Chip tone={retired ? 'off' : 'ok'}>{retired ? s.retired : s.active}</Chip>
       </div>
-      {props.canChange && !editing && !confirming && (
-        <div class="row-actions">
-          <button
-            type="button"
-            class="button"
-            aria-label={`${s.edit} ${piece.name}`}
-            onClick={() => setEditing(true)}
-          >
-            {s.edit}
-          </button>
-          {retired ? (
-            <button
-              type="button"
-              class="button"
-              aria-label={`${s.restore} ${piece.name}`}
-              disabled={status.busy}
-              onClick={() => void status.submit()}
-            >
-              {s.restore}
-            </button>
-          ) : (
-            <button
-              type="button"
-              class="button button-quiet"
-              aria-label={`${s.retire} ${piece.name}`}
-              onClick={() => setConfirming(true)}
-            >
-              {s.retire}
-            </button>
-          )}
-        </div>
-      )}
-      <FormError message={status.formError} />
-      {confirming && (
-        <Confirm
-          label={`${s.retire} ${piece.name}`}
-          question={s.retireQuestion(piece.name)}
-          yes={s.retireYes}
-          no={strings.cancel}
-          busy={status.busy}
-          tone="primary"
-          focus
-          onYes={() => void status.submit()}
-          onNo={() => setConfirming(false)}
+      {props.canChange && !editing && (
+        <EditAndArchive
+          name={piece.name}
+          archived={retired}
+          words={{
+            edit: s.edit,
+            archive: s.retire,
+            restore: s.restore,
+            question: s.retireQuestion(piece.name),
+            yes: s.retireYes,
+          }}
+          onEdit={() => setEditing(true)}
+          send={(key) =>
+            call(
+              api.PATCH('/api/v1/equipment/{id}', {
+                params: { path: { id: piece.id }, header: { 'idempotency-key': key } },
+                body: { status: retired ? 'active' : 'archived' },
+              }),
+            )
+          }
+          onChange={props.onChange}
         />
       )}
       {editing && (

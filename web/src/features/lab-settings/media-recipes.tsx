@@ -3,10 +3,10 @@ import { api, call, type Schemas } from '../../api/client';
 import { BenchForm } from '../../forms/bench-form';
 import { bindFields, NumberField, TextAreaField, TextField } from '../../forms/fields';
 import { countOf, useApiForm, useFormValues } from '../../forms/form';
-import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip } from '../../ui/parts';
-import { SettingsHeader, Saved, useCanChange } from './parts';
+import { SettingsList } from './list-screen';
+import { useCanChange } from './parts';
 import { strings } from './strings';
 
 type Recipe = Schemas['MediaRecipe'];
@@ -16,8 +16,6 @@ const s = strings.media;
 /** The lab's media recipes: listed, new, edited (a new formulation is a new version). */
 export default function MediaRecipeSettings() {
   const canChange = useCanChange();
-  const [adding, setAdding] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const list = usePagedList<Recipe>((cursor) =>
     call(
       api.GET('/api/v1/media-recipes', {
@@ -26,40 +24,22 @@ export default function MediaRecipeSettings() {
     ),
   );
   return (
-    <>
-      <SettingsHeader title={s.title} lead={s.lead} canChange={canChange}>
-        {!adding && (
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {s.add}
-          </button>
-        )}
-      </SettingsHeader>
-      {adding && (
-        <RecipeForm
-          onCancel={() => setAdding(false)}
-          onSaved={(recipe) => {
-            list.upsert(recipe, true);
-            setAdding(false);
-            setNotice(s.added(recipe.title));
-          }}
+    <SettingsList
+      words={s}
+      canChange={canChange}
+      list={list}
+      newForm={(added, cancel) => (
+        <RecipeForm onCancel={cancel} onSaved={(recipe) => added(recipe, s.added(recipe.title))} />
+      )}
+      row={(recipe) => (
+        <RecipeRow
+          key={recipe.id}
+          recipe={recipe}
+          canChange={canChange}
+          onChange={(changed) => list.upsert(changed)}
         />
       )}
-      <Saved message={notice} />
-      <PagedRows
-        list={list}
-        loading={s.loading}
-        empty={s.empty}
-        more={s.more}
-        row={(recipe) => (
-          <RecipeRow
-            key={recipe.id}
-            recipe={recipe}
-            canChange={canChange}
-            onChange={(changed) => list.upsert(changed)}
-          />
-        )}
-      />
-    </>
+    />
   );
 }
 

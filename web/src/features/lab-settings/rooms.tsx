@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api/client';
 import { BenchForm } from '../../forms/bench-form';
-import { bindFields, FormError, TextField } from '../../forms/fields';
+import { bindFields, TextField } from '../../forms/fields';
 import { useApiForm, useFormValues } from '../../forms/form';
-import { Confirm, PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip } from '../../ui/parts';
-import { SettingsHeader, Saved, useCanChange } from './parts';
+import { EditAndArchive, SettingsList } from './list-screen';
+import { useCanChange } from './parts';
 import { strings } from './strings';
 
 type Room = Schemas['Room'];
@@ -16,8 +16,6 @@ const s = strings.rooms;
 export default function RoomSettings() {
   const canChange = useCanChange();
   const [archived, setArchived] = useState(false);
-  const [adding, setAdding] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const list = usePagedList<Room>(
     (cursor) =>
       call(
@@ -34,25 +32,26 @@ export default function RoomSettings() {
     [archived],
   );
   return (
-    <>
-      <SettingsHeader title={s.title} lead={s.lead} canChange={canChange}>
-        {!adding && (
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {s.add}
-          </button>
-        )}
-      </SettingsHeader>
-      {adding && (
-        <NewRoom
-          onCancel={() => setAdding(false)}
-          onAdded={(room) => {
-            list.upsert(room, true);
-            setAdding(false);
-            setNotice(s.added(room.name));
-          }}
+    <SettingsList
+      words={s}
+      canChange={canChange}
+      list={list}
+      newForm={(added, cancel) => (
+        <NewRoom onCancel={cancel} onAdded={(room) => added(room, s.added(room.name))} />
+      )}
+      row={(room) => (
+        <RoomRow
+          key={room.id}
+          room={room}
+          canChange={canChange}
+          onChange={(changed) =>
+            changed.archived_at !== null && !archived
+              ? list.remove(changed.id)
+              : list.upsert(changed)
+          }
         />
       )}
-      <Saved message={notice} />
+    >
       <label class="choice">
         <input
           type="checkbox"
@@ -61,25 +60,7 @@ export default function RoomSettings() {
         />
         {s.showArchived}
       </label>
-      <PagedRows
-        list={list}
-        loading={s.loading}
-        empty={s.empty}
-        more={s.more}
-        row={(room) => (
-          <RoomRow
-            key={room.id}
-            room={room}
-            canChange={canChange}
-            onChange={(changed) =>
-              changed.archived_at !== null && !archived
-                ? list.remove(changed.id)
-                : list.upsert(changed)
-            }
-          />
-        )}
-      />
-    </>
+    </SettingsList>
   );
 }
 
@@ -113,21 +94,6 @@ function NewRoom(props: { onAdded: (room: Room) => void; onCancel: () => void })
 function RoomRow(props: { room: Room; canChange: boolean; onChange: (room: Room) => void }) {
   const { room } = props;
   const [renaming, setRenaming] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const archive = useApiForm({
-    fields: [],
-    send: (key) =>
-      call(
-        api.PATCH('/api/v1/rooms/{id}', {
-          params: { path: { id: room.id }, header: { 'idempotency-key': key } },
-          body: { archived: room.archived_at === null },
-        }),
-      ),
-    onSuccess: (changed) => {
-      setConfirming(false);
-      props.onChange(changed);
-    },
-  });
   const counts = s.counts(room.plant_count, room.explant_count);
   return (
     <li class="row" data-room={room.id}>
@@ -144,50 +110,27 @@ function RoomRow(props: { room: Room; canChange: boolean; onChange: (room: Room)
           <Chip tone="ok">{s.inUse}</Chip>
         )}
       </div>
-      {props.canChange && !renaming && !confirming && (
-        <div class="row-actions">
-          <button
-            type="button"
-            class="button"
-            aria-label={`${s.rename} ${room.name}`}
-            onClick={() => setRenaming(true)}
-          >
-            {s.rename}
-          </button>
-          {room.archived_at === null ? (
-            <button
-              type="button"
-              class="button button-quiet"
-              aria-label={`${s.archive} ${room.name}`}
-              onClick={() => setConfirming(true)}
-            >
-              {s.archive}
-            </button>
-          ) : (
-            <button
-              type="button"
-              class="button"
-              aria-label={`${s.restore} ${room.name}`}
-              disabled={archive.busy}
-              onClick={() => void archive.submit()}
-            >
-              {s.restore}
-            </button>
-          )}
-        </div>
-      )}
-      <FormError message={archive.formError} />
-      {confirming && (
-        <Confirm
-          label={`${s.archive} ${room.name}`}
-          question={s.archiveQuestion(room.name)}
-          yes={s.archiveYes}
-          no={strings.cancel}
-          busy={archive.busy}
-          tone="primary"
-          focus
-          onYes={() => void archive.submit()}
-          onNo={() => setConfirming(false)}
+      {props.canChange && !renaming && (
+        <EditAndArchive
+          name={room.name}
+          archived={room.archived_at !== null}
+          words={{
+            edit: s.rename,
+            archive: s.archive,
+            restore: s.restore,
+            question: s.archiveQuestion(room.name),
+            yes: s.archiveYes,
+          }}
+          onEdit={() => setRenaming(true)}
+          send={(key) =>
+            call(
+              api.PATCH('/api/v1/rooms/{id}', {
+                params: { path: { id: room.id }, header: { 'idempotency-key': key } },
+                body: { archived: room.archived_at === null },
+              }),
+            )
+          }
+          onChange={props.onChange}
         />
       )}
       {renaming && (

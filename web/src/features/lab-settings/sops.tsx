@@ -1,13 +1,12 @@
-import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type Schemas } from '../../api/client';
 import { BenchForm } from '../../forms/bench-form';
 import { bindFields, TextAreaField, TextField } from '../../forms/fields';
 import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
-import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, More } from '../../ui/parts';
-import { SettingsHeader, useCanChange } from './parts';
+import { SettingsList } from './list-screen';
+import { useCanChange } from './parts';
 import { strings } from './strings';
 
 type SopSummary = Schemas['SopSummary'];
@@ -16,47 +15,37 @@ const s = strings.sops;
 /** The lab's SOPs to write and version: a new one, then its steps and versions on its page. */
 export default function SopSettings() {
   const canChange = useCanChange();
-  const [adding, setAdding] = useState(false);
   const list = usePagedList<SopSummary>((cursor) =>
     call(
       api.GET('/api/v1/sops', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }),
     ),
   );
   return (
-    <>
-      <SettingsHeader title={s.title} lead={s.lead} canChange={canChange}>
-        {!adding && (
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {s.add}
-          </button>
-        )}
-      </SettingsHeader>
+    <SettingsList
+      words={s}
+      canChange={canChange}
+      list={list}
+      newForm={(_, cancel) => <NewSop onCancel={cancel} />}
+      row={(sop) => (
+        <li class="row" key={sop.id}>
+          <div class="row-main">
+            <p class="row-title">
+              <a href={`/settings/sops/${sop.id}`}>{sop.title}</a>
+            </p>
+            {sop.category && <p class="muted small">{sop.category}</p>}
+          </div>
+          <div class="row-status">
+            {sop.currentVersion > 0 ? (
+              <Chip tone="info">{s.latest(sop.currentVersion)}</Chip>
+            ) : (
+              <Chip tone="off">{s.noneInForce}</Chip>
+            )}
+          </div>
+        </li>
+      )}
+    >
       <p class="muted">{s.pinned}</p>
-      {adding && <NewSop onCancel={() => setAdding(false)} />}
-      <PagedRows
-        list={list}
-        loading={s.loading}
-        empty={s.empty}
-        more={s.more}
-        row={(sop) => (
-          <li class="row" key={sop.id}>
-            <div class="row-main">
-              <p class="row-title">
-                <a href={`/settings/sops/${sop.id}`}>{sop.title}</a>
-              </p>
-              {sop.category && <p class="muted small">{sop.category}</p>}
-            </div>
-            <div class="row-status">
-              {sop.currentVersion > 0 ? (
-                <Chip tone="info">{s.latest(sop.currentVersion)}</Chip>
-              ) : (
-                <Chip tone="off">{s.noneInForce}</Chip>
-              )}
-            </div>
-          </li>
-        )}
-      />
-    </>
+    </SettingsList>
   );
 }
 
