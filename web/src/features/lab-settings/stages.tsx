@@ -5,7 +5,8 @@ import { TextField } from '../../forms/fields';
 import { useApiForm } from '../../forms/form';
 import { useAnswer } from '../../ui/answer';
 import { Chip, Notice } from '../../ui/parts';
-import { keyOf, moved, SettingsHeader, Saved, useCanChange } from './parts';
+import { keyOf, moved } from './model';
+import { SettingsHeader, Saved, useCanChange } from './parts';
 import { strings } from './strings';
 
 type StageLists = Schemas['StageLists'];

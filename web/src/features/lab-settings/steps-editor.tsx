@@ -4,7 +4,7 @@ import { BenchForm } from '../../forms/bench-form';
 import { NumberField, TextAreaField, TextField } from '../../forms/fields';
 import { countOf, textOf, useApiForm, type ApiForm } from '../../forms/form';
 import type { Answer } from '../../api/client';
-import { moved } from './parts';
+import { moved } from './model';
 import { strings } from './strings';
 
 type VersionStep = Schemas['SopVersionDetail']['steps'][number];
