@@ -38,6 +38,13 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
       }),
     );
 
+  /**
+   * A form opened by a button takes the focus into its first field once it shows: wait
+   * for that, so what the test types next is not cut off by it.
+   */
+  const opened = (page: Page, firstField: string) =>
+    page.locator(`#field-${firstField}:focus`).waitFor();
+
   const openSection = async (page: Page, section: string) => {
     await page.goto(`${t.base}/settings`);
     await page
@@ -100,6 +107,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
 
     await page.getByRole('button', { name: 'Rename Growth Room C' }).click();
     const rename = page.getByRole('form', { name: 'Rename Growth Room C' });
+    await opened(page, 'name');
     await expectAccessible(page, 'renaming a room');
     await rename.getByLabel('Name').fill('Growth Room C (north)');
     await rename.getByRole('button', { name: 'Save name' }).click();
@@ -264,6 +272,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await openSection(page, 'Equipment');
     await page.getByRole('button', { name: 'New equipment' }).click();
     const form = page.getByRole('form', { name: 'New equipment' });
+    await opened(page, 'name');
     await form.getByLabel('Name').fill('Hood 3');
     await form.getByLabel('Kind').selectOption('laminar_flow_hood');
     await form.getByRole('button', { name: 'Add equipment' }).click();
@@ -280,6 +289,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
 
     await page.getByRole('button', { name: 'Edit Hood 3' }).click();
     const edit = page.getByRole('form', { name: 'Edit Hood 3' });
+    await opened(page, 'name');
     await edit.locator('summary').click();
     await edit.getByLabel('Manufacturer').fill('Esco');
     await expectAccessible(page, 'editing equipment');
@@ -346,6 +356,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     await openSection(page, 'Media recipes');
     await page.getByRole('button', { name: 'New recipe' }).click();
     const form = page.getByRole('form', { name: 'New media recipe' });
+    await opened(page, 'title');
     await form.getByLabel('Name').fill('Rooting medium');
     await form.getByLabel('Components').fill('MS salts, 2.2, g/L\nSucrose, 20, g/L');
     await form.getByLabel('Target pH').fill('5.7');
@@ -374,6 +385,7 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
     });
     await page.getByRole('button', { name: 'Edit Rooting medium' }).click();
     const edit = page.getByRole('form', { name: 'Edit Rooting medium' });
+    await opened(page, 'title');
     await edit.getByLabel('Components').fill('MS salts, 2.2, g/L\nSucrose, 30, g/L');
     await expectAccessible(page, 'editing a media recipe');
     await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -383,7 +395,10 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
       ReturnType<typeof recipe>
     >;
     expect(edited.version).toBe(2);
-    expect(edited.components.map((c) => [c.name, c.qty, c.unit])).toEqual([
+    expect(
+      edited.components.map((c) => [c.name, c.qty, c.unit]),
+      JSON.stringify(edited),
+    ).toEqual([
       ['MS salts', '2.2', 'g/L'],
       ['Sucrose', '30', 'g/L'],
     ]);

@@ -29,7 +29,7 @@ export default function LabSettingsScreen() {
         title={strings.title}
         lead={strings.lead}
         canChange={canChange}
-        back={{ href: '/', label: 'Today' }}
+        back={{ href: '/', label: strings.today }}
       />
       <nav aria-label={strings.title}>
         <ul class="rows">

@@ -3,6 +3,7 @@ export const strings = {
   title: 'Lab settings',
   lead: 'How your lab is set up: its rooms, stages, fields, equipment, media and SOPs.',
   back: 'Lab settings',
+  today: 'Today',
   readOnly:
     'You can read the lab’s setup. Only managers, admins and the owner change it: ask one of them.',
   sections: {
