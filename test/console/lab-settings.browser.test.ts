@@ -259,6 +259,17 @@ consoleSuite('Lab settings in Chromium', ({ browser, t, demo }) => {
       [2, 'draft'],
     ]);
     await page.getByText('Runs stay pinned to the version they started with').waitFor();
+
+    // The SOP's own details: a description added, read back.
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    const details = page.getByRole('form', { name: 'The SOP’s details' });
+    await opened(page, 'title');
+    await details.getByLabel('What it is for').fill('Before every media batch');
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await page.getByText('Before every media batch').waitFor();
+    expect(((await api(`/api/v1/sops/${sopId}`)) as { description: string }).description).toBe(
+      'Before every media batch',
+    );
     await screenshotBothWidths(page, 'lab-settings-sop');
     expect(problems).toEqual([]);
     await context.close();

@@ -7,6 +7,7 @@ import { usePagedList } from '../../ui/paged';
 import { Chip, More, type Tone } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { SettingsHeader, Saved, useCanChange } from './parts';
+import { SopDetails } from './sop-details';
 import { StepsEditor } from './steps-editor';
 import { strings } from './strings';
 
@@ -33,6 +34,7 @@ export default function SopSettingsPage(props: { params?: { id?: string } }) {
     [id],
   );
   const [drafting, setDrafting] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   if (sop.record === null) return sop.fallback;
   const data = sop.record;
@@ -51,12 +53,29 @@ export default function SopSettingsPage(props: { params?: { id?: string } }) {
         canChange={canChange}
         back={{ href: '/settings/sops', label: s.back }}
       >
-        {!drafting && !hasDraft && !versions.loading && (
-          <button type="button" class="button button-primary" onClick={() => setDrafting(true)}>
-            {s.newVersion}
-          </button>
-        )}
+        <div class="header-actions">
+          {!drafting && !hasDraft && !versions.loading && (
+            <button type="button" class="button button-primary" onClick={() => setDrafting(true)}>
+              {s.newVersion}
+            </button>
+          )}
+          {!editing && (
+            <button type="button" class="button" onClick={() => setEditing(true)}>
+              {strings.sops.details}
+            </button>
+          )}
+        </div>
       </SettingsHeader>
+      {editing && (
+        <SopDetails
+          sop={data}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            sop.setRecord(saved);
+          }}
+        />
+      )}
       <p>
         {data.version ? (
           <Chip tone="ok">{strings.sops.inForce(data.version.version)}</Chip>

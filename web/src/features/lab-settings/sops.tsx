@@ -1,12 +1,10 @@
 import { useLocation } from 'preact-iso';
 import { api, call, type Schemas } from '../../api/client';
-import { BenchForm } from '../../forms/bench-form';
-import { bindFields, TextAreaField, TextField } from '../../forms/fields';
-import { given, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { usePagedList } from '../../ui/paged';
-import { Chip, More } from '../../ui/parts';
+import { Chip } from '../../ui/parts';
 import { SettingsList } from './list-screen';
 import { useCanChange } from './parts';
+import { SopDetails } from './sop-details';
 import { strings } from './strings';
 
 type SopSummary = Schemas['SopSummary'];
@@ -51,30 +49,7 @@ export default function SopSettings() {
 
 function NewSop(props: { onCancel: () => void }) {
   const { route } = useLocation();
-  const values = useFormValues({ title: '', description: '', category: '' });
-  const v = values.now;
-  const form = useApiForm({
-    fields: values.names,
-    send: (key) =>
-      call(
-        api.POST('/api/v1/sops', {
-          params: { header: { 'idempotency-key': key } },
-          body: {
-            title: v.title.trim(),
-            ...given({ description: textOf(v.description), category: textOf(v.category) }),
-          },
-        }),
-      ),
-    onSuccess: (sop) => route(`/settings/sops/${sop.id}`),
-  });
-  const field = bindFields(form, values);
   return (
-    <BenchForm panel title={s.addTitle} save={s.save} form={form} onCancel={props.onCancel}>
-      <TextField {...field.text('title')} label={s.titleField} required autocomplete="off" />
-      <More>
-        <TextAreaField {...field.text('description')} label={s.description} />
-        <TextField {...field.text('category')} label={s.category} autocomplete="off" />
-      </More>
-    </BenchForm>
+    <SopDetails onCancel={props.onCancel} onSaved={(sop) => route(`/settings/sops/${sop.id}`)} />
   );
 }
