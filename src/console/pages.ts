@@ -35,4 +35,11 @@ export const CONSOLE_PAGES = [
   '/notifications/settings',
   '/sensors',
   '/settings',
+  '/settings/rooms',
+  '/settings/stages',
+  '/settings/sops',
+  '/settings/sops/:id',
+  '/settings/equipment',
+  '/settings/custom-fields',
+  '/settings/media-recipes',
 ] as const;

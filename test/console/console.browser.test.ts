@@ -524,7 +524,7 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
   it('shows the placeholder of a screen still to come, and its not-found page at a mistyped address, with the one meant', async () => {
     const { context, page, problems } = await newPage(browser);
     await signIn(page, t, demo.ownerId);
-    await page.goto(`${t.base}/settings?view=sensors`);
+    await page.goto(`${t.base}/sensors`);
     await page.getByRole('heading', { name: 'Not in the console yet' }).waitFor();
     await screenshotBothWidths(page, 'not-built');
     for (const [typed, meant] of [

@@ -55,6 +55,9 @@ export function AccountMenu() {
             <br />
             <span class="muted">{strings.roleIn(member.role, workspace.name)}</span>
           </p>
+          <a class="button" href="/settings" onClick={() => setOpen(false)}>
+            {strings.labSettings}
+          </a>
           <button type="button" class="button" onClick={() => void signOut(false)}>
             {strings.signOut}
           </button>

@@ -77,6 +77,14 @@ const Devices = lazyScreen(() => import('../features/devices/devices'));
 const Device = lazyScreen(() => import('../features/devices/device'));
 const Inbox = lazyScreen(() => import('../features/notifications/inbox'));
 const NotificationSettings = lazyScreen(() => import('../features/notifications/settings'));
+const LabSettings = lazyScreen(() => import('../features/lab-settings/settings'));
+const RoomSettings = lazyScreen(() => import('../features/lab-settings/rooms'));
+const StageSettings = lazyScreen(() => import('../features/lab-settings/stages'));
+const SopSettings = lazyScreen(() => import('../features/lab-settings/sops'));
+const SopSettingsPage = lazyScreen(() => import('../features/lab-settings/sop'));
+const EquipmentSettings = lazyScreen(() => import('../features/lab-settings/equipment'));
+const CustomFieldSettings = lazyScreen(() => import('../features/lab-settings/custom-fields'));
+const MediaRecipeSettings = lazyScreen(() => import('../features/lab-settings/media-recipes'));
 /** Addresses whose screens are still to come: a placeholder until they land. */
 const NotBuilt = lazyScreen(() => import('./not-built'));
 /** What any other address shows. */
@@ -169,7 +177,15 @@ export const SCREENS: readonly Screen[] = [
   { path: '/notifications', screen: Inbox, who: 'signed-in' },
   { path: '/notifications/settings', screen: NotificationSettings, who: 'signed-in' },
   { path: '/sensors', screen: NotBuilt, who: 'signed-in' },
-  { path: '/settings', screen: NotBuilt, who: 'signed-in' },
+  // Lab settings: opened from the account menu; every member reads them, managers and up change them.
+  { path: '/settings', screen: LabSettings, who: 'signed-in' },
+  { path: '/settings/rooms', screen: RoomSettings, who: 'signed-in' },
+  { path: '/settings/stages', screen: StageSettings, who: 'signed-in' },
+  { path: '/settings/sops', screen: SopSettings, who: 'signed-in' },
+  { path: '/settings/sops/:id', screen: SopSettingsPage, who: 'signed-in' },
+  { path: '/settings/equipment', screen: EquipmentSettings, who: 'signed-in' },
+  { path: '/settings/custom-fields', screen: CustomFieldSettings, who: 'signed-in' },
+  { path: '/settings/media-recipes', screen: MediaRecipeSettings, who: 'signed-in' },
 ];
 
 export interface NavEntry extends NavPlace {

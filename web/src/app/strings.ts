@@ -43,6 +43,7 @@ export const strings = {
   account: 'Account',
   signedInAs: 'Signed in as',
   roleIn: (role: string, workspace: string) => `${role} in ${workspace}`,
+  labSettings: 'Lab settings',
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signOutEverywhereHint: 'Ends your sessions on every phone, tablet and computer.',
