@@ -45,7 +45,7 @@ const ComponentInput = Type.Object(
         }),
       ),
     ),
-    amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }),
+    amount: Type.Number({ minimum: 1e-6, maximum: 1e12 }),
     unit: Type.String({
       minLength: 1,
       maxLength: 20,
@@ -58,7 +58,7 @@ const ComponentInput = Type.Object(
 const PhMeasured = Nullable(
   Type.Number({ minimum: 0, maximum: 14, description: 'Stored to two decimals' }),
 );
-const VolumeMl = Type.Number({ exclusiveMinimum: 0, maximum: 1e9 });
+const VolumeMl = Type.Number({ minimum: 0.001, maximum: 1e9 });
 const When = (description: string) => Type.String({ format: 'date-or-date-time', description });
 
 const editable = {
