@@ -203,6 +203,8 @@ export interface ExplantTable {
   subcultured_at: string | null;
   /** Its parents' ids, a JSON array (explant_parents holds the edges themselves). */
   parent_explant_ids: string;
+  /** The medium batch it went onto last: at its creation or split, or a transfer naming one. */
+  media_batch_id: string | null;
 }
 
 /** One parent of a child explant: how a split or a merge made it. */
@@ -384,6 +386,8 @@ export interface TransferTable {
   custom_fields: string;
   created_by: string | null;
   created_at: string;
+  /** The medium batch the transfer put the culture on, when it names one. */
+  media_batch_id: string | null;
 }
 
 export interface ContaminationTable {
@@ -831,6 +835,62 @@ export interface NotificationPassTable {
   until: string;
 }
 
+export interface StockItemTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  category: string;
+  unit: string;
+  /** In the item's unit; a lot holding less raises a task. */
+  reorder_level: number | null;
+  notes: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StockLotTable {
+  id: string;
+  workspace_id: string;
+  item_id: string;
+  lot_number: string;
+  supplier: string | null;
+  received_on: string | null;
+  expires_on: string | null;
+  /** What the lot still holds, in its unit. */
+  quantity: number;
+  initial_quantity: number;
+  unit: string;
+  /** The task raised when the lot fell below its item's reorder level, else null. */
+  low_task_id: string | null;
+  /** The task raised when the lot passed its expiry date, else null. */
+  expired_task_id: string | null;
+  notes: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaBatchTable {
+  id: string;
+  workspace_id: string;
+  recipe_id: string;
+  recipe_version: number;
+  volume_ml: number;
+  ph_measured_centi: number | null;
+  prepared_by: string;
+  prepared_at: string;
+  autoclave_event_id: string | null;
+  expires_at: string | null;
+  status: string;
+  /** A JSON array of {name, lot_id, amount, unit}. */
+  components: string;
+  notes: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -883,4 +943,7 @@ export interface DB {
   notification_settings: NotificationSettingsTable;
   notification_emails: NotificationEmailTable;
   notification_passes: NotificationPassTable;
+  stock_items: StockItemTable;
+  stock_lots: StockLotTable;
+  media_batches: MediaBatchTable;
 }

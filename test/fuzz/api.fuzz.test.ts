@@ -177,6 +177,10 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
       // Vessels for splits to take.
       await newExplant(owner, { label: 'E-3', initial_count: 400 }),
       await newExplant(owner, { label: 'E-4', initial_count: 400 }),
+      // More operations draw on the pool since media batches: enough living ones to split.
+      await newExplant(owner, { label: 'E-7', initial_count: 400 }),
+      await newExplant(owner, { label: 'E-8', initial_count: 400 }),
+      await newExplant(owner, { label: 'E-9', initial_count: 400 }),
     ];
     // Explants only merges name (no other operation archives or ends them).
     const pooled = [
@@ -289,14 +293,39 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
       201,
     );
     dataOf(await owner.post(`/api/v1/sop-runs/${runs[1]}/complete`, { outcome: 'failed' }), 200);
-    dataOf(
+    const autoclaveRun = dataOf(
       await owner.post(`/api/v1/equipment/${equipment[0]}/events`, {
         kind: 'used',
         subject_type: 'sop_log',
         subject_id: runs[0],
       }),
       201,
-    );
+    ).id as string;
+    // Stock and media batches: lots large enough for any amount a batch takes.
+    const stockItems = [
+      dataOf(
+        await owner.post('/api/v1/stock-items', { name: 'Agar', category: 'agar', unit: 'g' }),
+        201,
+      ).id as string,
+    ];
+    const lots = [
+      dataOf(
+        await owner.post(`/api/v1/stock-items/${stockItems[0]}/lots`, {
+          lot_number: 'AG-1',
+          quantity: 1e12,
+        }),
+        201,
+      ).id as string,
+    ];
+    const batch = async () =>
+      dataOf(
+        await owner.post('/api/v1/media-batches', { recipe_id: recipes[1], volume_ml: 1000 }),
+        201,
+      ).id as string;
+    // Batches the fuzz may update (discard), and batches cultures are put on, which no
+    // operation discards: a transfer, split or new explant naming one can succeed.
+    const mediaBatches = [await batch()];
+    const usableBatches = [await batch(), await batch()];
     const device = await lab.deviceToken();
     // A second token of the device, so that token paths name a real one.
     const spareToken = await inTransaction(t.database.db, (trx) =>
@@ -420,6 +449,13 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         ['alert-rule', [alertRule]],
         ['rule', [alertRule]],
         ['alert', [alert]],
+        ['media-batch', mediaBatches],
+        ['media_batch', usableBatches],
+        ['recipe', recipes],
+        ['prepared_by', [lab.owner.memberId, spare.memberId]],
+        ['autoclave_event', [autoclaveRun]],
+        ['stock-item', stockItems],
+        ['lot', lots],
       ]),
       parentOf: new Map([
         [spareToken.id, device.deviceId],
@@ -427,6 +463,7 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         [sop.ids.v2, sop.ids.sop],
         [sop.ids.v3, sop.ids.sop],
         [delivery, hooked],
+        [lots[0]!, stockItems[0]!],
       ]),
       exclusive: [
         ['plant_id', 'explant_id'],

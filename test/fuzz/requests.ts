@@ -89,8 +89,9 @@ export function expand(text: string): string {
 
 const pick = <T>(list: readonly T[]) => fc.nat().map((i) => list[i % list.length]!);
 
-/** The kind of record a collection holds: `sop-runs` -> sop-run, `assemblies` -> assembly. */
-export const kindOfCollection = (segment: string) => segment.replace(/ies$/, 'y').replace(/s$/, '');
+/** The kind of record a collection holds: `sop-runs` -> sop-run, `assemblies` -> assembly, `media-batches` -> media-batch. */
+export const kindOfCollection = (segment: string) =>
+  segment.replace(/ies$/, 'y').replace(/ches$/, 'ch').replace(/s$/, '');
 
 /**
  * The kind of record a uuid field names: `plant_id` -> plant; a path's `{id}` names

@@ -214,6 +214,7 @@ describeOnDatabases('Transfers', (target) => {
       custom_fields: '{}',
       created_by: lab.owner.memberId,
       created_at: first.created_at,
+      media_batch_id: null,
     };
     const error = await inTransaction(t.database.db, (trx) => transfers.insert(trx, row)).catch(
       (e: unknown) => e,

@@ -694,6 +694,74 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
       status: 200,
     },
   ],
+  createMediaBatch: (ids) => [
+    {
+      method: 'POST',
+      url: '/api/v1/media-batches',
+      body: {
+        recipe_id: up(ids.recipe!),
+        volume_ml: 500,
+        prepared_by: up(ids.owner!),
+        components: [{ name: 'Agar', lot_id: up(ids.stockLot!), amount: 4, unit: 'g' }],
+      },
+      status: 201,
+    },
+  ],
+  listMediaBatches: (ids) => [
+    { method: 'GET', url: `/api/v1/media-batches?recipe_id=${up(ids.recipe!)}`, status: 200 },
+    { method: 'GET', url: `/api/v1/media-batches?prepared_by=${up(ids.owner!)}`, status: 200 },
+  ],
+  getMediaBatch: (ids) => [
+    { method: 'GET', url: `/api/v1/media-batches/${up(ids.mediaBatch!)}`, status: 200 },
+  ],
+  updateMediaBatch: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/media-batches/${up(ids.mediaBatch!)}`,
+      body: { prepared_by: up(ids.owner!) },
+      status: 200,
+    },
+  ],
+  listMediaBatchExplants: (ids) => [
+    { method: 'GET', url: `/api/v1/media-batches/${up(ids.mediaBatch!)}/explants`, status: 200 },
+  ],
+  getStockItem: (ids) => [
+    { method: 'GET', url: `/api/v1/stock-items/${up(ids.stockItem!)}`, status: 200 },
+  ],
+  updateStockItem: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/stock-items/${up(ids.stockItem!)}`,
+      body: { notes: 'Shelf 2' },
+      status: 200,
+    },
+  ],
+  listStockLots: (ids) => [
+    { method: 'GET', url: `/api/v1/stock-items/${up(ids.stockItem!)}/lots`, status: 200 },
+  ],
+  createStockLot: (ids) => [
+    {
+      method: 'POST',
+      url: `/api/v1/stock-items/${up(ids.stockItem!)}/lots`,
+      body: { lot_number: 'A-2', quantity: 100 },
+      status: 201,
+    },
+  ],
+  getStockLot: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/stock-items/${up(ids.stockItem!)}/lots/${up(ids.stockLot!)}`,
+      status: 200,
+    },
+  ],
+  updateStockLot: (ids) => [
+    {
+      method: 'PATCH',
+      url: `/api/v1/stock-items/${up(ids.stockItem!)}/lots/${up(ids.stockLot!)}`,
+      body: { supplier: 'Duchefa' },
+      status: 200,
+    },
+  ],
 };
 
 /** A fixed range around the readings sent now: by default a summary ends at the time it is asked. */
@@ -872,7 +940,26 @@ describeOnDatabases('UUIDs in any case', (target) => {
       await owner.post('/api/v1/webhook-endpoints', { url: receiver.url, description: 'Spare' }),
       201,
     );
+    const stockItem = dataOf(
+      await owner.post('/api/v1/stock-items', { name: 'Agar', category: 'agar', unit: 'g' }),
+      201,
+    );
+    const stockLot = dataOf(
+      await owner.post(`/api/v1/stock-items/${stockItem.id}/lots`, {
+        lot_number: 'A-1',
+        quantity: 500,
+      }),
+      201,
+    );
+    const mediaBatch = dataOf(
+      await owner.post('/api/v1/media-batches', { recipe_id: recipe.id, volume_ml: 1000 }),
+      201,
+    );
+    await newExplant(owner, { label: 'On the batch', media_batch_id: mediaBatch.id });
     Object.assign(ids, {
+      stockItem: stockItem.id,
+      stockLot: stockLot.id,
+      mediaBatch: mediaBatch.id,
       plant: plant.id,
       explant: explant.id,
       spareExplant: spareExplant.id,

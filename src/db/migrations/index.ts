@@ -26,6 +26,7 @@ import * as labSetupWrites from './20261128400000_lab_setup_writes.js';
 import * as searchDocuments from './20261128400100_search_documents.js';
 import * as labTimeZone from './20261128400200_lab_time_zone.js';
 import * as explantLineage from './20261128700000_explant_lineage.js';
+import * as mediaBatches from './20261128800000_media_batches.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '20261128400100_search_documents': searchDocuments,
   '20261128400200_lab_time_zone': labTimeZone,
   '20261128700000_explant_lineage': explantLineage,
+  '20261128800000_media_batches': mediaBatches,
 };

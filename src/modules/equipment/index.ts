@@ -3,6 +3,6 @@
  * writes the library through its table gateway (`equipment`).
  */
 export { recordEquipmentEvent, type EquipmentEventInput } from './equipment-events.service.js';
-export { equipment } from './equipment.repository.js';
+export { equipment, equipmentEvents } from './equipment.repository.js';
 export { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from './equipment.service.js';
 export { equipmentFields } from './equipment.schemas.js';

@@ -16,7 +16,9 @@ export function registerEventRoutes(routes: Routes, deps: { records: RecordLooku
       'Event types: created, updated (payload.changes: field -> {from, to}), stage_change, transfer, ' +
       'contamination, and (beyond the wire format) contamination_resolved, archived, unarchived. ' +
       '`entity=sensor_alert` lists the episodes of sensor alert rules instead (opened, resolved; payload: the alert); ' +
-      'they never appear in the plant or explant history.',
+      '`entity=stock_lot` lists the lots that fell below their reorder level or passed their ' +
+      'expiry (low, expired; payload: the lot, its item and the task raised). Neither ever ' +
+      'appears in the plant or explant history.',
     scope: 'read:events',
     failureCode: 'EVENT_QUERY_FAILED',
     querystring: ChangeEventQuery,

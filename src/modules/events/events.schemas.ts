@@ -4,9 +4,10 @@ import { Nullable, StringEnum, Uuid } from '../../kernel/schemas.js';
 /**
  * What the change history records. `sensor_alert` (alert episodes) is listed only when
  * asked for with `entity=sensor_alert`: clients that ask for plants or explants, as
- * every existing client does, see exactly what they saw before alerts existed.
+ * every existing client does, see exactly what they saw before alerts existed. So is
+ * `stock_lot` (a lot below its reorder level or past its expiry: low, expired).
  */
-export const ENTITY_TYPES = ['plant', 'explant', 'sensor_alert'] as const;
+export const ENTITY_TYPES = ['plant', 'explant', 'sensor_alert', 'stock_lot'] as const;
 
 export const ChangeEvent = Type.Object(
   {
@@ -17,7 +18,7 @@ export const ChangeEvent = Type.Object(
     event_type: Type.String({
       description:
         'plants and explants: created, updated, stage_change, transfer, contamination; ' +
-        'sensor alerts: opened, resolved',
+        'sensor alerts: opened, resolved; stock lots: low, expired',
     }),
     event_time: Type.String(),
     recorded_by: Nullable(Uuid()),

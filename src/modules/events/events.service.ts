@@ -43,7 +43,9 @@ export type ChangeEventType =
   | 'resolved'
   | 'split'
   | 'merged'
-  | 'recalled';
+  | 'recalled'
+  | 'low'
+  | 'expired';
 
 /** Every kind of event the change history holds, as `entity_type.event_type`. */
 export const EVENT_TYPES = [
@@ -70,6 +72,9 @@ export const EVENT_TYPES = [
   'explant.merged',
   'explant.recalled',
   'plant.recalled',
+  // Beyond the wire format: a stock lot below its reorder level or past its expiry (issue 39).
+  'stock_lot.low',
+  'stock_lot.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -36,6 +36,7 @@ const COLUMNS = [
   ...TRACKED_COLUMNS,
   'subcultured_at',
   'parent_explant_ids',
+  'media_batch_id',
 ] as const;
 
 /** Explants by id, locked for a write, inserted, updated; deleted ones hidden. */

@@ -51,6 +51,13 @@ export const Explant = Type.Object(
         'The explants it came from: one for a daughter of a split, several for a merge, none ' +
         'for an explant started from a plant (GET …/lineage reads the whole family)',
     }),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          "Vitro's addition: the medium batch it went onto last (at its creation or split, or by a " +
+          'transfer naming one); only on an explant that was put on one',
+      }),
+    ),
   },
   { $id: 'Explant' },
 );
@@ -86,6 +93,12 @@ export const CreateExplantBody = Type.Object(
       Uuid({
         description:
           'The room of the first stage: a room of the workspace (422); only with initial_stage',
+      }),
+    ),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          "Vitro's addition: the medium batch it is started on, a batch of the workspace not expired or discarded (422)",
       }),
     ),
   },

@@ -9,6 +9,7 @@ import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
 import { toUtc } from '../../kernel/formats.js';
 import type { NewChangeEvent } from '../events/index.js';
 import { getWorkspace } from '../identity/index.js';
+import { requireUsableMediaBatch } from '../media-batches/index.js';
 import {
   customFieldDefinitions,
   requireRoomIds,
@@ -105,6 +106,8 @@ export function presentExplant(row: ExplantRow, context: ExplantContext): Explan
     transfer_due_at: addDays(subculturedAt, context.intervalDays),
     created_by: row.created_by,
     parent_explant_ids: JSON.parse(row.parent_explant_ids) as string[],
+    // Only on an explant put on a batch: the others answer exactly as before.
+    ...(row.media_batch_id === null ? {} : { media_batch_id: row.media_batch_id }),
   };
 }
 
@@ -152,6 +155,7 @@ function explantColumns(
     plantlet_count: input.plantlet_count ?? null,
     subcultured_at: now,
     parent_explant_ids: JSON.stringify(parentIds),
+    media_batch_id: input.media_batch_id ?? null,
   };
 }
 
@@ -180,6 +184,9 @@ export async function createExplant(
   const plantId = input.plant_id ?? null;
   if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
     throw errors.validation('plant_id: no plant with this id in the workspace');
+  }
+  if (input.media_batch_id !== undefined) {
+    await requireUsableMediaBatch(trx, workspaceId, input.media_batch_id, 'media_batch_id', now);
   }
   const { record } = await createTracked(trx, EXPLANT_KIND, principal, input, now, {
     firstStage: async () => {
@@ -286,6 +293,9 @@ export async function createExplants(
     if ((await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
       throw errors.validation('plant_id: no plant with this id in the workspace');
     }
+  }
+  for (const batchId of new Set(inputs.flatMap((input) => input.media_batch_id ?? []))) {
+    await requireUsableMediaBatch(trx, workspaceId, batchId, 'media_batch_id', now);
   }
   await requireRoomIds(
     trx,
@@ -532,7 +542,8 @@ export type ExplantCounts = RecordRef &
  *   record with its own), so a mirror that follows `created`/`updated` events keeps
  *   the right counts;
  * - `subcultured_at`, when the transfer is completed and later than the last one
- *   (the transfer event says so already; no event of its own, `updated_at` kept).
+ *   (the transfer event says so already; no event of its own, `updated_at` kept),
+ *   and then `media_batch_id` too when the transfer named a batch.
  * Nothing that differs: nothing written; no counts changed: no event (null).
  */
 export async function applyExplantTransfer(
@@ -543,6 +554,8 @@ export async function applyExplantTransfer(
     counts: ObservedCounts;
     /** The transfer's date, when it is completed (a pending one is no subculture yet). */
     subculturedAt: string | null;
+    /** The medium batch the transfer named, if any. */
+    mediaBatchId?: string | null;
     transferId: string;
     by: string | null;
     at: string;
@@ -558,6 +571,7 @@ export async function applyExplantTransfer(
   await explants.update(trx, workspaceId, explant.id, {
     ...(counted ? { ...(changedValues(changes) as ObservedCounts), updated_at: at } : {}),
     ...(later ? { subcultured_at: input.subculturedAt } : {}),
+    ...(later && input.mediaBatchId != null ? { media_batch_id: input.mediaBatchId } : {}),
   });
   if (!counted) return null;
   return {

@@ -33,6 +33,12 @@ const Daughter = Type.Object(
     room_id: Type.Optional(
       Uuid({ description: "The room of its first stage (default the parent's room)" }),
     ),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          'The medium batch it goes onto: a batch of the workspace not expired or discarded (422)',
+      }),
+    ),
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
   },
   { additionalProperties: false },

@@ -96,6 +96,9 @@ export async function splitExplant(
           ...(daughter.notes === undefined ? {} : { notes: daughter.notes }),
           ...(stage === undefined ? {} : { initial_stage: stage }),
           ...(roomId === undefined ? {} : { room_id: roomId }),
+          ...(daughter.media_batch_id === undefined
+            ? {}
+            : { media_batch_id: daughter.media_batch_id }),
         },
         now,
         records,
@@ -112,7 +115,7 @@ export async function splitExplant(
       occurred_at: occurredAt,
       recorded_by: principal.memberId,
       room_id: record.current_stage?.room_id ?? null,
-      media_batch_id: null,
+      media_batch_id: record.media_batch_id ?? null,
       created_at: now,
     });
   }

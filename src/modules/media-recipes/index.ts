@@ -2,5 +2,7 @@
 export {
   createMediaRecipe,
   mediaRecipeRecords,
+  phCenti,
+  recipeVersionFor,
   updateMediaRecipe,
 } from './media-recipes.service.js';

@@ -61,7 +61,7 @@ export function presentMediaRecipe(row: MediaRecipeRow): MediaRecipeRecord {
  * nearest 1.005 lies just below it (12 significant digits drop that binary noise;
  * `+ 0` makes -0 plain 0).
  */
-const phCenti = (ph: number | null) =>
+export const phCenti = (ph: number | null) =>
   ph === null ? null : Math.round(Number((ph * 100).toPrecision(12))) + 0;
 
 const sameComponent = (sent: ComponentInput, stored: Component) =>
@@ -254,6 +254,29 @@ export async function updateMediaRecipe(
   const updated = { ...row, ...update };
   if (formulation) await recordVersion(trx, updated, author, now);
   return presentMediaRecipe(updated);
+}
+
+/**
+ * The recipe a media batch is made from, as `principal` sees it, and the version
+ * asked for (1 up to the current one; default the current one): 422 naming
+ * `recipe_id` for a recipe the caller cannot see, `recipe_version` for one it never had.
+ */
+export async function recipeVersionFor(
+  db: Db,
+  principal: Principal,
+  recipeId: string,
+  version: number | undefined,
+): Promise<{ id: string; title: string; version: number }> {
+  const row = await mediaRecipes.find(db, principal.workspaceId, recipeId);
+  if (row === undefined || !visibleTo(row, principal.memberId)) {
+    throw errors.validation('recipe_id: no media recipe with this id in the workspace');
+  }
+  if (version !== undefined && version > row.version) {
+    throw errors.validation(
+      `recipe_version: the recipe has versions 1 to ${row.version}; ${version} is not one of them`,
+    );
+  }
+  return { id: row.id, title: row.title, version: version ?? row.version };
 }
 
 function refOf(row: MediaRecipeRow | undefined): (RecordRef & { title: string }) | undefined {

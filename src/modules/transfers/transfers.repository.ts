@@ -23,6 +23,7 @@ const COLUMNS = [
   'custom_fields',
   'created_by',
   'created_at',
+  'media_batch_id',
 ] as const;
 
 export const transfers = workspaceTable('transfers', COLUMNS);

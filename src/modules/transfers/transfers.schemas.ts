@@ -23,6 +23,12 @@ export const Transfer = Type.Object(
     plantlet_count: Nullable(
       Type.Integer({ description: 'plantlets counted at the transfer (explants only)' }),
     ),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          "Vitro's addition: the medium batch the transfer put it on; only on a transfer that names one",
+      }),
+    ),
   },
   { $id: 'Transfer' },
 );
@@ -58,6 +64,12 @@ export const CreateTransferBody = Type.Object(
     plantlet_count: Type.Optional(
       Count({
         description: "Explant transfers only: plantlets now; becomes the explant's plantlet_count",
+      }),
+    ),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          "Vitro's addition: the medium batch it goes onto, a batch of the workspace not expired or discarded (422)",
       }),
     ),
   },

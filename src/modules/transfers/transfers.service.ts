@@ -11,6 +11,7 @@ import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
 import { recordChangeEvents, type EntityType, type NewChangeEvent } from '../events/index.js';
 import { applyExplantTransfer, type ExplantCounts } from '../explants/index.js';
+import { requireUsableMediaBatch } from '../media-batches/index.js';
 import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
   CYCLE_INDEX,
@@ -46,6 +47,8 @@ export function presentTransfer(row: TransferRow): TransferRecord {
     custom_fields: customFieldsOf(row.custom_fields),
     vessel_count: row.vessel_count,
     plantlet_count: row.plantlet_count,
+    // Only on a transfer that names one: the others answer exactly as before.
+    ...(row.media_batch_id === null ? {} : { media_batch_id: row.media_batch_id }),
   };
 }
 
@@ -116,6 +119,9 @@ export async function createTransfer(
     target.entity === 'explant'
       ? await applyCustomFields(trx, workspaceId, 'transfer', {}, input.custom_fields)
       : {};
+  if (input.media_batch_id !== undefined) {
+    await requireUsableMediaBatch(trx, workspaceId, input.media_batch_id, 'media_batch_id', now);
+  }
   const record = { workspaceId, entityType: target.entity, entityId: target.id };
   const cycle = await cycleOf(trx, record, input.transfer_cycle);
   // Read once the record is locked, as for stage moves: a transfer that queued behind
@@ -138,6 +144,7 @@ export async function createTransfer(
     custom_fields: JSON.stringify(customFields),
     created_by: principal.memberId,
     created_at: now,
+    media_batch_id: input.media_batch_id ?? null,
   };
   try {
     await transfers.insert(trx, row);
@@ -162,6 +169,8 @@ export async function createTransfer(
       observed_vessel_count: row.vessel_count,
       plantlet_count: row.plantlet_count,
       notes: row.notes,
+      // Only when sent: the events of transfers that name no batch stay as they were.
+      ...(row.media_batch_id === null ? {} : { media_batch_id: row.media_batch_id }),
     },
   };
   // The explant's own change (its counts, its subculture) is the explants module's,
@@ -176,6 +185,7 @@ export async function createTransfer(
             ...(row.plantlet_count === null ? {} : { plantlet_count: row.plantlet_count }),
           },
           subculturedAt: row.status === 'completed' ? transferDate : null,
+          mediaBatchId: row.media_batch_id,
           transferId: row.id,
           by: principal.memberId,
           at: now,

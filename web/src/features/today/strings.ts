@@ -27,6 +27,7 @@ export const strings = {
   happened: 'happened',
   noStage: 'No stage yet',
   alert: 'Sensor alert',
+  stockLot: 'A stock lot',
   rooms: 'Rooms',
   roomsEmpty: 'No rooms yet.',
   counts: (plants: number | null, explants: number | null) =>
@@ -45,6 +46,8 @@ export const strings = {
     unarchived: 'restored from the archive',
     opened: 'alert opened',
     resolved: 'alert resolved',
+    low: 'fell below its reorder level',
+    expired: 'passed its expiry date',
   } as Record<string, string>,
 } as const;
 

@@ -240,7 +240,7 @@ function Activity(props: { names: PeopleNames }) {
     if (!feed.ok) return feed;
     const names = await recordNames(
       feed.data.flatMap((event) =>
-        event.entity_type === 'sensor_alert'
+        event.entity_type === 'sensor_alert' || event.entity_type === 'stock_lot'
           ? []
           : [{ kind: event.entity_type, id: event.entity_id }],
       ),
@@ -260,6 +260,8 @@ function Activity(props: { names: PeopleNames }) {
               <p>
                 {event.entity_type === 'sensor_alert' ? (
                   strings.alert
+                ) : event.entity_type === 'stock_lot' ? (
+                  strings.stockLot
                 ) : (
                   <a href={recordHref[event.entity_type](event.entity_id)}>
                     {name ?? words(event.entity_type)}

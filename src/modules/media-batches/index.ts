@@ -1,0 +1,2 @@
+/* The media-batches module's face: batches of medium, and whether cultures may be put on one. */
+export { requireUsableMediaBatch } from './media-batches.service.js';

@@ -1,0 +1,2 @@
+/* The stock module's face: stock items, their lots, and taking amounts from lots. */
+export { takeFromLots, type StockUse } from './consume.js';
