@@ -124,7 +124,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerEventRoutes(routes, { records: deps.records });
   registerTransferRoutes(routes, { records: deps.records });
   registerLineageRoutes(routes, { records: deps.records });
-  registerInsightRoutes(routes);
+  registerInsightRoutes(routes, { records: deps.records });
   registerContaminationRoutes(routes, { records: deps.records });
   registerMediaRecipeRoutes(routes);
   registerLabelRoutes(routes);

@@ -211,6 +211,8 @@ describe('OpenAPI document', () => {
         // Beyond the wire format: answers from the records (issue 40).
         'getContaminationInsights',
         'getMultiplicationInsights',
+        'getStageInsights',
+        'getForecast',
       ].sort(),
     );
     expect(doc.paths['/api/v1/me']!.get!['x-scope']).toBeNull();

@@ -16,15 +16,15 @@ import type { TestApp } from '../support/harness.js';
  * (test/records/insights.test.ts holds the answers). Times are 2026, UTC:
  *
  * E1 (plant "Fiddle A", Ficus lyrata): made 01-05 09:00 by the owner, 10 vessels,
- *    Multiplication in "Hood room"; T1 01-19 by the owner from "Hood 1", 30 vessels
- *    (rate 3, cycle 14); moved to Elongation (no room) 02-10; T2 02-16 by the member
+ *    Multiplication in "Hood room"; T1 01-19 by the owner from "Hood 1", 30 vessels and
+ *    90 plantlets (rate 3, cycle 14); moved to Elongation (no room) 02-10; T2 02-16 by the member
  *    from "Hood 2", 60 vessels (rate 2, cycle 28); contaminations 01-25 (counts
  *    against T1) and 03-20 (32 days after T2: only with a window of 32 days or more).
  * E2 (Fiddle A): made 01-05 by the owner, 4 vessels, no transfer; contamination 01-10
  *    (counts against its making).
  * E3 (plant "Fiddle B", Ficus lyrata): made 01-05 09:00 by the owner, 5 vessels; T3 at
  *    that same instant from "Hood 1", 10 vessels (rate 2, a cycle of 0 days); T4 02-02
- *    from "Hood 1", 20 vessels (rate 2, cycle 28); contamination 02-10: after T3's next
+ *    from "Hood 1", 20 vessels and 100 plantlets (rate 2, cycle 28); contamination 02-10: after T3's next
  *    handling, so it counts against T4, not T3.
  * E4 (plant "Banana", Musa acuminata): made 01-05 by the member, 8 vessels; split 02-02
  *    by the member into D1 (3 vessels) and D2 (3), keeping 2 (rate (2+3+3)/8 = 1, cycle
@@ -76,13 +76,21 @@ export async function buildInsightsLab(t: TestApp, lab: Lab, owner: Client): Pro
     await backdate(t.database, ws, explant.id, T('01-05T09:00'));
     return explant.id as string;
   };
-  const transfer = async (c: Client, explantId: string, at: string, from: string, n: number) =>
+  const transfer = async (
+    c: Client,
+    explantId: string,
+    at: string,
+    from: string,
+    n: number,
+    plantlets?: number,
+  ) =>
     dataOf(
       await c.post('/api/v1/transfers', {
         explant_id: explantId,
         transfer_date: T(at),
         from_location: from,
         vessel_count: n,
+        ...(plantlets === undefined ? {} : { plantlet_count: plantlets }),
       }),
       201,
     );
@@ -102,7 +110,7 @@ export async function buildInsightsLab(t: TestApp, lab: Lab, owner: Client): Pro
   const e3 = await made(owner, 'E3', fiddleB, 5);
   const e4 = await made(member, 'E4', banana, 8);
 
-  await transfer(owner, e1, '01-19T09:00', 'Hood 1', 30);
+  await transfer(owner, e1, '01-19T09:00', 'Hood 1', 30, 90);
   dataOf(
     await owner.post('/api/v1/stages', {
       explant_id: e1,
@@ -118,7 +126,7 @@ export async function buildInsightsLab(t: TestApp, lab: Lab, owner: Client): Pro
   await contamination(e2, '01-10T09:00');
 
   await transfer(owner, e3, '01-05T09:00', 'Hood 1', 10);
-  await transfer(owner, e3, '02-02T09:00', 'Hood 1', 20);
+  await transfer(owner, e3, '02-02T09:00', 'Hood 1', 20, 100);
   await contamination(e3, '02-10T09:00');
 
   const split = dataOf(

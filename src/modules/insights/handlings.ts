@@ -80,6 +80,11 @@ export function handlingsOf(facts: Facts): Handling[] {
     );
     const observed = (contaminationsOf.get(explant.id) ?? []).map((c) => c.observed_at).sort();
     const made = madeBy.get(explant.id)?.[0];
+    // An explant recorded after its first transfers is taken as made at the earliest.
+    const madeAt =
+      transfers.length > 0 && transfers[0]!.transfer_date < explant.created_at
+        ? transfers[0]!.transfer_date
+        : explant.created_at;
     const steps: Omit<
       Handling,
       'cycleDays' | 'nextAt' | 'contaminationsAfter' | 'stage' | 'roomId'
@@ -88,7 +93,7 @@ export function handlingsOf(facts: Facts): Handling[] {
         explantId: explant.id,
         plantId: explant.plant_id,
         kind: made === undefined ? 'initiation' : (made.kind as HandlingKind),
-        at: explant.created_at,
+        at: madeAt,
         by: explant.created_by,
         location: null,
         before: null,

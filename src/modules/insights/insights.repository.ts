@@ -226,3 +226,92 @@ export async function plantsOfSpecies(
   const wanted = species.trim().toLowerCase();
   return rows.filter((row) => row.species.trim().toLowerCase() === wanted).map((row) => row.id);
 }
+
+export interface StageStayFact {
+  entity_id: string;
+  stage: string;
+  status: string;
+  entered_on: string;
+  completed_at: string | null;
+  explant_status: string;
+}
+
+/** The explant stages entered in the period (of some plants' explants), with the explant's status. */
+export function stagesEnteredIn(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<StageStayFact[]> {
+  let query = db
+    .selectFrom('stages as s')
+    .innerJoin('explants as x', 'x.id', 's.entity_id')
+    .select([
+      's.entity_id',
+      's.stage',
+      's.status',
+      's.entered_on',
+      's.completed_at',
+      'x.status as explant_status',
+    ])
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.entity_type', '=', 'explant')
+    .where('s.entered_on', '>=', period.since)
+    .where('s.entered_on', '<', period.before)
+    .where('x.workspace_id', '=', workspaceId)
+    .where('x.deleted_at', 'is', null);
+  if (scope.plantIds !== null) {
+    query = query.where(
+      'x.plant_id',
+      'in',
+      scope.plantIds.length === 0 ? [''] : [...scope.plantIds],
+    );
+  }
+  return query.execute();
+}
+
+/** Which of these explants have a contamination resolved as discarded. */
+export async function discardedForContamination(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom('contaminations as c')
+    .innerJoin('explants as x', 'x.id', 'c.entity_id')
+    .select('c.entity_id')
+    .where('c.workspace_id', '=', workspaceId)
+    .where('c.entity_type', '=', 'explant')
+    .where('c.deleted_at', 'is', null)
+    .where('c.resolution_outcome', '=', 'discarded')
+    .where('c.observed_at', '>=', period.since)
+    .where('x.workspace_id', '=', workspaceId);
+  if (scope.plantIds !== null) {
+    query = query.where(
+      'x.plant_id',
+      'in',
+      scope.plantIds.length === 0 ? [''] : [...scope.plantIds],
+    );
+  }
+  return new Set((await query.execute()).map((row) => row.entity_id));
+}
+
+/** The vessels of a plant's living explants now: not ended, not archived, not deleted. */
+export async function livingVessels(
+  db: Db,
+  workspaceId: string,
+  plantId: string,
+  endedStatuses: readonly string[],
+): Promise<number> {
+  const row = await db
+    .selectFrom('explants')
+    .select((eb) => eb.fn.sum<string | number | null>('current_count').as('vessels'))
+    .where('workspace_id', '=', workspaceId)
+    .where('plant_id', '=', plantId)
+    .where('deleted_at', 'is', null)
+    .where('archived_at', 'is', null)
+    .where('status', 'not in', [...endedStatuses])
+    .executeTakeFirst();
+  return Number(row?.vessels ?? 0);
+}

@@ -144,7 +144,7 @@ export const MultiplicationInsight = Type.Object({
 
 export const MultiplicationInsightMeta = Type.Object(PeriodMeta);
 
-export const StageLossesQueryMeta = Type.Object(PeriodMeta);
+export const StageLossesMeta = Type.Object(PeriodMeta);
 
 export const StageLosses = Type.Object({
   stage: Type.Object({ key: Type.String(), name: Type.String() }),
@@ -165,3 +165,112 @@ export const StageLosses = Type.Object({
     }),
   ),
 });
+
+export const ForecastQuery = Type.Object({
+  plant_id: Uuid({ description: 'The line (plant) whose explants are forecast' }),
+  target_plantlets: Type.Optional(
+    Int({ minimum: 1, maximum: 100_000_000, description: 'Plantlets wanted by `by`' }),
+  ),
+  by: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'The date the plantlets are wanted (UTC); with target_plantlets',
+    }),
+  ),
+  since: Type.Optional(
+    Type.String({
+      format: 'date-or-date-time',
+      description:
+        'The rates come from handlings at or after this time; default a year before until',
+    }),
+  ),
+  until: Type.Optional(
+    Type.String({
+      format: 'date-or-date-time',
+      description: 'The rates come from handlings up to this time; default now',
+    }),
+  ),
+});
+
+const RATE_SOURCES = ['line', 'species', 'lab'] as const;
+
+const Week = Type.Object({
+  week: Type.Integer({ description: 'Weeks from today (0: today)' }),
+  date: Type.String({ format: 'date' }),
+  vessels: Type.Number(),
+  vessels_low: Type.Number({ description: 'With the low rate' }),
+  vessels_high: Type.Number({ description: 'With the high rate' }),
+  plantlets: Nullable(Type.Number({ description: 'vessels × plantlets_per_vessel' })),
+});
+
+export const Forecast = Type.Object({
+  plant: Type.Object({ id: Uuid(), label: Type.String() }),
+  current_vessels: Type.Integer({
+    description:
+      "Vessels of the line's living explants now (current_count, not ended, not archived)",
+  }),
+  rates: Type.Object({
+    source: StringEnum(RATE_SOURCES, {
+      description:
+        "Whose handlings of the last year the rates come from: the line's own, else its species', else the lab's",
+    }),
+    handlings: Type.Integer({ description: 'How many 4-week rates the rate rests on' }),
+    rate_4w: Type.Number({ description: 'Geometric mean 4-week multiplication rate' }),
+    rate_4w_low: Type.Number({ description: 'exp(mean − sd) of the ln 4-week rates' }),
+    rate_4w_high: Type.Number({ description: 'exp(mean + sd) of the ln 4-week rates' }),
+    plantlets_per_vessel: Nullable(
+      Type.Number({
+        description: 'Mean plantlets per vessel of those handlings that counted both',
+      }),
+    ),
+  }),
+  plan: Nullable(
+    Type.Object({
+      target_plantlets: Type.Integer(),
+      by: Type.String({ format: 'date' }),
+      vessels_needed: Type.Integer({ description: 'Vessels that hold the target on `by`' }),
+      vessels_to_start: Type.Integer({
+        description: 'Vessels to start today to reach them by `by`',
+      }),
+      vessels_to_start_low: Type.Integer({ description: 'The same with the high rate' }),
+      vessels_to_start_high: Type.Integer({ description: 'The same with the low rate' }),
+      start_by: Nullable(
+        Type.String({
+          format: 'date',
+          description:
+            "The last day to start multiplying the line's current vessels to reach vessels_needed by `by`; null when they cannot (none, or a rate of 1 or less)",
+        }),
+      ),
+      late: Type.Boolean({ description: 'start_by has passed (or there is none)' }),
+    }),
+  ),
+  weeks: Type.Array(Week, {
+    description:
+      'Week by week from today to `by` (with a target: starting from vessels_to_start), else the next 12 weeks of the current vessels',
+  }),
+});
+
+/* The rows of the CSV answers: the group flattened into two columns. */
+
+const GroupColumns = {
+  group_id: Nullable(Type.String()),
+  group_label: Type.String(),
+};
+
+export const ContaminationCsvRow = Type.Object({
+  ...GroupColumns,
+  ...Type.Omit(ContaminationInsight, ['group']).properties,
+});
+
+export const MultiplicationCsvRow = Type.Object({
+  ...GroupColumns,
+  ...Type.Omit(MultiplicationInsight, ['group']).properties,
+});
+
+export const StageLossesCsvRow = Type.Object({
+  stage_key: Type.String(),
+  stage_name: Type.String(),
+  ...Type.Omit(StageLosses, ['stage']).properties,
+});
+
+export const ForecastCsvRow = Week;
