@@ -101,14 +101,21 @@ describeOnDatabases('CSV exports against formula injection', (target) => {
       initial_count: 2,
       initial_stage: 'danger',
     });
-    dataOf(
-      await owner.post('/api/v1/transfers', {
-        explant_id: handled.id,
-        from_location: DANGER,
-        vessel_count: 4,
-      }),
-      201,
-    );
+    // Two days ago and yesterday: a cycle of a day, a 4-week rate for the forecast.
+    for (const [days, vessels] of [
+      [2, 4],
+      [1, 8],
+    ] as const) {
+      dataOf(
+        await owner.post('/api/v1/transfers', {
+          explant_id: handled.id,
+          from_location: DANGER,
+          vessel_count: vessels,
+          transfer_date: new Date(Date.now() - days * 86_400_000).toISOString(),
+        }),
+        201,
+      );
+    }
     LISTS['/api/v1/insights/forecast'] = `?plant_id=${plant.id}`;
     const console = await signIn(t, lab.owner.memberId);
 

@@ -18,6 +18,9 @@ export const MIN_RATES = 3;
 /** Weeks projected without a target. */
 export const PLAIN_WEEKS = 12;
 
+/** A projection's number, kept finite (JSON has no infinity) whatever the rates. */
+const finite = (value: number) => Math.min(value, Number.MAX_VALUE);
+
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The rates a forecast uses: the line's, else its species', else the lab's. */
@@ -46,9 +49,9 @@ function ratesFrom(
     return {
       source,
       handlings: figures.handlings_4w,
-      rate_4w: figures.rate_4w!,
-      rate_4w_low: Math.exp(mean - sd),
-      rate_4w_high: Math.exp(mean + sd),
+      rate_4w: finite(figures.rate_4w!),
+      rate_4w_low: finite(Math.exp(mean - sd)),
+      rate_4w_high: finite(Math.exp(mean + sd)),
       plantlets_per_vessel:
         counted.length === 0
           ? null
@@ -56,7 +59,7 @@ function ratesFrom(
     };
   }
   throw errors.validation(
-    'plant_id: no transfers with vessel counts over a cycle of more than 0 days in the period, ' +
+    'plant_id: no transfers with vessel counts over a cycle of a day or more in the period, ' +
       'in this line, its species or the lab: there is no rate to forecast with',
   );
 }
@@ -102,15 +105,15 @@ export async function forecast(
   const growth = (rate: number, days: number) => rate ** (days / 28);
   const project = (start: number, weeks: number) =>
     Array.from({ length: weeks + 1 }, (_, week) => {
-      const vessels = start * growth(rates.rate_4w, week * 7);
+      const vessels = finite(start * growth(rates.rate_4w, week * 7));
       return {
         week,
         date: dateOf(today + week * 7 * DAY_MS),
         vessels,
-        vessels_low: start * growth(rates.rate_4w_low, week * 7),
-        vessels_high: start * growth(rates.rate_4w_high, week * 7),
+        vessels_low: finite(start * growth(rates.rate_4w_low, week * 7)),
+        vessels_high: finite(start * growth(rates.rate_4w_high, week * 7)),
         plantlets:
-          rates.plantlets_per_vessel === null ? null : vessels * rates.plantlets_per_vessel,
+          rates.plantlets_per_vessel === null ? null : finite(vessels * rates.plantlets_per_vessel),
       };
     });
   const plant = { id: query.plant_id, label: names.plants.get(query.plant_id)?.name ?? '' };

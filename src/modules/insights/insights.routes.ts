@@ -66,7 +66,7 @@ export function registerInsightRoutes(routes: Routes, deps: { records: RecordLoo
       'Transfers and splits of explants in the period (since, until; default the last year; at ' +
       'most 5 years) with vessels counted before and after, grouped `by` plant, species, stage, ' +
       'media_batch or operator: the geometric mean of vessels after / before (`rate`), of the ' +
-      '4-week rate exp(ln(rate) × 28 / cycle) (`rate_4w`, over handlings with a cycle over 0 days), ' +
+      '4-week rate exp(ln(rate) × 28 / cycle) (`rate_4w`, over handlings with a cycle of a day or more), ' +
       'the mean cycle in days, and how many handlings each rests on. ' +
       OWN,
     scope: 'read:insights',

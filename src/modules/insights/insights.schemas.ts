@@ -131,12 +131,12 @@ export const MultiplicationInsight = Type.Object({
   }),
   rate: Type.Number({ description: 'Geometric mean of vessels after / vessels before' }),
   handlings_4w: Type.Integer({
-    description: 'Of them, those with a cycle of more than 0 days, that rate_4w rests on',
+    description: 'Of them, those with a cycle of at least 1 day, that rate_4w rests on',
   }),
   rate_4w: Nullable(
     Type.Number({
       description:
-        'Geometric mean of exp(ln(rate) × 28 / cycle); null when no cycle is over 0 days',
+        'Geometric mean of exp(ln(rate) × 28 / cycle); null when no cycle is of 1 day or more',
     }),
   ),
   cycle_days: Type.Number({ description: 'Mean days since the previous handling' }),

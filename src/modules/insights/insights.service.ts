@@ -116,11 +116,17 @@ export function isMultiplication(h: Handling): h is Handling & { before: number;
   );
 }
 
+/**
+ * The shortest cycle a 4-week rate is extrapolated from: one day. A handling soon after
+ * the previous one (the same day, the same instant) has a rate but no 4-week rate.
+ */
+export const MIN_CYCLE_DAYS = 1;
+
 /** The multiplication figures of some handlings (all of them multiplication handlings). */
 export function multiplicationOf(handlings: readonly Handling[]) {
   const rates = handlings.map((h) => h.after! / h.before!);
   const fourWeekly = handlings.flatMap((h, i) =>
-    h.cycleDays! > 0 ? [Math.exp((Math.log(rates[i]!) * 28) / h.cycleDays!)] : [],
+    h.cycleDays! >= MIN_CYCLE_DAYS ? [Math.exp((Math.log(rates[i]!) * 28) / h.cycleDays!)] : [],
   );
   return {
     handlings: handlings.length,
