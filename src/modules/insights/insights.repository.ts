@@ -72,6 +72,9 @@ export interface Facts {
   contaminations: ContaminationFact[];
 }
 
+/** A scope's plants as an `in` list: one that matches nothing when there are none. */
+const plantList = (plantIds: readonly string[]) => (plantIds.length === 0 ? [''] : [...plantIds]);
+
 /**
  * The ids of the explants (not deleted) handled in the period: created in it, or
  * with a completed transfer dated in it.
@@ -96,8 +99,7 @@ function handledIn(db: Db, workspaceId: string, period: Period, scope: ExplantSc
     .where('x.workspace_id', '=', workspaceId)
     .where('x.deleted_at', 'is', null);
   if (scope.plantIds !== null) {
-    const plants = [...scope.plantIds];
-    if (plants.length === 0) plants.push('');
+    const plants = plantList(scope.plantIds);
     created = created.where('plant_id', 'in', plants);
     transferred = transferred.where('x.plant_id', 'in', plants);
   }
@@ -261,11 +263,7 @@ export function stagesEnteredIn(
     .where('x.workspace_id', '=', workspaceId)
     .where('x.deleted_at', 'is', null);
   if (scope.plantIds !== null) {
-    query = query.where(
-      'x.plant_id',
-      'in',
-      scope.plantIds.length === 0 ? [''] : [...scope.plantIds],
-    );
+    query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
   }
   return query.execute();
 }
@@ -288,11 +286,7 @@ export async function discardedForContamination(
     .where('c.observed_at', '>=', period.since)
     .where('x.workspace_id', '=', workspaceId);
   if (scope.plantIds !== null) {
-    query = query.where(
-      'x.plant_id',
-      'in',
-      scope.plantIds.length === 0 ? [''] : [...scope.plantIds],
-    );
+    query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
   }
   return new Set((await query.execute()).map((row) => row.entity_id));
 }
