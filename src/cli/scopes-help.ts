@@ -47,6 +47,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'write:webhooks': 'manage webhook endpoints, secrets and redeliveries',
   'read:notifications': "read the key owner's own notifications and settings",
   'write:notifications': "mark the key owner's own notifications read, change their settings",
+  'read:insights':
+    'read contamination, multiplication and stage-loss figures and production forecasts',
 };
 
 /** The scope list printed after `vitro key create --help`. */

@@ -57,6 +57,7 @@ export const SCOPES = [
   'write:webhooks',
   'read:notifications',
   'write:notifications',
+  'read:insights',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

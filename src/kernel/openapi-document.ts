@@ -12,6 +12,8 @@ export const TAGS: Readonly<Record<string, string>> = {
   Devices: 'Sensors and controllers, their tokens, heartbeats and status events',
   Equipment: 'The equipment library, its use, calibration, maintenance and faults',
   Explants: 'Cultures: vessels and plantlets on their way from a plant',
+  Insights:
+    'Answers from the records: contamination sources, multiplication rates, losses by stage, production forecasts',
   Imports: "A lab's spreadsheets of plants, explants and rooms, checked row by row",
   Labels: 'QR and barcode labels: resolving a code, recording a scan',
   Members:

@@ -38,6 +38,7 @@ import { explantRecords } from './explants/index.js';
 import { registerExplantRoutes } from './explants/explants.routes.js';
 import { registerImportRoutes } from './import/import.routes.js';
 import { registerLabRoutes } from './lab/lab.routes.js';
+import { registerInsightRoutes } from './insights/insights.routes.js';
 import { registerLineageRoutes } from './lineage/lineage.routes.js';
 import { registerLabelScanRoutes } from './label-scans/label-scans.routes.js';
 import { registerLabelRoutes } from './labels/labels.routes.js';
@@ -125,6 +126,7 @@ export function registerApiRoutes(routes: Routes, deps: ModuleDeps): void {
   registerEventRoutes(routes, { records: deps.records });
   registerTransferRoutes(routes, { records: deps.records });
   registerLineageRoutes(routes, { records: deps.records });
+  registerInsightRoutes(routes, { records: deps.records });
   registerContaminationRoutes(routes, { records: deps.records });
   registerMediaRecipeRoutes(routes);
   registerMediaBatchRoutes(routes, { records: deps.records });

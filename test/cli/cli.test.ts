@@ -99,7 +99,7 @@ describe.each(cliTargets())('vitro commands on $name', (target) => {
     expect((await cli('key', 'create', '--member', memberId, '--scopes', '')).out.scopes).toEqual(
       [],
     );
-    expect((await cli('key', 'create', '--member', memberId)).out.scopes).toHaveLength(45);
+    expect((await cli('key', 'create', '--member', memberId)).out.scopes).toHaveLength(46);
 
     const revoked = await cli('key', 'revoke', '--key', key.out.id);
     expect(revoked.out).toEqual({ id: key.out.id, revoked_at: expect.any(String) });

@@ -21,7 +21,7 @@ describe('scopes in the CLI', () => {
     for (const scope of SCOPES) {
       expect(stdout).toMatch(new RegExp(`^  ${scope} +\\S`, 'm'));
     }
-    expect(stdout).toMatch(/all \(the default: all 41\), none \(or ''\)/);
+    expect(stdout).toMatch(/all \(the default: all 46\), none \(or ''\)/);
     expect(stdout).toMatch(/^ {2}write:devices +.*\[manager\+\]$/m);
     expect(stdout).toMatch(/^ {2}write:webhooks +.*\[admin\+\]$/m);
   });

@@ -32,7 +32,7 @@ describeOnDatabases('demo lab', (target) => {
       apiAccess: 'full',
       workspace: { id: lab.workspace_id },
     });
-    expect(me.effectiveScopes).toHaveLength(45);
+    expect(me.effectiveScopes).toHaveLength(46);
   });
 
   it('has plants with stage history and change-history events', async () => {

@@ -187,6 +187,21 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
       (await newExplant(owner, { label: 'E-5', initial_count: 4 })).id as string,
       (await newExplant(owner, { label: 'E-6', initial_count: 4 })).id as string,
     ];
+    // Two counted transfers a day apart, yesterday and the day before: a 4-week rate for
+    // GET /insights/forecast.
+    for (const [days, vessels] of [
+      [2, 2],
+      [1, 3],
+    ] as const) {
+      dataOf(
+        await owner.post('/api/v1/transfers', {
+          explant_id: explants[0].id,
+          vessel_count: vessels,
+          transfer_date: new Date(Date.now() - days * 86_400_000).toISOString(),
+        }),
+        201,
+      );
+    }
     const transfers = [
       dataOf(
         await owner.post('/api/v1/transfers', {

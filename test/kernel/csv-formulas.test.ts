@@ -43,7 +43,14 @@ const LISTS: Record<string, string> = {
   '/api/v1/people': '',
   '/api/v1/members': '',
   '/api/v1/api-keys': '',
+  '/api/v1/insights/contamination': '?by=location',
+  '/api/v1/insights/multiplication': '?by=plant',
+  '/api/v1/insights/stages': '',
+  '/api/v1/insights/forecast': '?plant_id=',
 };
+
+/** Exports whose cells are numbers and dates only: no text to hold. */
+const NUMBERS_ONLY = new Set(['/api/v1/insights/forecast']);
 
 describeOnDatabases('CSV exports against formula injection', (target) => {
   const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
@@ -80,6 +87,36 @@ describeOnDatabases('CSV exports against formula injection', (target) => {
     await inTransaction(t.database.db, (trx) =>
       createApiKey(trx, { memberId: person.id, name: DANGER_START, scopes: [] }),
     );
+    // Handled explants: a transfer from a dangerous location, of a plant of a dangerous
+    // species, and a stage of a dangerous name.
+    dataOf(
+      await owner.patch('/api/v1/stage-lists', {
+        explant: [{ key: 'danger', name: DANGER_START }],
+      }),
+      200,
+    );
+    const handled = await newExplant(owner, {
+      label: 'Handled',
+      plant_id: plant.id,
+      initial_count: 2,
+      initial_stage: 'danger',
+    });
+    // Two days ago and yesterday: a cycle of a day, a 4-week rate for the forecast.
+    for (const [days, vessels] of [
+      [2, 4],
+      [1, 8],
+    ] as const) {
+      dataOf(
+        await owner.post('/api/v1/transfers', {
+          explant_id: handled.id,
+          from_location: DANGER,
+          vessel_count: vessels,
+          transfer_date: new Date(Date.now() - days * 86_400_000).toISOString(),
+        }),
+        201,
+      );
+    }
+    LISTS['/api/v1/insights/forecast'] = `?plant_id=${plant.id}`;
     const console = await signIn(t, lab.owner.memberId);
 
     for (const [url, query] of Object.entries(LISTS)) {
@@ -106,7 +143,7 @@ describeOnDatabases('CSV exports against formula injection', (target) => {
       const held =
         cells.some((cell) => cell.includes(NEUTRALISED) || cell.includes(NEUTRALISED_START)) ||
         cells.some((cell) => cell.includes(JSON.stringify(DANGER).slice(1, -1)));
-      expect(held, url).toBe(true);
+      expect(held || NUMBERS_ONLY.has(url), url).toBe(true);
     }
 
     // Neutralised and nothing else: the parser gives back the text with its `'`s.

@@ -57,7 +57,7 @@ describe('docs/access.md agrees with the code', () => {
     );
   });
 
-  it('lists the 45 scopes with the role each needs', () => {
+  it('lists the 46 scopes with the role each needs', () => {
     const scopes = rows(/^(read|write):/);
     expect(scopes.map((cells) => cells[0])).toEqual([...SCOPES]);
     for (const [scope, , role] of scopes) {

@@ -9,7 +9,7 @@ import { csvColumns, sendCsv, wantsCsv } from './csv.js';
 import { spreadsheetLayout, wantsSpreadsheet } from './csv-spreadsheet.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
-import type { ListResult, ReplayPayload } from './spec.js';
+import type { ListResult, ReadCsv, ReplayPayload } from './spec.js';
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 type Step<C, R> = (req: never, ctx: C) => Promise<R>;
@@ -39,11 +39,12 @@ function payloadOf(result: RouteResult<unknown, unknown>): ReplayPayload {
     : { ok: true, data: result.data, meta: result.meta };
 }
 
-/** A read: the handler's result in the envelope. */
+/** A read: the handler's result in the envelope, or its rows as CSV when it answers CSV and is asked to. */
 export function runRead(
   kernel: Kernel,
   op: Operation,
   handler: Step<RequestScope, RouteResult<unknown, unknown>>,
+  csv: ReadCsv<TSchema> | null = null,
 ): Handler {
   const run = handler as (
     req: FastifyRequest,
@@ -51,9 +52,31 @@ export function runRead(
   ) => Promise<RouteResult<unknown, unknown>>;
   return async (req, reply) => {
     const result = await run(req, scopeOf(kernel, req));
+    if (csv !== null && wantsCsv(req.headers.accept)) {
+      const rows = csv.rows(result.data);
+      const layout = await csvLayout(kernel, req, csv.row, csv.file);
+      return sendCsv(reply, {
+        list: csv.file,
+        item: csv.row,
+        page: () => Promise.resolve({ items: [...rows], nextKey: null }),
+        ...(layout === undefined ? {} : { layout }),
+      });
+    }
+    if (csv !== null) reply.header('vary', 'Accept');
     if (result.headers !== undefined) reply.headers(result.headers);
     return reply.code(op.status).send(payloadOf(result));
   };
+}
+
+/** The spreadsheet-friendly layout when the Accept header asks for it, else the raw one. */
+async function csvLayout(kernel: Kernel, req: FastifyRequest, item: TSchema, list: string) {
+  return wantsSpreadsheet(req.headers.accept)
+    ? spreadsheetLayout(
+        csvColumns(item),
+        list,
+        await kernel.spreadsheet.open(kernel.database.db, req.principal!.workspaceId),
+      )
+    : undefined;
 }
 
 /**
@@ -72,13 +95,7 @@ export function runList(
   const csv = op.paging!.csv;
   return async (req, reply) => {
     if (csv && wantsCsv(req.headers.accept)) {
-      const layout = wantsSpreadsheet(req.headers.accept)
-        ? spreadsheetLayout(
-            csvColumns(item),
-            list,
-            await kernel.spreadsheet.open(kernel.database.db, req.principal!.workspaceId),
-          )
-        : undefined;
+      const layout = await csvLayout(kernel, req, item, list);
       return sendCsv(reply, {
         list,
         item,

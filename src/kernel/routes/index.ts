@@ -165,6 +165,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
       meta: spec.meta ?? null,
       metaRequired: spec.metaRequired ?? false,
       paging: null,
+      readCsv: false,
       idempotency: spec.idempotency ?? 'store',
     };
     const onReplay = spec.onReplay;
@@ -220,9 +221,11 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
         paging: null,
+        readCsv: spec.csv !== undefined,
         idempotency: null,
       };
-      register(op, runRead(kernel, op, spec.handler));
+      const csv = spec.csv ?? null;
+      register(op, runRead(kernel, op, spec.handler, csv));
     },
     list(spec) {
       const op: Operation = {
@@ -238,6 +241,7 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
         meta: spec.meta ?? null,
         metaRequired: true,
         paging: pageSettings(spec),
+        readCsv: false,
         idempotency: null,
       };
       register(op, runList(kernel, op, spec.handler, spec.item));

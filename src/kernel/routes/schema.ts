@@ -27,6 +27,8 @@ export interface Operation {
   readonly meta: TSchema | null;
   readonly metaRequired: boolean;
   readonly paging: PageSettings | null;
+  /** A read that answers `Accept: text/csv` with rows of its data. */
+  readonly readCsv: boolean;
   /** Null for reads; `ignore` for writes whose response is never stored. */
   readonly idempotency: 'store' | 'ignore' | null;
 }
@@ -136,6 +138,12 @@ function accessText(op: Operation): string {
     `**Plan:** ${PLANS[rule.plan]}${rule.feature ? `, with the \`${rule.feature}\` feature` : ''}`,
     `**Credentials:** ${CREDENTIALS[rule.credentials]}`,
   ];
+  if (op.readCsv) {
+    lines.push(
+      '**CSV:** with `Accept: text/csv`, the answer as rows (header: the row fields), cells as ' +
+        "the lists' exports write them (text a spreadsheet would run as a formula prefixed with `'`)",
+    );
+  }
   if (op.paging?.csv) {
     lines.push(
       '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
@@ -177,7 +185,7 @@ export function routeSchema(op: Operation): Record<string, unknown> {
     security: SECURITY[op.rule.credentials],
     'x-scope': spec.scope,
     'x-plan': op.rule.plan,
-    ...(paging?.csv ? { 'x-csv': true } : {}),
+    ...(paging?.csv || op.readCsv ? { 'x-csv': true } : {}),
     ...(spec.params ? { params: spec.params } : {}),
     ...(querystring ? { querystring } : {}),
     ...(op.body ? { body: op.body } : {}),

@@ -71,6 +71,18 @@ export interface ReadSpec<
     req: RouteRequest<P, Q, TSchema>,
     ctx: ReadContext,
   ) => Promise<RouteResult<Static<D>, Static<M>>>;
+  /**
+   * Asked with `Accept: text/csv`, the read answers rows made of its data as CSV
+   * (an insight's groups, a forecast's weeks) instead of JSON.
+   */
+  csv?: ReadCsv<D>;
+}
+
+/** How a read answers CSV: the file's name, the rows' fields (the header) and the rows. */
+export interface ReadCsv<D extends TSchema> {
+  readonly file: string;
+  readonly row: TSchema;
+  readonly rows: (data: Static<D>) => readonly object[];
 }
 
 export interface PagingSpec {

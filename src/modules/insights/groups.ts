@@ -1,0 +1,72 @@
+import type { Handling } from './handlings.js';
+import { isoWeek } from './handlings.js';
+
+/** What a group is named by in an answer. */
+export interface GroupName {
+  id: string | null;
+  label: string;
+}
+
+/** The label of a group whose handlings name nothing (or what is not recorded at all). */
+export const NONE_RECORDED = 'none recorded';
+
+/** The names a grouping needs: members, rooms, plants, stage display names. */
+export interface Names {
+  members: ReadonlyMap<string, string>;
+  rooms: ReadonlyMap<string, string>;
+  plants: ReadonlyMap<string, { name: string; species: string }>;
+  stages: ReadonlyMap<string, string>;
+}
+
+const none: GroupName = { id: null, label: NONE_RECORDED };
+
+const named = (id: string | null, names: ReadonlyMap<string, string>): GroupName =>
+  id === null ? none : { id, label: names.get(id) ?? id };
+
+/**
+ * The group a handling falls in, by each grouping. Media batches and recipes are
+ * not recorded with handlings (yet): every handling falls in "none recorded".
+ */
+export const GROUPINGS: Record<string, (handling: Handling, names: Names) => GroupName> = {
+  operator: (h, names) => named(h.by, names.members),
+  location: (h) =>
+    h.location === null || h.location === '' ? none : { id: null, label: h.location },
+  media_batch: () => none,
+  recipe: () => none,
+  room: (h, names) => named(h.roomId, names.rooms),
+  stage: (h, names) => named(h.stage, names.stages),
+  week: (h) => ({ id: null, label: isoWeek(h.at) }),
+  plant: (h, names) =>
+    h.plantId === null
+      ? none
+      : { id: h.plantId, label: names.plants.get(h.plantId)?.name ?? h.plantId },
+  species: (h, names) => {
+    const species = h.plantId === null ? undefined : names.plants.get(h.plantId)?.species;
+    return species === undefined ? none : { id: null, label: species };
+  },
+};
+
+/** Handlings by group, the groups in label order ("none recorded" last). */
+export function grouped(
+  handlings: readonly Handling[],
+  by: string,
+  names: Names,
+): { group: GroupName; handlings: Handling[] }[] {
+  const groupOf = GROUPINGS[by]!;
+  const groups = new Map<string, { group: GroupName; handlings: Handling[] }>();
+  for (const handling of handlings) {
+    const group = groupOf(handling, names);
+    const key = `${group.id ?? ''}\u0000${group.label}`;
+    const entry = groups.get(key);
+    if (entry === undefined) groups.set(key, { group, handlings: [handling] });
+    else entry.handlings.push(handling);
+  }
+  const rank = (g: GroupName) =>
+    g === none || (g.id === null && g.label === NONE_RECORDED) ? 1 : 0;
+  return [...groups.values()].sort(
+    (a, b) =>
+      rank(a.group) - rank(b.group) ||
+      a.group.label.localeCompare(b.group.label, 'en') ||
+      (a.group.id ?? '').localeCompare(b.group.id ?? ''),
+  );
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { handlingsOf, isContaminated, isoWeek } from './handlings.js';
+import type { Facts } from './insights.repository.js';
+
+const explant = (id: string, createdAt: string, initial: number | null) => ({
+  id,
+  plant_id: null,
+  created_by: 'm',
+  created_at: createdAt,
+  initial_count: initial,
+  current_count: null,
+  status: 'active',
+  updated_at: createdAt,
+});
+const transfer = (
+  id: string,
+  explantId: string,
+  at: string,
+  cycle: number,
+  vessels: number | null,
+) => ({
+  id,
+  entity_id: explantId,
+  transfer_date: at,
+  transfer_cycle: cycle,
+  from_location: null,
+  vessel_count: vessels,
+  plantlet_count: null,
+  created_by: 'm',
+});
+const facts = (parts: Partial<Facts>): Facts => ({
+  explants: [],
+  transfers: [],
+  edges: [],
+  stages: [],
+  contaminations: [],
+  ...parts,
+});
+
+describe('handlingsOf', () => {
+  it('counts before from the latest transfer that counted, else the initial count', () => {
+    const list = handlingsOf(
+      facts({
+        explants: [explant('e', '2026-01-01T00:00:00.000Z', 4)],
+        transfers: [
+          transfer('t2', 'e', '2026-01-15T00:00:00.000Z', 2, null),
+          transfer('t1', 'e', '2026-01-08T00:00:00.000Z', 1, 8),
+          transfer('t3', 'e', '2026-01-22T00:00:00.000Z', 3, 24),
+        ],
+      }),
+    );
+    expect(list.map((h) => [h.kind, h.before, h.after, h.cycleDays])).toEqual([
+      ['initiation', null, 4, null],
+      ['transfer', 4, 8, 7],
+      ['transfer', 8, null, 7],
+      ['transfer', 8, 24, 7],
+    ]);
+  });
+
+  it('takes an explant recorded after its first transfer as made at that transfer', () => {
+    const [making, first] = handlingsOf(
+      facts({
+        explants: [explant('e', '2026-02-01T00:00:00.000Z', 2)],
+        transfers: [transfer('t', 'e', '2026-01-20T00:00:00.000Z', 1, 6)],
+      }),
+    );
+    expect(making!.at).toBe('2026-01-20T00:00:00.000Z');
+    expect(first!.cycleDays).toBe(0);
+  });
+
+  it("a split's transfer has the daughters' vessels after it, and they are made by a split", () => {
+    const list = handlingsOf(
+      facts({
+        explants: [
+          explant('p', '2026-01-01T00:00:00.000Z', 10),
+          explant('d', '2026-01-29T00:00:00.000Z', 6),
+        ],
+        transfers: [transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4)],
+        edges: [
+          { parent_id: 'p', child_id: 'd', kind: 'split', transfer_id: 's', initial_count: 6 },
+        ],
+      }),
+    );
+    expect(list.map((h) => [h.explantId, h.kind, h.before, h.after])).toEqual([
+      ['p', 'initiation', null, 10],
+      ['p', 'split', 10, 10],
+      ['d', 'split', null, 6],
+    ]);
+  });
+
+  it('counts a contamination after a handling, before the next, within the window', () => {
+    const [making, next] = handlingsOf(
+      facts({
+        explants: [explant('e', '2026-01-01T00:00:00.000Z', 1)],
+        transfers: [transfer('t', 'e', '2026-01-31T00:00:00.000Z', 1, 1)],
+        contaminations: [
+          { entity_id: 'e', observed_at: '2026-01-22T00:00:00.000Z', resolution_outcome: null },
+          { entity_id: 'e', observed_at: '2026-01-31T00:00:00.000Z', resolution_outcome: null },
+        ],
+      }),
+    );
+    expect(isContaminated(making!, 21)).toBe(true);
+    expect(isContaminated(making!, 20)).toBe(false);
+    // Observed at the very time of the transfer: neither after it nor before it.
+    expect(isContaminated(next!, 365)).toBe(false);
+  });
+});
+
+describe('isoWeek', () => {
+  it.each([
+    ['2026-01-01T12:00:00.000Z', '2026-W01'],
+    ['2026-01-05T00:00:00.000Z', '2026-W02'],
+    ['2027-01-01T00:00:00.000Z', '2026-W53'],
+    ['2024-12-30T00:00:00.000Z', '2025-W01'],
+  ])('%s is in %s', (at, week) => {
+    expect(isoWeek(at)).toBe(week);
+  });
+});

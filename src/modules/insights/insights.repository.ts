@@ -1,0 +1,311 @@
+import type { Db } from '../../db/database.js';
+
+/*
+ * What the insights are computed from: the explants handled in a period, with every
+ * handling, stage, family edge and contamination of theirs (before and after the
+ * period too: a handling's previous and next ones may lie outside it). Read only.
+ */
+
+/** A period: handlings at or after `since` and before `before`. */
+export interface Period {
+  readonly since: string;
+  readonly before: string;
+}
+
+/** Which explants: all of the workspace, or those of some plants. */
+export interface ExplantScope {
+  readonly plantIds: readonly string[] | null;
+}
+
+export interface ExplantFact {
+  id: string;
+  plant_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  initial_count: number | null;
+  current_count: number | null;
+  status: string;
+  updated_at: string;
+}
+
+export interface TransferFact {
+  id: string;
+  entity_id: string;
+  transfer_date: string;
+  transfer_cycle: number;
+  from_location: string | null;
+  vessel_count: number | null;
+  plantlet_count: number | null;
+  created_by: string | null;
+}
+
+export interface EdgeFact {
+  parent_id: string;
+  child_id: string;
+  kind: string;
+  transfer_id: string | null;
+  /** The child's vessels when it was made. */
+  initial_count: number | null;
+}
+
+export interface StageFact {
+  id: string;
+  entity_id: string;
+  stage: string;
+  status: string;
+  entered_on: string;
+  completed_at: string | null;
+  room_id: string | null;
+}
+
+export interface ContaminationFact {
+  entity_id: string;
+  observed_at: string;
+  resolution_outcome: string | null;
+}
+
+export interface Facts {
+  explants: ExplantFact[];
+  transfers: TransferFact[];
+  edges: EdgeFact[];
+  stages: StageFact[];
+  contaminations: ContaminationFact[];
+}
+
+/** A scope's plants as an `in` list: one that matches nothing when there are none. */
+const plantList = (plantIds: readonly string[]) => (plantIds.length === 0 ? [''] : [...plantIds]);
+
+/**
+ * The ids of the explants (not deleted) handled in the period: created in it, or
+ * with a completed transfer dated in it.
+ */
+function handledIn(db: Db, workspaceId: string, period: Period, scope: ExplantScope) {
+  let created = db
+    .selectFrom('explants')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .where('created_at', '>=', period.since)
+    .where('created_at', '<', period.before);
+  let transferred = db
+    .selectFrom('transfers as t')
+    .innerJoin('explants as x', 'x.id', 't.entity_id')
+    .select('t.entity_id as id')
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.entity_type', '=', 'explant')
+    .where('t.status', '=', 'completed')
+    .where('t.transfer_date', '>=', period.since)
+    .where('t.transfer_date', '<', period.before)
+    .where('x.workspace_id', '=', workspaceId)
+    .where('x.deleted_at', 'is', null);
+  if (scope.plantIds !== null) {
+    const plants = plantList(scope.plantIds);
+    created = created.where('plant_id', 'in', plants);
+    transferred = transferred.where('x.plant_id', 'in', plants);
+  }
+  return created.union(transferred);
+}
+
+/** Every fact the insights of a period need, for the explants handled in it. */
+export async function loadFacts(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<Facts> {
+  const ids = () => handledIn(db, workspaceId, period, scope);
+  const [explants, transfers, edges, stages, contaminations] = await Promise.all([
+    db
+      .selectFrom('explants')
+      .select([
+        'id',
+        'plant_id',
+        'created_by',
+        'created_at',
+        'initial_count',
+        'current_count',
+        'status',
+        'updated_at',
+      ])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids())
+      .execute(),
+    db
+      .selectFrom('transfers')
+      .select([
+        'id',
+        'entity_id',
+        'transfer_date',
+        'transfer_cycle',
+        'from_location',
+        'vessel_count',
+        'plantlet_count',
+        'created_by',
+      ])
+      .where('workspace_id', '=', workspaceId)
+      .where('entity_type', '=', 'explant')
+      .where('status', '=', 'completed')
+      .where('entity_id', 'in', ids())
+      .execute(),
+    db
+      .selectFrom('explant_parents as e')
+      .innerJoin('explants as c', 'c.id', 'e.child_id')
+      .select(['e.parent_id', 'e.child_id', 'e.kind', 'e.transfer_id', 'c.initial_count'])
+      .where('e.workspace_id', '=', workspaceId)
+      .where('c.workspace_id', '=', workspaceId)
+      .where((eb) => eb.or([eb('e.parent_id', 'in', ids()), eb('e.child_id', 'in', ids())]))
+      .execute(),
+    db
+      .selectFrom('stages')
+      .select(['id', 'entity_id', 'stage', 'status', 'entered_on', 'completed_at', 'room_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('entity_type', '=', 'explant')
+      .where('entity_id', 'in', ids())
+      .execute(),
+    db
+      .selectFrom('contaminations')
+      .select(['entity_id', 'observed_at', 'resolution_outcome'])
+      .where('workspace_id', '=', workspaceId)
+      .where('entity_type', '=', 'explant')
+      .where('deleted_at', 'is', null)
+      .where('observed_at', '>', period.since)
+      .where('entity_id', 'in', ids())
+      .execute(),
+  ]);
+  return { explants, transfers, edges, stages, contaminations };
+}
+
+/** Names of the workspace's members, rooms and plants, by id. */
+export async function namesOf(
+  db: Db,
+  workspaceId: string,
+): Promise<{
+  members: Map<string, string>;
+  rooms: Map<string, string>;
+  plants: Map<string, { name: string; species: string }>;
+}> {
+  const [members, rooms, plants] = await Promise.all([
+    db
+      .selectFrom('members')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', workspaceId)
+      .execute(),
+    db.selectFrom('rooms').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute(),
+    db
+      .selectFrom('plants')
+      .select(['id', 'common_name', 'species'])
+      .where('workspace_id', '=', workspaceId)
+      .where('deleted_at', 'is', null)
+      .execute(),
+  ]);
+  return {
+    members: new Map(members.map((m) => [m.id, m.name])),
+    rooms: new Map(rooms.map((r) => [r.id, r.name])),
+    plants: new Map(
+      plants.map((p) => [
+        p.id,
+        {
+          name: p.common_name !== null && p.common_name !== '' ? p.common_name : p.species,
+          species: p.species,
+        },
+      ]),
+    ),
+  };
+}
+
+/** The plants of a species (exact, case-insensitive), not deleted. */
+export async function plantsOfSpecies(
+  db: Db,
+  workspaceId: string,
+  species: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('plants')
+    .select(['id', 'species'])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const wanted = species.trim().toLowerCase();
+  return rows.filter((row) => row.species.trim().toLowerCase() === wanted).map((row) => row.id);
+}
+
+export interface StageStayFact {
+  entity_id: string;
+  stage: string;
+  status: string;
+  entered_on: string;
+  completed_at: string | null;
+  explant_status: string;
+}
+
+/** The explant stages entered in the period (of some plants' explants), with the explant's status. */
+export function stagesEnteredIn(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<StageStayFact[]> {
+  let query = db
+    .selectFrom('stages as s')
+    .innerJoin('explants as x', 'x.id', 's.entity_id')
+    .select([
+      's.entity_id',
+      's.stage',
+      's.status',
+      's.entered_on',
+      's.completed_at',
+      'x.status as explant_status',
+    ])
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.entity_type', '=', 'explant')
+    .where('s.entered_on', '>=', period.since)
+    .where('s.entered_on', '<', period.before)
+    .where('x.workspace_id', '=', workspaceId)
+    .where('x.deleted_at', 'is', null);
+  if (scope.plantIds !== null) {
+    query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
+  }
+  return query.execute();
+}
+
+/** Which of these explants have a contamination resolved as discarded. */
+export async function discardedForContamination(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom('contaminations as c')
+    .innerJoin('explants as x', 'x.id', 'c.entity_id')
+    .select('c.entity_id')
+    .where('c.workspace_id', '=', workspaceId)
+    .where('c.entity_type', '=', 'explant')
+    .where('c.deleted_at', 'is', null)
+    .where('c.resolution_outcome', '=', 'discarded')
+    .where('c.observed_at', '>=', period.since)
+    .where('x.workspace_id', '=', workspaceId);
+  if (scope.plantIds !== null) {
+    query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
+  }
+  return new Set((await query.execute()).map((row) => row.entity_id));
+}
+
+/** The vessels of a plant's living explants now: not ended, not archived, not deleted. */
+export async function livingVessels(
+  db: Db,
+  workspaceId: string,
+  plantId: string,
+  endedStatuses: readonly string[],
+): Promise<number> {
+  const row = await db
+    .selectFrom('explants')
+    .select((eb) => eb.fn.sum<string | number | null>('current_count').as('vessels'))
+    .where('workspace_id', '=', workspaceId)
+    .where('plant_id', '=', plantId)
+    .where('deleted_at', 'is', null)
+    .where('archived_at', 'is', null)
+    .where('status', 'not in', [...endedStatuses])
+    .executeTakeFirst();
+  return Number(row?.vessels ?? 0);
+}
