@@ -77,6 +77,7 @@ export function presentPlant(row) {
           },
     archived_at: row.archived_at,
     archived_by: row.archived_by,
+    created_by: row.created_by,
   };
 }
 
