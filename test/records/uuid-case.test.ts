@@ -52,6 +52,8 @@ interface Call {
 type Ids = Record<string, string>;
 
 const up = (id: string) => id.toUpperCase();
+/** A fixed period for the insights: by default they end at the time they are asked. */
+const WINDOW = 'since=2024-01-01T00:00:00Z&until=2028-01-01T00:00:00Z';
 const explantStage = DEFAULT_STAGE_LISTS.explant[DEFAULT_STAGE_LISTS.explant.length - 1]!.key;
 
 /**
@@ -577,6 +579,17 @@ const CASES: Record<string, (ids: Ids) => Call[]> = {
     { method: 'GET', url: `/api/v1/explants?room_id=${up(ids.room!)}`, status: 200 },
   ],
   getRoom: (ids) => [{ method: 'GET', url: `/api/v1/rooms/${up(ids.room!)}`, status: 200 }],
+  getStageInsights: (ids) => [
+    {
+      method: 'GET',
+      url: `/api/v1/insights/stages?plant_id=${up(ids.plant!)}&${WINDOW}`,
+      status: 200,
+    },
+  ],
+  // Found, though a plant with no counted transfers a day apart has no rate to forecast with.
+  getForecast: (ids) => [
+    { method: 'GET', url: `/api/v1/insights/forecast?plant_id=${up(ids.plant!)}`, status: 422 },
+  ],
   updateRoom: (ids) => [
     {
       method: 'PATCH',
