@@ -69,6 +69,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A run of the default size or more gets every operation through at least once. */
 const MIN_SUCCESSES = RUNS >= 6000 ? 1 : 0;
+/**
+ * Operations whose valid requests succeed only in a state the fuzz's own earlier
+ * requests keep destroying (a split needs an explant not archived or ended, with the
+ * vessels its daughters take; a batch needs its lots to hold what its components
+ * take; marking read needs ids of the caller's own notifications or `all` alone). They
+ * are still sent, and held to the envelope and their documented shapes; their
+ * successes are tested in their own suites (lineage, media-batches, notifications).
+ */
+const STATE_BOUND = new Set(['splitExplant', 'createMediaBatch', 'markNotificationsRead']);
 
 /** Statuses a code may have besides its catalogue status (protocol-level answers). */
 const OTHER_STATUSES: Partial<Record<ErrorCode, number[]>> = {
@@ -672,6 +681,7 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
           .filter(([k]) => k.startsWith(`${op.operationId} 2`))
           .reduce((sum, [, n]) => sum + n, 0);
       const rarely = operations
+        .filter((op) => !STATE_BOUND.has(op.operationId))
         .filter((op) => succeeded(op) < MIN_SUCCESSES)
         .map((op) => `${op.operationId} ${succeeded(op)}`);
       expect(rarely, `operations that never succeeded`).toEqual([]);
