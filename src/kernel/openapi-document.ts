@@ -18,6 +18,8 @@ export const TAGS: Readonly<Record<string, string>> = {
   Labels: 'QR and barcode labels: resolving a code, recording a scan',
   Members:
     'The people of the workspace, their roles and their sign-in links (console, admins and owners)',
+  'Media batches':
+    'Batches of culture medium made from a recipe version and stock lots, and the cultures put on them',
   'Media files': 'Photos attached to plants, explants, contamination logs and SOPs',
   'Media recipes': 'Culture media formulations, versioned',
   Notifications:
@@ -28,6 +30,8 @@ export const TAGS: Readonly<Record<string, string>> = {
   Sessions: 'People signing in to the console with a personal sign-in link, and out',
   Search: 'Finding plants, explants, tasks, SOPs, rooms and contaminations by name',
   'Sell-through': 'Store order lines and sales per culture line',
+  Stock:
+    'Chemicals, agar and vessels with their lots: received, counted and taken by media batches',
   'Sensor alerts':
     'Rules on sensor readings (out of range for a while, or silent) and the alerts they open',
   'Sensor readings': 'Environmental readings from the lab’s sensors',
