@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { changedValues, diffFields } from '../../lib/changes.js';
 import { errors } from '../../kernel/errors.js';
-import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRef } from '../../kernel/record-lookup.js';
@@ -12,7 +11,6 @@ import { getWorkspace } from '../identity/index.js';
 import { requireUsableMediaBatch } from '../media-batches/index.js';
 import {
   customFieldDefinitions,
-  requireRoomIds,
   stageOptions,
   type CustomFieldDefinitionRow,
   type StageOption,
@@ -21,7 +19,7 @@ import {
   checkRecordFilters,
   checkTrackedUpdate,
   createTracked,
-  currentStageColumns,
+  createTrackedMany,
   currentStageOf,
   customFieldsOf,
   getTracked,
@@ -31,7 +29,6 @@ import {
   listTracked,
   mergeCustomFields,
   pickInitialStage,
-  recordCreatedMany,
   type CustomFieldMap,
   searchTextOf,
   setArchived,
@@ -39,7 +36,7 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { indexManyNewForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
+import { subtitleOf, type SearchDocument } from '../search/index.js';
 import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   explantExternalIds,
@@ -219,34 +216,6 @@ export async function explantsFallingDue(
   }));
 }
 
-/** A new explant's row, as POST /explants stores it (its first stage, when it has one, given). */
-function newExplantRow(
-  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
-  input: Static<typeof CreateExplantBody>,
-  customFields: CustomFieldMap,
-  externalIdKey: string | null,
-  stage: { id: string; stage: string; name: string } | null,
-): ExplantRow {
-  const row = {
-    id: base.id,
-    workspace_id: base.workspaceId,
-    ...explantColumns(input, base.now),
-    external_id: input.external_id ?? null,
-    external_id_key: externalIdKey,
-    custom_fields: JSON.stringify(customFields),
-    created_by: base.createdBy,
-    created_at: base.now,
-    updated_at: base.now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
-    ),
-    archived_at: null,
-    archived_by: null,
-  };
-  return { ...row, search_text: searchTextOfExplant(row) };
-}
-
 /** What checking new explants needs of their lab, read once for any number of them. */
 export interface NewExplantSetup {
   readonly definitions: readonly CustomFieldDefinitionRow[];
@@ -297,45 +266,12 @@ export async function createExplants(
   for (const batchId of new Set(inputs.flatMap((input) => input.media_batch_id ?? []))) {
     await requireUsableMediaBatch(trx, workspaceId, batchId, 'media_batch_id', now);
   }
-  await requireRoomIds(
-    trx,
-    workspaceId,
-    inputs.flatMap((input) => input.room_id ?? []),
-  );
-  const keys = await explantExternalIds.claimMany(
-    trx,
-    workspaceId,
-    inputs.map((input) => input.external_id ?? null),
-  );
-  const ids = inputs.map(() => newId());
-  const stages = await openFirstStages(
-    trx,
-    { workspaceId, entity: 'explant', enteredOn: now, createdBy: principal.memberId },
-    inputs.map((input, i) => ({
-      entityId: ids[i]!,
-      stage: checked[i]!.stage,
-      roomId: input.room_id ?? null,
-    })),
-  );
-  const rows = inputs.map((input, i) =>
-    newExplantRow(
-      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
-      input,
-      checked[i]!.customFields,
-      keys[i]!,
-      stages.get(ids[i]!) ?? null,
-    ),
-  );
-  await explantExternalIds.guard(insertExplants(trx, rows), null);
-  await indexManyNewForSearch(trx, workspaceId, rows.map(explantDocument));
-  const context = await explantContext(trx, workspaceId);
-  const created = rows.map((row) => presentExplant(row, context));
-  await recordCreatedMany(
-    trx,
-    { workspaceId, entity: 'explant', by: principal.memberId, at: now },
-    created.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
-  );
-  return created;
+  return createTrackedMany(trx, EXPLANT_KIND, principal, inputs, now, {
+    checked,
+    openStages: openFirstStages,
+    row: (columns, input) => ({ ...columns, ...explantColumns(input, now) }),
+    insert: insertExplants,
+  });
 }
 
 export function getExplant(db: Db, workspaceId: string, id: string): Promise<ExplantRecord> {

@@ -2,11 +2,9 @@ import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Page, PageRequest } from '../../db/pages.js';
-import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
 import {
   customFieldDefinitions,
-  requireRoomIds,
   stageOptions,
   type CustomFieldDefinitionRow,
   type StageOption,
@@ -15,7 +13,7 @@ import {
   checkRecordFilters,
   checkTrackedUpdate,
   createTracked,
-  currentStageColumns,
+  createTrackedMany,
   currentStageOf,
   customFieldsOf,
   getTracked,
@@ -25,7 +23,6 @@ import {
   listTracked,
   mergeCustomFields,
   pickInitialStage,
-  recordCreatedMany,
   type CustomFieldMap,
   searchTextOf,
   setArchived,
@@ -34,7 +31,7 @@ import {
   type TrackedKind,
   updateTracked,
 } from '../records/index.js';
-import { indexManyNewForSearch, subtitleOf, type SearchDocument } from '../search/index.js';
+import { subtitleOf, type SearchDocument } from '../search/index.js';
 import { openFirstStages, openInitialStage } from '../stages/index.js';
 import {
   findPlantByExternalKey,
@@ -139,34 +136,6 @@ export async function createPlant(
   };
 }
 
-/** A new plant's row, as POST /plants stores it (its first stage, when it has one, given). */
-function newPlantRow(
-  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
-  input: Static<typeof CreatePlantBody>,
-  customFields: CustomFieldMap,
-  externalIdKey: string | null,
-  stage: { id: string; stage: string; name: string } | null,
-): PlantRow {
-  const row = {
-    id: base.id,
-    workspace_id: base.workspaceId,
-    ...plantColumns(input),
-    external_id: input.external_id ?? null,
-    external_id_key: externalIdKey,
-    custom_fields: JSON.stringify(customFields),
-    created_by: base.createdBy,
-    created_at: base.now,
-    updated_at: base.now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
-    ),
-    archived_at: null,
-    archived_by: null,
-  };
-  return { ...row, search_text: searchTextOfPlant(row) };
-}
-
 /** What checking new plants needs of their lab, read once for any number of them. */
 export interface NewPlantSetup {
   readonly definitions: readonly CustomFieldDefinitionRow[];
@@ -207,46 +176,12 @@ export async function createPlants(
   inputs: readonly Static<typeof CreatePlantBody>[],
   now: string,
 ): Promise<PlantRecord[]> {
-  const workspaceId = principal.workspaceId;
-  const checked = inputs.map((input) => checkNewPlant(setup, input));
-  await requireRoomIds(
-    trx,
-    workspaceId,
-    inputs.flatMap((input) => input.room_id ?? []),
-  );
-  const keys = await plantExternalIds.claimMany(
-    trx,
-    workspaceId,
-    inputs.map((input) => input.external_id ?? null),
-  );
-  const ids = inputs.map(() => newId());
-  const stages = await openFirstStages(
-    trx,
-    { workspaceId, entity: 'plant', enteredOn: now, createdBy: principal.memberId },
-    inputs.map((input, i) => ({
-      entityId: ids[i]!,
-      stage: checked[i]!.stage,
-      roomId: input.room_id ?? null,
-    })),
-  );
-  const rows = inputs.map((input, i) =>
-    newPlantRow(
-      { id: ids[i]!, workspaceId, createdBy: principal.memberId, now },
-      input,
-      checked[i]!.customFields,
-      keys[i]!,
-      stages.get(ids[i]!) ?? null,
-    ),
-  );
-  await plantExternalIds.guard(insertPlants(trx, rows), null);
-  await indexManyNewForSearch(trx, workspaceId, rows.map(plantDocument));
-  const plants = rows.map((row) => presentPlant(row));
-  await recordCreatedMany(
-    trx,
-    { workspaceId, entity: 'plant', by: principal.memberId, at: now },
-    plants.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
-  );
-  return plants;
+  return createTrackedMany(trx, PLANT_KIND, principal, inputs, now, {
+    checked: inputs.map((input) => checkNewPlant(setup, input)),
+    openStages: openFirstStages,
+    row: (columns, input) => ({ ...columns, ...plantColumns(input) }),
+    insert: insertPlants,
+  });
 }
 
 export function getPlant(db: Db, workspaceId: string, id: string): Promise<PlantRecord> {

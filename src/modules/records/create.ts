@@ -2,13 +2,19 @@ import type { Db, Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import { indexNewForSearch } from '../search/index.js';
+import { indexManyNewForSearch, indexNewForSearch } from '../search/index.js';
 import { recordChangeEvent, type EntityType } from '../events/index.js';
-import { hasRoom, stageOptions, type StageEntity, type StageOption } from '../lab/index.js';
+import {
+  hasRoom,
+  requireRoomIds,
+  stageOptions,
+  type StageEntity,
+  type StageOption,
+} from '../lab/index.js';
 import { currentStageColumns, type CurrentStageColumns } from './current-stage.js';
-import { applyCustomFields, type CustomFieldValue } from './custom-fields.js';
+import { applyCustomFields, type CustomFieldMap, type CustomFieldValue } from './custom-fields.js';
 import { resolveStageKey } from './stage-lists.js';
-import type { TrackedKind, TrackedRow } from './tracked.js';
+import { recordCreatedMany, type TrackedKind, type TrackedRow } from './tracked.js';
 
 /** What a create of a plant or an explant sends that both kinds read alike. */
 export interface TrackedCreateInput {
@@ -75,6 +81,32 @@ export async function initialStageOf(
   return pickInitialStage(await stageOptions(db, workspaceId, entity), entity, asked, byDefault);
 }
 
+/** The columns a new plant or explant has alike: its ids, custom fields, first stage. */
+function newTrackedColumns(
+  base: { id: string; workspaceId: string; createdBy: string | null; now: string },
+  input: TrackedCreateInput,
+  customFields: CustomFieldMap,
+  externalIdKey: string | null,
+  stage: { id: string; stage: string; name: string } | null,
+): NewTrackedColumns {
+  return {
+    id: base.id,
+    workspace_id: base.workspaceId,
+    external_id: input.external_id ?? null,
+    external_id_key: externalIdKey,
+    custom_fields: JSON.stringify(customFields),
+    created_by: base.createdBy,
+    created_at: base.now,
+    updated_at: base.now,
+    deleted_at: null,
+    ...currentStageColumns(
+      stage === null ? null : { ...stage, entered_on: base.now, room_id: input.room_id ?? null },
+    ),
+    archived_at: null,
+    archived_by: null,
+  };
+}
+
 /**
  * Creates a plant or explant as the principal's member, in the caller's transaction:
  * its custom fields checked against the lab's definitions, then its first stage
@@ -127,30 +159,15 @@ export async function createTracked<
           createdBy: principal.memberId,
           roomId,
         });
-  const fields = build.row({
-    id,
-    workspace_id: workspaceId,
-    external_id: externalId,
-    external_id_key: await kind.externalIds.claim(trx, workspaceId, externalId, null),
-    custom_fields: JSON.stringify(customFields),
-    created_by: principal.memberId,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    ...currentStageColumns(
-      stage === null
-        ? null
-        : {
-            id: stage.id,
-            stage: stage.stage,
-            name: firstStage!.name,
-            entered_on: now,
-            room_id: roomId,
-          },
+  const fields = build.row(
+    newTrackedColumns(
+      { id, workspaceId, createdBy: principal.memberId, now },
+      input,
+      customFields,
+      await kind.externalIds.claim(trx, workspaceId, externalId, null),
+      stage === null ? null : { id: stage.id, stage: stage.stage, name: firstStage!.name },
     ),
-    archived_at: null,
-    archived_by: null,
-  });
+  );
   const row = { ...fields, search_text: kind.searchText(fields as Row) } as Row;
   await kind.externalIds.guard(kind.table.insert(trx, row), externalId);
   await indexNewForSearch(trx, kind.searchDocument(row));
@@ -166,4 +183,84 @@ export async function createTracked<
     payload: { ...record, initial_stage: stage?.stage ?? null },
   });
   return { record, stage };
+}
+
+/** Opens the first stages of many new records of one kind (the stages module's `openFirstStages`). */
+export type OpenStages = (
+  trx: Trx,
+  base: { workspaceId: string; entity: EntityType; enteredOn: string; createdBy: string | null },
+  records: readonly { entityId: string; stage: StageOption | null; roomId: string | null }[],
+) => Promise<Map<string, { id: string; stage: string; name: string }>>;
+
+/**
+ * Creates many plants or explants at once (an import), each already checked as
+ * `createTracked` checks one (`checked`: its custom fields and first stage): rooms of
+ * the workspace and external ids free and distinct are checked before the first
+ * write; then rows, first stages, search documents and `created` events are written
+ * in a few statements (`insert` writes the rows).
+ */
+export async function createTrackedMany<
+  Row extends TrackedRow,
+  K extends keyof Row & string,
+  Out extends { id: string },
+  C,
+  I extends TrackedCreateInput,
+>(
+  trx: Trx,
+  kind: TrackedKind<Row, K, Out, C>,
+  principal: Principal,
+  inputs: readonly I[],
+  now: string,
+  build: {
+    checked: readonly { customFields: CustomFieldMap; stage: StageOption | null }[];
+    openStages: OpenStages;
+    row: (columns: NewTrackedColumns, input: I) => Omit<Row, 'search_text'>;
+    insert: (trx: Trx, rows: readonly Row[]) => Promise<void>;
+  },
+): Promise<Out[]> {
+  const workspaceId = principal.workspaceId;
+  const by = principal.memberId;
+  await requireRoomIds(
+    trx,
+    workspaceId,
+    inputs.flatMap((input) => input.room_id ?? []),
+  );
+  const keys = await kind.externalIds.claimMany(
+    trx,
+    workspaceId,
+    inputs.map((input) => input.external_id ?? null),
+  );
+  const ids = inputs.map(() => newId());
+  const stages = await build.openStages(
+    trx,
+    { workspaceId, entity: kind.entity, enteredOn: now, createdBy: by },
+    inputs.map((input, i) => ({
+      entityId: ids[i]!,
+      stage: build.checked[i]!.stage,
+      roomId: input.room_id ?? null,
+    })),
+  );
+  const rows = inputs.map((input, i) => {
+    const fields = build.row(
+      newTrackedColumns(
+        { id: ids[i]!, workspaceId, createdBy: by, now },
+        input,
+        build.checked[i]!.customFields,
+        keys[i]!,
+        stages.get(ids[i]!) ?? null,
+      ),
+      input,
+    );
+    return { ...fields, search_text: kind.searchText(fields as Row) } as Row;
+  });
+  await kind.externalIds.guard(build.insert(trx, rows), null);
+  await indexManyNewForSearch(trx, workspaceId, rows.map(kind.searchDocument));
+  const context = await kind.context(trx, workspaceId);
+  const created = rows.map((row) => kind.present(row, context));
+  await recordCreatedMany(
+    trx,
+    { workspaceId, entity: kind.entity, by, at: now },
+    created.map((record) => ({ record, stage: stages.get(record.id) ?? null })),
+  );
+  return created;
 }

@@ -14,11 +14,13 @@ export {
 } from './custom-fields.js';
 export {
   createTracked,
+  createTrackedMany,
   initialStageOf,
   pickInitialStage,
   type FirstStage,
   type NewTrackedColumns,
   type OpenStage,
+  type OpenStages,
   type TrackedCreateInput,
 } from './create.js';
 export { externalIds, type ExternalIds } from './external-ids.js';
@@ -38,7 +40,6 @@ export {
   getTracked,
   getTrackedMany,
   listTracked,
-  recordCreatedMany,
   TRACKED_COLUMNS,
   updateTracked,
   type TrackedKind,
