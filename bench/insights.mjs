@@ -10,19 +10,14 @@
 //   BENCH_DATABASE_URL=postgres://user@127.0.0.1/vitro_bench node bench/insights.mjs
 import console from 'node:console';
 import process from 'node:process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
 import { addMember, createApiKey, createWorkspace } from '../dist/modules/identity/index.js';
-import { removeSqliteFiles } from './seed.mjs';
+import { ms, percentile, seededApp } from './in-process.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -228,10 +223,6 @@ async function seed(database) {
   });
 }
 
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const ms = (value) => value.toFixed(1);
-
 async function timeReads(app, headers, url) {
   for (let i = 0; i < 2; i++) await app.inject({ method: 'GET', url, headers });
   const times = [];
@@ -246,25 +237,7 @@ async function timeReads(app, headers, url) {
 }
 
 async function benchOn(name, url) {
-  const config =
-    name === 'sqlite'
-      ? { dialect: 'sqlite', path: url, url: `sqlite:${url}` }
-      : { dialect: 'postgres', url };
-  if (name === 'sqlite') removeSqliteFiles(url);
-  const database = openDatabase(config);
-  const seeded = await seed(database);
-  await database.close();
-  const app = await buildApp(
-    loadConfig({
-      DATABASE_URL: name === 'sqlite' ? `sqlite:${url}` : url,
-      VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-insights-bench-')),
-      VITRO_SECRET: 'insights-bench-insights-bench-insights-bench',
-      LOG_LEVEL: 'silent',
-      VITRO_RATE_LIMIT_KEY_PER_MIN: '100000000',
-      VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: '100000000',
-    }),
-    { readingsMaintenance: false },
-  );
+  const { app, seeded } = await seededApp(name, url, 'insights', seed);
   const headers = { authorization: `Bearer ${seeded.key}` };
   const cases = {
     'contamination by operator': '/api/v1/insights/contamination?by=operator',

@@ -11,19 +11,14 @@
 //   BENCH_DATABASE_URL=postgres://user@127.0.0.1/vitro_bench node bench/lineage.mjs
 import console from 'node:console';
 import process from 'node:process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
-import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
 import { addMember, createApiKey, createWorkspace } from '../dist/modules/identity/index.js';
-import { removeSqliteFiles } from './seed.mjs';
+import { ms, percentile, seededApp } from './in-process.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -157,10 +152,7 @@ async function seed(database) {
   });
 }
 
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ms = (value) => value.toFixed(1);
 
 async function timeReads(app, headers, url) {
   for (let i = 0; i < 10; i++) await app.inject({ method: 'GET', url, headers });
@@ -188,25 +180,7 @@ async function timeWrites(app, count, request) {
 }
 
 async function benchOn(name, url) {
-  const config =
-    name === 'sqlite'
-      ? { dialect: 'sqlite', path: url, url: `sqlite:${url}` }
-      : { dialect: 'postgres', url };
-  if (name === 'sqlite') removeSqliteFiles(url);
-  const database = openDatabase(config);
-  const seeded = await seed(database);
-  await database.close();
-  const app = await buildApp(
-    loadConfig({
-      DATABASE_URL: name === 'sqlite' ? `sqlite:${url}` : url,
-      VITRO_DATA_DIR: mkdtempSync(join(tmpdir(), 'vitro-lineage-bench-')),
-      VITRO_SECRET: 'lineage-bench-lineage-bench-lineage-bench',
-      LOG_LEVEL: 'silent',
-      VITRO_RATE_LIMIT_KEY_PER_MIN: '100000000',
-      VITRO_RATE_LIMIT_WORKSPACE_PER_MIN: '100000000',
-    }),
-    { readingsMaintenance: false },
-  );
+  const { app, seeded } = await seededApp(name, url, 'lineage', seed);
   const headers = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' };
   try {
     const down = await timeReads(app, headers, `/api/v1/explants/${seeded.first}/lineage`);
