@@ -1,5 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Addresses the console's service worker leaves to the server: the API, its files, its docs. */
+const NOT_CONSOLE = /^\/(api|assets|files|docs|metrics)(\/|$)/;
 
 /**
  * The console: built into dist/web/ and served by the API's own process. Every
@@ -18,6 +22,53 @@ export default defineConfig({
     reportCompressedSize: false,
     sourcemap: false,
   },
+  plugins: [
+    // The installable console: its manifest, and a service worker (Workbox) that keeps
+    // the built shell (every file of the build) so the console opens without the
+    // network. The API's answers are kept by the console itself (web/src/offline/),
+    // not by the worker; the worker is registered by web/src/offline/install.ts.
+    VitePWA({
+      strategies: 'generateSW',
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      filename: 'sw.js',
+      manifestFilename: 'manifest.webmanifest',
+      // The build's own files are all kept (globPatterns): none twice.
+      includeManifestIcons: false,
+      manifest: {
+        name: 'Vitro',
+        short_name: 'Vitro',
+        description: 'The lab console of Vitro: plants, explants, tasks and rooms.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#0b6e4f',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icons/maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png}'],
+        // Every console address opens the kept shell offline; the console reads the rest.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [NOT_CONSOLE],
+        inlineWorkboxRuntime: true,
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        sourcemap: false,
+      },
+    }),
+  ],
   server: {
     // `npm run dev:web`: the API at :3000 answers /api and /files.
     proxy: { '/api': 'http://127.0.0.1:3000', '/files': 'http://127.0.0.1:3000' },

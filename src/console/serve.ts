@@ -37,6 +37,24 @@ const NOT_BUILT = `<!doctype html>
 <p>Run <code>npm run build:web</code> (or <code>npm install</code>) and reload. The API is at
 <a href="/api/v1/openapi.json">/api/v1</a>, its reference at <a href="/docs">/docs</a>.</p></main></body></html>`;
 
+/**
+ * The built files outside /assets/ (their names carry no hash): the favicon, the
+ * installable console's manifest and icons, and its service worker, which the
+ * browser must always fetch afresh to learn of a new build.
+ */
+const ROOT_FILES = [
+  { path: 'favicon.svg', type: 'image/svg+xml', cacheControl: 'public, max-age=86400' },
+  {
+    path: 'manifest.webmanifest',
+    type: 'application/manifest+json',
+    cacheControl: 'public, max-age=3600',
+  },
+  { path: 'icons/icon-192.png', type: 'image/png', cacheControl: 'public, max-age=86400' },
+  { path: 'icons/icon-512.png', type: 'image/png', cacheControl: 'public, max-age=86400' },
+  { path: 'icons/maskable-512.png', type: 'image/png', cacheControl: 'public, max-age=86400' },
+  { path: 'sw.js', type: 'text/javascript; charset=utf-8', cacheControl: 'no-cache, no-store' },
+] as const;
+
 /** A browser asking for a page (not a script asking for JSON). */
 export function wantsHtml(req: FastifyRequest): boolean {
   const accept = req.headers.accept;
@@ -75,7 +93,7 @@ export async function installConsole(
   const page = built ? readFileSync(indexFile, 'utf8') : NOT_BUILT;
   const csp = consoleCsp(config);
 
-  const sendPage = (reply: FastifyReply, status = 200) =>
+  const pageHeaders = (reply: FastifyReply, status: number) =>
     reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
@@ -83,9 +101,9 @@ export async function installConsole(
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'no-referrer')
-      .header('vary', 'Accept')
-      .send(page);
+      .header('referrer-policy', 'no-referrer');
+  const sendPage = (reply: FastifyReply, status = 200) =>
+    pageHeaders(reply, status).header('vary', 'Accept').send(page);
 
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
     if (wantsHtml(req)) return sendPage(reply);
@@ -111,13 +129,21 @@ export async function installConsole(
   });
 
   if (!built) return;
-  const favicon = readFileSync(`${BUILT}favicon.svg`);
-  app.get('/favicon.svg', { schema: { hide: true } }, async (_req, reply) =>
-    reply
-      .header('content-type', 'image/svg+xml')
-      .header('cache-control', 'public, max-age=86400')
-      .send(favicon),
+  // The shell the service worker keeps: the page whatever the Accept (no Vary, which
+  // would keep the kept copy from answering a navigation's Accept).
+  app.get('/index.html', { schema: { hide: true } }, async (_req, reply) =>
+    pageHeaders(reply, 200).send(page),
   );
+  for (const file of ROOT_FILES) {
+    const content = readFileSync(`${BUILT}${file.path}`);
+    app.get(`/${file.path}`, { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .header('content-type', file.type)
+        .header('cache-control', file.cacheControl)
+        .header('x-content-type-options', 'nosniff')
+        .send(content),
+    );
+  }
   await app.register(fastifyStatic, {
     root: `${BUILT}assets`,
     prefix: '/assets/',

@@ -129,6 +129,43 @@ describe('the console, served by the API process', () => {
     expect((await t.request({ method: 'GET', url: '/favicon.svg' })).statusCode).toBe(200);
   });
 
+  it('serves the installable console: its manifest, icons and a service worker never cached, which keeps every file of the build and leaves the API alone', async () => {
+    const manifest = await t.request({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json');
+    const app = body<{ start_url: string; display: string; icons: { src: string }[] }>(manifest);
+    expect(app).toMatchObject({ start_url: '/', display: 'standalone' });
+    for (const icon of app.icons) {
+      const png = await t.request({ method: 'GET', url: icon.src });
+      expect(png.statusCode, icon.src).toBe(200);
+      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    }
+    const page = await t.request({ method: 'GET', url: '/', headers: HTML });
+    expect(page.body).toContain('<link rel="manifest" href="/manifest.webmanifest">');
+
+    const worker = await t.request({ method: 'GET', url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worker.headers['cache-control']).toBe('no-cache, no-store');
+    // It keeps the page and every asset of this build, loads nothing from elsewhere,
+    // and answers navigations to console addresses only.
+    expect(worker.body).toContain('url:"index.html"');
+    for (const file of readdirSync(join(REPO_ROOT, 'dist', 'web', 'assets')))
+      expect(worker.body.includes(`url:"assets/${file}"`), file).toBe(true);
+    const code = worker.body.replaceAll('https://bit.ly/wb-precache', ''); // a warning's words
+    expect(/importScripts|https?:\/\//.test(code), 'loads nothing from elsewhere').toBe(false);
+    expect(worker.body.includes('api|assets|files|docs|metrics'), 'leaves the API alone').toBe(
+      true,
+    );
+    // What it fetches for the page: the console, whatever the Accept.
+    const shell = await t.request({ method: 'GET', url: '/index.html' });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.headers['content-security-policy']).toBe(consoleCsp(t.config));
+    expect(shell.body).toBe(page.body);
+    expect(shell.headers.vary).toBeUndefined();
+  });
+
   it("answers exactly the addresses of the console's screens: each has a screen, each screen is answered", async () => {
     const screens = await consolePaths();
     const served: readonly string[] = CONSOLE_PAGES;

@@ -1,5 +1,10 @@
 import { render } from 'preact';
+import { api } from './api/client';
 import { App } from './app/app';
+import { readCache } from './offline/cache';
+import { registerServiceWorker } from './offline/install';
 import './styles.css';
 
+api.use(readCache);
+registerServiceWorker();
 render(<App />, document.getElementById('app')!);

@@ -31,6 +31,8 @@ export type Answer<T> =
       readonly nextCursor: string | null;
       /** The answer's `meta` as sent (a list's counts), when it had one. */
       readonly meta?: unknown;
+      /** Offline: when this answer, kept on this device, was read from the server (ISO). */
+      readonly asOf?: string;
     }
   | { readonly ok: false; readonly failure: Failure };
 
@@ -38,6 +40,9 @@ interface Envelope<T> {
   data: T;
   meta?: unknown;
 }
+
+/** Marks an answer the console kept on this device (web/src/offline/), not one the server just gave. */
+export const SAVED_AT_HEADER = 'x-vitro-saved-at';
 
 const OFFLINE: Failure = {
   status: 0,
@@ -77,11 +82,13 @@ export async function call<T>(
     reached(false);
     return { ok: false, failure: OFFLINE };
   }
-  reached(true);
   const { data, error, response } = result;
+  const asOf = response.headers.get(SAVED_AT_HEADER);
+  reached(asOf === null);
   if (data !== undefined && response.ok) {
     const meta = data.meta as { next_cursor?: string | null } | undefined;
-    return { ok: true, data: data.data, nextCursor: meta?.next_cursor ?? null, meta: data.meta };
+    const nextCursor = meta?.next_cursor ?? null;
+    return { ok: true, data: data.data, nextCursor, meta: data.meta, ...(asOf ? { asOf } : {}) };
   }
   const body = (error ?? {}) as { error?: unknown; code?: unknown };
   const failure: Failure = {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client';
 import { useSignedIn } from '../api/session';
+import { useOfflineReload } from '../offline/install';
 import { usePopup } from '../ui/popup';
 import { strings } from './strings';
 
@@ -19,6 +20,7 @@ export function AccountMenu() {
   const { route } = useLocation();
   const { open, setOpen, box } = usePopup();
   const [problem, setProblem] = useState<string | null>(null);
+  const offline = useOfflineReload();
 
   const signOut = async (everywhere: boolean) => {
     const answer = await call(
@@ -65,6 +67,9 @@ export function AccountMenu() {
             {strings.signOutEverywhere}
           </button>
           <p class="muted small">{strings.signOutEverywhereHint}</p>
+          <p class="muted small" id="offline-reload">
+            {strings.offlineReload[offline]}
+          </p>
           {problem && <p role="alert">{problem}</p>}
         </div>
       )}

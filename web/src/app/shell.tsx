@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onReach } from '../api/client';
+import { asOfTime, useAsOf } from '../offline/cache-status';
 import { useLocation } from 'preact-iso';
 import { NAVIGATION, type NavEntry } from './screens';
 import { useSignedIn } from '../api/session';
@@ -36,6 +37,7 @@ export function Shell(props: { children: ComponentChildren }) {
   const more = places.filter((entry) => entry.bar !== true && entry.href !== '/labels');
 
   const reachable = useReachable();
+  const asOf = useAsOf(path);
 
   // A new screen: reading starts at its content, as after a page load.
   const first = useRef(true);
@@ -84,7 +86,7 @@ export function Shell(props: { children: ComponentChildren }) {
         </header>
         {!reachable && (
           <p class="status-line" role="status">
-            {strings.offline}
+            {asOf === null ? strings.offline : strings.offlineAsOf(asOfTime(asOf))}
           </p>
         )}
         <main id="main" ref={main} tabIndex={-1}>

@@ -47,6 +47,18 @@ export const strings = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   signOutEverywhereHint: 'Ends your sessions on every phone, tablet and computer.',
+  /** Whether the console opens without the network on this device, and why not. */
+  offlineReload: {
+    preparing: 'Getting the console ready to open offline…',
+    ready:
+      'Works offline: this device keeps what you open for a week, and the console opens without the network. Signing out clears it.',
+    insecure:
+      'Opening the console offline is unavailable here: this address is not secure (http), and browsers keep a page for offline use only over https. What you open is still kept while this page stays open. Ask whoever runs Vitro to serve it over https.',
+    unsupported:
+      'Opening the console offline is unavailable: this browser cannot keep a page for offline use. What you open is still kept while this page stays open.',
+    failed:
+      'Opening the console offline is unavailable: this browser refused to keep the console for offline use. What you open is still kept while this page stays open.',
+  },
   notBuilt: {
     title: 'Not in the console yet',
     lead: (path: string) =>
@@ -61,6 +73,8 @@ export const strings = {
     retry: 'Try again',
   },
   /** The quiet status line while the server is out of reach. */
+  offlineAsOf: (time: string) =>
+    `Offline: showing what this device kept, as of ${time}. It may be out of date; nothing is sent until the server is back.`,
   offline:
     'Offline: the server cannot be reached. What is on screen may be out of date; nothing is sent until it is back.',
   notFound: {

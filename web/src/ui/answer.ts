@@ -1,19 +1,31 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer } from '../api/client';
+import { isStale, useBackOnline } from '../offline/cache-status';
 
-/** One API read for a screen's part: null while it loads, then its answer. */
+/**
+ * One API read for a screen's part: null while it loads, then its answer. An
+ * answer kept on this device (offline) is read again when the connection is back,
+ * and stays on screen until the server's comes.
+ */
 export function useAnswer<T>(read: () => Promise<Answer<T>>, deps: readonly unknown[] = []) {
   const [answer, setAnswer] = useState<Answer<T> | null>(null);
+  const [fresh, setFresh] = useState(0);
+  const again = useRef(false);
   useEffect(() => {
     let current = true;
-    setAnswer(null);
+    if (!again.current) setAnswer(null);
+    again.current = false;
     void read().then((result) => {
       if (current) setAnswer(result);
     });
     return () => {
       current = false;
     };
-  }, deps);
+  }, [...deps, fresh]);
+  useBackOnline(isStale(answer), () => {
+    again.current = true;
+    setFresh((n) => n + 1);
+  });
   return answer;
 }
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Answer, Failure } from '../api/client';
+import { isStale, useBackOnline } from '../offline/cache-status';
 
 export interface PagedList<T> {
   readonly items: readonly T[];
@@ -28,11 +29,14 @@ export function usePagedList<T extends { id: string }>(
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // The first page kept on this device (offline), or none for want of a connection.
+  const [stale, setStale] = useState(false);
 
   const load = useCallback(async (from: string | null, keep: readonly T[]) => {
     setLoading(true);
     const answer = await fetchPage(from);
     setLoading(false);
+    if (from === null) setStale(isStale(answer));
     if (!answer.ok) {
       setFailure(answer.failure);
       return;
@@ -45,6 +49,7 @@ export function usePagedList<T extends { id: string }>(
   useEffect(() => {
     void load(null, []);
   }, [load]);
+  useBackOnline(stale, () => void load(null, []));
 
   return {
     items,

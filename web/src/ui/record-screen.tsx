@@ -1,6 +1,7 @@
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Answer } from '../api/client';
+import { isStale, useBackOnline } from '../offline/cache-status';
 import { Notice } from './parts';
 
 /** The way back from a record's screen to its list: `← All tasks`. */
@@ -67,6 +68,8 @@ export function useRecordScreen<T>(
   const back = <BackLink href={words.href} label={words.back} small={words.small} />;
   // A record of another id (the address changed) is not shown while the new one reads.
   const answer = held !== null && held.id === id ? held.answer : null;
+  // Kept on this device (offline): read again once the connection is back.
+  useBackOnline(isStale(answer), reload);
   if (answer === null || !answer.ok) {
     return {
       record: null,
