@@ -192,15 +192,17 @@ export const PHONE = { width: 375, height: 800 } as const;
 export const DESKTOP = { width: 1440, height: 900 } as const;
 
 /**
- * A fresh browser profile (its own cookies) at a size, collecting what a person
+ * A fresh browser profile (its own cookies) at a size, the console's service worker
+ * allowed unless `serviceWorkers: 'block'` (a browser that keeps no page offline), collecting what a person
  * would not see: console errors (a Content-Security-Policy refusal among them)
  * and failed requests.
  */
 export async function newPage(
   browser: Browser,
   viewport: { width: number; height: number } = DESKTOP,
+  options: { serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {

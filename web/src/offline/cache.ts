@@ -79,7 +79,8 @@ function wantCodes(kind: 'plant' | 'explant', id: string): void {
       return list.length === 0 ? {} : { [`${of}_ids`]: list.join(',') };
     };
     // The answer is kept as labels by `readCache` below; a refusal (no labels scope) keeps nothing.
-    void api.GET(LABEL_CODES_PATH, { params: { query: { ...ids('plant'), ...ids('explant') } } });
+    const query = { ...ids('plant'), ...ids('explant') };
+    api.GET(LABEL_CODES_PATH, { params: { query } }).catch(() => undefined);
   }, 1000);
 }
 
