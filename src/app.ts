@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import type { Config, TlsConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { installCors } from './kernel/cors.js';
 import { BODY_LIMIT_BYTES, installHttpConventions } from './kernel/http.js';
@@ -107,6 +108,11 @@ function createRedis(url: string, app: FastifyInstance): Redis {
 
 const serializeJson = (data: unknown): string => JSON.stringify(data);
 
+const tlsFiles = (tls: TlsConfig) => ({
+  cert: readFileSync(tls.certFile),
+  key: readFileSync(tls.keyFile),
+});
+
 /** Builds the whole API as a ready-to-inject Fastify instance; the server only listens on it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -132,6 +138,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
     // A missing Host is refused by the HTTP conventions, in the envelope.
     http: { requireHostHeader: false },
+    // VITRO_TLS_CERT/KEY: https on the server's own certificate (service workers, and so the
+    // console opening offline, need a secure context). Same app, another kind of socket.
+    ...(config.tls === null ? {} : { https: tlsFiles(config.tls) }),
   });
   app.setValidatorCompiler(createValidatorCompiler());
   // Answers are what the presenters build, field for field, so they are written with

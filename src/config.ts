@@ -64,9 +64,18 @@ export interface SmtpConfig {
   readonly from: string;
 }
 
+/** The server's own certificate (VITRO_TLS_CERT, VITRO_TLS_KEY): it listens on https. */
+export interface TlsConfig {
+  /** PEM files: the certificate (with its chain) and its private key. */
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /** Listen on https with these files; null = plain http (behind a proxy that ends TLS, or none). */
+  readonly tls: TlsConfig | null;
   readonly publicUrl: string;
   /** Whether PUBLIC_URL was set; otherwise links for people use the address they opened. */
   readonly publicUrlSet: boolean;
@@ -158,11 +167,38 @@ function parsePort(env: Env): number {
   return port;
 }
 
-function parsePublicUrl(env: Env, host: string, port: number): string {
+/** A PEM file the server reads at start: it must be there and readable now. */
+function readableFile(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const file = resolve(raw);
+  try {
+    readFileSync(file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError(name, `cannot read ${file} (${String(code ?? error)})`);
+  }
+  return file;
+}
+
+function parseTls(env: Env): TlsConfig | null {
+  const certFile = readableFile(env, 'VITRO_TLS_CERT');
+  const keyFile = readableFile(env, 'VITRO_TLS_KEY');
+  if (certFile === undefined && keyFile === undefined) return null;
+  if (certFile === undefined || keyFile === undefined) {
+    throw new ConfigError(
+      certFile === undefined ? 'VITRO_TLS_CERT' : 'VITRO_TLS_KEY',
+      'set both VITRO_TLS_CERT (the certificate, PEM) and VITRO_TLS_KEY (its private key, PEM) to serve https',
+    );
+  }
+  return Object.freeze({ certFile, keyFile });
+}
+
+function parsePublicUrl(env: Env, host: string, port: number, tls: boolean): string {
   const raw = read(env, 'PUBLIC_URL');
   if (raw === undefined) {
     const shownHost = host.includes(':') ? `[${host}]` : host;
-    return `http://${shownHost}:${port}`;
+    return `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
   }
   let url: URL;
   try {
@@ -590,10 +626,12 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(dataDirRaw);
   const database = parseDatabase(env, dataDir);
   const redisUrl = parseRedisUrl(env);
+  const tls = parseTls(env);
   const config: Config = {
     host,
     port,
-    publicUrl: parsePublicUrl(env, host, port),
+    tls,
+    publicUrl: parsePublicUrl(env, host, port, tls !== null),
     publicUrlSet: read(env, 'PUBLIC_URL') !== undefined,
     dataDir,
     database,
