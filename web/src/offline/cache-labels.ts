@@ -1,5 +1,5 @@
-import { LABEL_CODES_PATH, RESOLVE_PATH } from './cache-keys';
-import type { SavedLabel } from './cache-store';
+import { LABEL_CODES_PATH, RESOLVE_PATH } from './cache-keys.js';
+import type { SavedLabel } from './cache-store.js';
 
 type Kind = SavedLabel['recordType'];
 
