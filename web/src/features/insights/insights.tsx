@@ -1,0 +1,166 @@
+import { useLocation } from 'preact-iso';
+import { useState } from 'preact/hooks';
+import { useSignedIn } from '../../api/session';
+import { Chip, Notice, ScreenHeader } from '../../ui/parts';
+import { useTitle } from '../../ui/title';
+import { Contamination } from './contamination';
+import { Multiplication, Stages } from './growth';
+import { filtersOf, GROUPINGS, searchOf, VIEWS, type Filters } from './model';
+import { Planner } from './planner';
+import { strings } from './strings';
+
+/**
+ * Insights: the answers the records hold (contamination by any grouping, the weekly
+ * trend, multiplication by line, the stage funnel, the planner). Managers and up see
+ * the lab's figures; anyone else their own, and the screen says which. Everything
+ * the screen shows is in its address.
+ */
+export default function Insights() {
+  useTitle(strings.title);
+  const { query, route } = useLocation();
+  const { atLeast } = useSignedIn();
+  const filters = filtersOf(query);
+  const own = !atLeast('manager');
+  const go = (changes: Partial<Filters>) =>
+    route(`/insights${searchOf({ ...filters, ...changes })}`);
+  return (
+    <div class="insights">
+      <ScreenHeader title={strings.title} lead={strings.lead} />
+      <p class="insight-who" data-own={own ? 'true' : 'false'}>
+        <Chip tone="info">{own ? strings.ownShort : strings.labShort}</Chip>{' '}
+        {own ? strings.own : strings.lab}
+      </p>
+      <nav class="insight-views no-print" aria-label={strings.views.label}>
+        {VIEWS.map((view) => (
+          <a
+            key={view}
+            class={filters.view === view ? 'button button-primary' : 'button'}
+            aria-current={filters.view === view ? 'page' : undefined}
+            href={`/insights${searchOf({ ...filters, view })}`}
+          >
+            {strings.views[view]}
+          </a>
+        ))}
+      </nav>
+      <FilterForm filters={filters} onApply={go} key={searchOf(filters)} />
+      {filters.view === 'contamination' && <Contamination filters={filters} own={own} />}
+      {filters.view === 'multiplication' && <Multiplication filters={filters} own={own} />}
+      {filters.view === 'stages' && <Stages filters={filters} />}
+      {filters.view === 'plan' && <Planner filters={filters} onPlan={go} />}
+    </div>
+  );
+}
+
+/** The grouping (contamination), the period and the window; a choice in the list applies at once. */
+function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filters>) => void }) {
+  const { filters } = props;
+  const words = strings.filters;
+  const [since, setSince] = useState(filters.since);
+  const [until, setUntil] = useState(filters.until);
+  const [window, setWindow] = useState(filters.window);
+  // On a phone the filters fold behind one button, so the chart shows on the first screen.
+  const [unfolded, setUnfolded] = useState(false);
+  const contamination = filters.view === 'contamination';
+  const badPeriod = since !== '' && until !== '' && since > until;
+  return (
+    <form
+      class="insight-filters no-print"
+      aria-label={words.title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!badPeriod) props.onApply({ since, until, window });
+      }}
+    >
+      <button
+        type="button"
+        class="button filters-toggle"
+        aria-expanded={unfolded}
+        aria-controls="insight-filters-more"
+        onClick={() => setUnfolded(!unfolded)}
+      >
+        {words.toggle(
+          [
+            contamination ? strings.by[filters.by] : '',
+            filters.since || filters.until
+              ? `${filters.since || '…'} – ${filters.until || '…'}`
+              : words.lastYear,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        )}
+      </button>
+      <div
+        id="insight-filters-more"
+        class={unfolded ? 'filters-more filters-open' : 'filters-more'}
+      >
+        {contamination && (
+          <div class="field">
+            <label for="insight-by">{words.by}</label>
+            <select
+              id="insight-by"
+              value={filters.by}
+              onChange={(event) =>
+                props.onApply({
+                  by: event.currentTarget.value as Filters['by'],
+                  since,
+                  until,
+                  window,
+                })
+              }
+            >
+              {GROUPINGS.map((by) => (
+                <option key={by} value={by}>
+                  {strings.by[by]}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div class="field">
+          <label for="insight-since">{words.since}</label>
+          <input
+            id="insight-since"
+            type="date"
+            value={since}
+            onInput={(event) => setSince(event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="insight-until">{words.until}</label>
+          <input
+            id="insight-until"
+            type="date"
+            value={until}
+            onInput={(event) => setUntil(event.currentTarget.value)}
+          />
+        </div>
+        {contamination && (
+          <div class="field">
+            <label for="insight-window">{words.window}</label>
+            <input
+              id="insight-window"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={365}
+              placeholder="21"
+              value={window}
+              aria-describedby="insight-window-hint"
+              onInput={(event) => setWindow(event.currentTarget.value)}
+            />
+            <p class="field-hint" id="insight-window-hint">
+              {words.windowHint}
+            </p>
+          </div>
+        )}
+        <div class="actions">
+          <button type="submit" class="button button-primary" disabled={badPeriod}>
+            {words.show}
+          </button>
+        </div>
+        {badPeriod && <Notice tone="bad">{words.badPeriod}</Notice>}
+        {!filters.since && !filters.until && <p class="muted small">{words.defaultPeriod}</p>}
+      </div>
+    </form>
+  );
+}
