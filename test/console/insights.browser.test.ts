@@ -138,9 +138,9 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
       label: g.group.label,
       worse: overall !== null && g.ci_low > overall,
       cells: [
-        String(g.exposures),
-        String(g.contaminated),
         pct(g.rate),
+        String(g.contaminated),
+        String(g.exposures),
         `${pct(g.ci_low)} – ${pct(g.ci_high)}`,
       ],
     }));

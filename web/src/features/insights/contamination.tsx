@@ -110,9 +110,9 @@ function Groups(props: { groups: ContaminationGroup[]; meta: ContaminationMeta; 
                     </>
                   )}
                 </th>
-                <td>{group.exposures}</td>
-                <td>{group.contaminated}</td>
                 <td>{percent(group.rate)}</td>
+                <td>{group.contaminated}</td>
+                <td>{group.exposures}</td>
                 <td>{words.range(group.ci_low, group.ci_high)}</td>
               </tr>
             ))}
@@ -163,9 +163,9 @@ function Trend(props: { filters: Filters }) {
             {weeks.map((week) => (
               <tr key={week.group.label} data-week={week.group.label}>
                 <th scope="row">{week.group.label}</th>
-                <td>{week.exposures}</td>
-                <td>{week.contaminated}</td>
                 <td>{percent(week.rate)}</td>
+                <td>{week.contaminated}</td>
+                <td>{week.exposures}</td>
                 <td>{words.range(week.ci_low, week.ci_high)}</td>
               </tr>
             ))}

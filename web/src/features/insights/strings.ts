@@ -61,7 +61,7 @@ export const strings = {
       'Media batches and recipes are not recorded with transfers yet: every handling falls under “none recorded”.',
     worse: 'worse',
     worseLong: 'worse than overall',
-    columns: ['Group', 'Handlings', 'Contaminated', 'Rate', '95 % range'],
+    columns: ['Group', 'Rate', 'Contaminated', 'Handlings', '95 % range'],
     drillColumn: 'Behind it',
     range: (low: number, high: number) => `${percent(low)} – ${percent(high)}`,
     table: (by: string) => `Contamination by ${by.toLowerCase()}, as a table`,
@@ -76,7 +76,7 @@ export const strings = {
     figure: (weeks: number) =>
       `Line chart of the rate of ${plural(weeks, 'week')}, oldest first, with its 95 % range. The table below has the same figures.`,
     table: 'Weekly contamination, as a table',
-    columns: ['Week', 'Handlings', 'Contaminated', 'Rate', '95 % range'],
+    columns: ['Week', 'Rate', 'Contaminated', 'Handlings', '95 % range'],
     none: 'No handlings in this period.',
   },
   multiplication: {
