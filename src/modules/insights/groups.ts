@@ -15,6 +15,8 @@ export interface Names {
   members: ReadonlyMap<string, string>;
   rooms: ReadonlyMap<string, string>;
   plants: ReadonlyMap<string, { name: string; species: string }>;
+  mediaBatches: ReadonlyMap<string, { label: string; recipeId: string }>;
+  recipes: ReadonlyMap<string, string>;
   stages: ReadonlyMap<string, string>;
 }
 
