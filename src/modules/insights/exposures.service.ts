@@ -25,8 +25,9 @@ function isGroup(group: GroupName, wanted: string): boolean {
   return group.id === null ? group.label === wanted : group.id === wanted;
 }
 
-const namedOrNull = (id: string | null, names: ReadonlyMap<string, string>) =>
-  id === null ? null : { id, label: names.get(id) ?? id };
+/** A group as a row's field: null for "none recorded". */
+const namedOrNull = (group: GroupName) =>
+  group.id === null ? null : { id: group.id, label: group.label };
 
 function exposureOf(
   h: Handling,
@@ -34,7 +35,6 @@ function exposureOf(
   labels: ReadonlyMap<string, string | null>,
   windowDays: number,
 ): ExposureRow {
-  const batch = h.mediaBatchId === null ? undefined : names.mediaBatches.get(h.mediaBatchId);
   const contamination = contaminationOf(h, windowDays);
   return {
     explant_id: h.explantId,
@@ -42,17 +42,11 @@ function exposureOf(
     plant_id: h.plantId,
     kind: h.kind,
     handled_at: h.at,
-    operator:
-      h.by === null
-        ? { id: null, label: NONE_RECORDED }
-        : { id: h.by, label: names.members.get(h.by) ?? h.by },
+    operator: GROUPINGS.operator!(h, names),
     location: h.location === '' ? null : h.location,
-    media_batch:
-      h.mediaBatchId === null
-        ? null
-        : { id: h.mediaBatchId, label: batch?.label ?? h.mediaBatchId },
-    recipe: batch === undefined ? null : namedOrNull(batch.recipeId, names.recipes),
-    room: namedOrNull(h.roomId, names.rooms),
+    media_batch: namedOrNull(GROUPINGS.media_batch!(h, names)),
+    recipe: namedOrNull(GROUPINGS.recipe!(h, names)),
+    room: namedOrNull(GROUPINGS.room!(h, names)),
     stage: h.stage,
     week: isoWeek(h.at),
     contaminated: contamination !== undefined,

@@ -97,6 +97,40 @@ describe('handlingsOf', () => {
     ]);
   });
 
+  it("names each handling's medium batch: a daughter's from its split, a making's as made", () => {
+    const list = handlingsOf(
+      facts({
+        explants: [
+          // Its own column names a later transfer's batch; it was made on b0.
+          {
+            ...explant('p', '2026-01-01T00:00:00.000Z', 10),
+            media_batch_id: 'b2',
+            made_media_batch_id: 'b0',
+          },
+          explant('d', '2026-01-29T00:00:00.000Z', 6),
+        ],
+        transfers: [
+          { ...transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4), media_batch_id: 'b2' },
+        ],
+        edges: [
+          {
+            parent_id: 'p',
+            child_id: 'd',
+            kind: 'split',
+            transfer_id: 's',
+            initial_count: 6,
+            media_batch_id: 'b1',
+          },
+        ],
+      }),
+    );
+    expect(list.map((h) => [h.key, h.kind, h.mediaBatchId])).toEqual([
+      ['p', 'initiation', 'b0'],
+      ['s', 'split', 'b2'],
+      ['d', 'split', 'b1'],
+    ]);
+  });
+
   it('counts a contamination after a handling, before the next, within the window', () => {
     const [making, next] = handlingsOf(
       facts({

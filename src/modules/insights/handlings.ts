@@ -105,7 +105,9 @@ export function handlingsOf(facts: Facts): Handling[] {
         location: null,
         mediaBatchId:
           made === undefined
-            ? (explant.made_media_batch_id ?? explant.media_batch_id)
+            ? explant.made_media_batch_id === undefined
+              ? explant.media_batch_id
+              : explant.made_media_batch_id
             : made.media_batch_id,
         before: null,
         after: explant.initial_count,

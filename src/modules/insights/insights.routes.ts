@@ -47,8 +47,8 @@ export function registerInsightRoutes(routes: Routes, deps: { records: RecordLoo
       "(the transfer's from_location), media_batch, recipe, room, stage or ISO week; an exposure " +
       'is contaminated when a contamination of the explant is observed after it, before its next ' +
       'handling and within window_days (default 21). Each group: exposures, contaminated, the rate ' +
-      'and its Wilson 95 % interval; meta.overall holds the same over every group. Media batches ' +
-      'and recipes are not recorded with handlings: every exposure falls in "none recorded". ' +
+      'and its Wilson 95 % interval; meta.overall holds the same over every group. media_batch is ' +
+      "the batch a transfer, a split's daughter or a new explant was put on, recipe that batch's. " +
       OWN,
     scope: 'read:insights',
     failureCode: 'INSIGHT_QUERY_FAILED',
