@@ -142,6 +142,7 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
         String(g.contaminated),
         String(g.exposures),
         `${pct(g.ci_low)} – ${pct(g.ci_high)}`,
+        'Handlings',
       ],
     }));
 
@@ -185,6 +186,46 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
     await screenshotBothWidths(page, 'insights-contamination');
     await page.locator('figure[data-chart="contamination"]').scrollIntoViewIfNeeded();
     await screenshotBothWidths(page, 'insights-contamination-chart');
+
+    // The drill-down: the handlings behind Ana's bar, as the exposures operation lists them.
+    const anaGroup = first.groups.find((g) => g.group.label === 'Ana Ruiz')!;
+    expect(anaGroup.group.id).toBe(ana.id);
+    const [listed] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/api/v1/insights/exposures')),
+      page.getByRole('link', { name: 'The handlings behind Ana Ruiz' }).click(),
+    ]);
+    expect(new URL(listed.url()).searchParams.get('group')).toBe(ana.id);
+    expect(new URL(page.url()).searchParams.get('group')).toBe(ana.id);
+    const behind = page.getByRole('region', { name: 'The handlings behind Ana Ruiz' });
+    await behind.waitFor();
+    const exposures = body<{ data: { explant_id: string; contaminated: boolean }[] }>(
+      await ownerApi({ t, demo }).api(
+        'GET',
+        `/api/v1/insights/exposures?by=operator&group=${ana.id}`,
+      ),
+    ).data;
+    expect(exposures).toHaveLength(anaGroup.exposures);
+    const shownRows = () =>
+      behind
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.getAttribute('data-explant'), tr.getAttribute('data-contaminated')]),
+        );
+    expect(await shownRows()).toEqual(exposures.map((e) => [e.explant_id, String(e.contaminated)]));
+    await page.getByRole('button', { name: 'Contaminated', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('contaminated') === 'true');
+    await expect.poll(async () => (await shownRows()).length).toBe(anaGroup.contaminated);
+    expect((await shownRows()).every(([, contaminated]) => contaminated === 'true')).toBe(true);
+    await screenshotBothWidths(page, 'insights-exposures');
+    // A bar tapped opens its handlings too: the first (highest) bar is Ana's.
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('group'));
+    await page.setViewportSize(DESKTOP);
+    const over = page.locator('figure[data-chart="contamination"] .u-over');
+    const box = (await over.boundingBox())!;
+    await over.click({ position: { x: 20, y: box.height / first.groups.length / 2 } });
+    await page.waitForURL((url) => url.searchParams.get('group') === ana.id);
+    await page.getByRole('region', { name: 'The handlings behind Ana Ruiz' }).waitFor();
 
     // Another grouping: the address says so, and the table follows the API.
     // On a phone the filters fold behind one button that says what they are.

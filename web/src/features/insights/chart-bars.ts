@@ -36,6 +36,8 @@ export function drawBars(
     format: (value: number) => string;
     /** Written after a marked bar, so its colour is not the only sign. */
     markLabel?: string;
+    /** A bar tapped or clicked (the table beside the chart offers the same by keyboard). */
+    onPick?: (index: number) => void;
   },
 ): DrawnChart {
   const accent = cssColour('--accent', '#0b6e4f');
@@ -48,9 +50,15 @@ export function drawBars(
     ...bars.map((bar) => Math.max(bar.value, bar.high ?? 0)),
     options.reference ?? 0,
   );
-  // Room at the right for the word after a marked bar.
-  const room = options.markLabel && bars.some((b) => b.marked) ? 1.2 : 1.08;
-  const max = top > 0 ? top * room : 1;
+  const labelWidth = Math.min(150, Math.max(48, ...labels.map((label) => label.length * 7.5 + 16)));
+  const marked = Boolean(options.markLabel) && bars.some((b) => b.marked);
+  // Room at the right of the longest bar: for the word after a marked one (about 64 px
+  // of the plot's width, so more of a phone's), else a little.
+  const maxFor = (width: number) => {
+    const plot = Math.max(120, width - labelWidth - 24);
+    const room = marked ? 1 / Math.max(0.5, 1 - 64 / plot) : 1.08;
+    return top > 0 ? top * room : 1;
+  };
   const bar = (fill: string, stroke: string): uPlot.Series => ({
     fill,
     stroke,
@@ -87,9 +95,24 @@ export function drawBars(
       ctx.lineTo(x, u.bbox.top + u.bbox.height);
       ctx.stroke();
     }
+    if (options.markLabel) {
+      const word = options.markLabel;
+      ctx.setLineDash([]);
+      ctx.fillStyle = bad;
+      ctx.font = `bold ${12 * dpr()}px system-ui, sans-serif`;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'left';
+      const width = ctx.measureText(word).width;
+      const right = u.bbox.left + u.bbox.width;
+      bars.forEach((b, i) => {
+        if (!b.marked) return;
+        // After the bar and its interval; within the plot when there is no room.
+        const end = u.valToPos(Math.max(b.value, b.high ?? 0), 'y', true);
+        ctx.fillText(word, Math.min(end + 6 * dpr(), right - width), u.valToPos(i, 'x', true));
+      });
+    }
     ctx.restore();
   };
-  const labelWidth = Math.min(150, Math.max(48, ...labels.map((label) => label.length * 7.5 + 16)));
   const chartOptions: uPlot.Options = {
     width: Math.max(240, target.clientWidth),
     height,
@@ -97,7 +120,7 @@ export function drawBars(
     cursor: { show: false },
     scales: {
       x: { time: false, ori: 1, dir: -1, range: [-0.5, bars.length - 0.5] },
-      y: { ori: 0, dir: 1, range: [0, max] },
+      y: { ori: 0, dir: 1, range: (u) => [0, maxFor(u.width)] },
     },
     axes: [
       {
@@ -113,6 +136,8 @@ export function drawBars(
       {
         scale: 'y',
         side: 2,
+        // Room for "100 %" between ticks, on a phone too.
+        space: 56,
         stroke: text,
         grid: { stroke: grid, width: 1 },
         ticks: { stroke: grid },
@@ -128,8 +153,19 @@ export function drawBars(
     bars.map((b) => (b.marked ? b.value : null)),
   ];
   const chart = new uPlot(chartOptions, data, target);
+  const pick = options.onPick;
+  if (pick) {
+    chart.over.style.cursor = 'pointer';
+    chart.over.addEventListener('click', (event) => {
+      const i = Math.round(chart.posToVal(event.offsetY, 'x'));
+      if (i >= 0 && i < bars.length) pick(i);
+    });
+  }
   return {
     destroy: () => chart.destroy(),
-    resize: (width) => chart.setSize({ width: Math.max(240, width), height }),
+    resize: (width) => {
+      chart.setSize({ width: Math.max(240, width), height });
+      chart.setScale('y', { min: 0, max: maxFor(chart.width) });
+    },
   };
 }

@@ -2,10 +2,13 @@ import { api, call } from '../../api/client';
 import { useAnswer } from '../../ui/answer';
 import { Chip, Notice } from '../../ui/parts';
 import { FiguresTable, InsightChart } from './chart';
+import { Exposures } from './exposures';
 import {
   byRate,
   isWorse,
+  groupKey,
   periodQuery,
+  searchOf,
   weekStart,
   type ContaminationGroup,
   type ContaminationMeta,
@@ -39,7 +42,11 @@ function useContamination(filters: Filters, by: Filters['by']) {
  * its interval and the overall rate; the groups whose whole interval lies above
  * the overall rate marked worse (in red and in words). Then the weekly trend.
  */
-export function Contamination(props: { filters: Filters; own: boolean }) {
+export function Contamination(props: {
+  filters: Filters;
+  own: boolean;
+  onChange: (changes: Partial<Filters>) => void;
+}) {
   const { filters } = props;
   const answer = useContamination(filters, filters.by);
   const by = strings.by[filters.by] ?? filters.by;
@@ -48,13 +55,16 @@ export function Contamination(props: { filters: Filters; own: boolean }) {
       <section class="panel insight-part" aria-labelledby="contamination-title">
         <h2 id="contamination-title">{words.title(by)}</h2>
         <p class="muted">{props.own ? words.helpOwn : words.help}</p>
-        {(filters.by === 'media_batch' || filters.by === 'recipe') && (
-          <Notice>{words.noneRecorded}</Notice>
-        )}
         {answer === null && <p aria-busy="true">{strings.loading}</p>}
         {answer && !answer.ok && <Notice tone="bad">{answer.failure.error}</Notice>}
         {answer?.ok && (
-          <Groups groups={answer.data} meta={answer.meta as ContaminationMeta} by={by} />
+          <Groups
+            groups={answer.data}
+            meta={answer.meta as ContaminationMeta}
+            by={by}
+            filters={filters}
+            onChange={props.onChange}
+          />
         )}
       </section>
       <Trend filters={filters} />
@@ -62,8 +72,19 @@ export function Contamination(props: { filters: Filters; own: boolean }) {
   );
 }
 
-function Groups(props: { groups: ContaminationGroup[]; meta: ContaminationMeta; by: string }) {
-  const { meta, by } = props;
+function Groups(props: {
+  groups: ContaminationGroup[];
+  meta: ContaminationMeta;
+  by: string;
+  filters: Filters;
+  onChange: (changes: Partial<Filters>) => void;
+}) {
+  const { meta, by, filters } = props;
+  const drill = (group: ContaminationGroup) => ({
+    group: groupKey(group.group),
+    contaminated: '' as const,
+  });
+  const drilled = props.groups.find((group) => groupKey(group.group) === filters.group);
   const overall = meta.overall.rate;
   const groups = byRate(props.groups);
   const worse = groups.filter((group) => isWorse(group, overall)).length;
@@ -90,7 +111,12 @@ function Groups(props: { groups: ContaminationGroup[]; meta: ContaminationMeta; 
                 high: group.ci_high,
                 marked: isWorse(group, overall),
               })),
-              { reference: overall, format: percent, markLabel: words.worse },
+              {
+                reference: overall,
+                format: percent,
+                markLabel: words.worse,
+                onPick: (i) => props.onChange(drill(groups[i]!)),
+              },
             );
           }}
         >
@@ -114,10 +140,27 @@ function Groups(props: { groups: ContaminationGroup[]; meta: ContaminationMeta; 
                 <td>{group.contaminated}</td>
                 <td>{group.exposures}</td>
                 <td>{words.range(group.ci_low, group.ci_high)}</td>
+                <td>
+                  <a
+                    href={`/insights${searchOf({ ...filters, ...drill(group) })}`}
+                    aria-label={strings.drill.showFor(group.group.label)}
+                    aria-current={group === drilled ? 'true' : undefined}
+                  >
+                    {strings.drill.show}
+                  </a>
+                </td>
               </tr>
             ))}
           </FiguresTable>
+          <p class="muted small">{strings.drill.tapBar}</p>
         </InsightChart>
+      )}
+      {filters.group !== '' && (
+        <Exposures
+          filters={filters}
+          label={drilled?.group.label ?? filters.group}
+          onChange={props.onChange}
+        />
       )}
     </>
   );

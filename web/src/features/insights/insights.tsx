@@ -21,8 +21,12 @@ export default function Insights() {
   const { atLeast } = useSignedIn();
   const filters = filtersOf(query);
   const own = !atLeast('manager');
-  const go = (changes: Partial<Filters>) =>
-    route(`/insights${searchOf({ ...filters, ...changes })}`);
+  const go = (changes: Partial<Filters>) => {
+    const next = { ...filters, ...changes };
+    // A group drilled into belongs to its grouping.
+    const regrouped = next.by !== filters.by ? { group: '', contaminated: '' as const } : {};
+    route(`/insights${searchOf({ ...next, ...regrouped })}`);
+  };
   return (
     <div class="insights">
       <ScreenHeader title={strings.title} lead={strings.lead} />
@@ -43,7 +47,9 @@ export default function Insights() {
         ))}
       </nav>
       <FilterForm filters={filters} onApply={go} key={searchOf(filters)} />
-      {filters.view === 'contamination' && <Contamination filters={filters} own={own} />}
+      {filters.view === 'contamination' && (
+        <Contamination filters={filters} own={own} onChange={go} />
+      )}
       {filters.view === 'multiplication' && <Multiplication filters={filters} own={own} />}
       {filters.view === 'stages' && <Stages filters={filters} />}
       {filters.view === 'plan' && <Planner filters={filters} onPlan={go} />}

@@ -8,6 +8,7 @@ type Json<P extends keyof paths> = paths[P] extends {
 type ContaminationAnswer = Json<'/api/v1/insights/contamination'>;
 export type ContaminationGroup = ContaminationAnswer['data'][number];
 export type ContaminationMeta = ContaminationAnswer['meta'];
+export type Exposure = Json<'/api/v1/insights/exposures'>['data'][number];
 export type MultiplicationGroup = Json<'/api/v1/insights/multiplication'>['data'][number];
 export type StageLosses = Json<'/api/v1/insights/stages'>['data'][number];
 export type Forecast = Json<'/api/v1/insights/forecast'>['data'];
@@ -37,6 +38,9 @@ export interface Filters {
   readonly since: string;
   readonly until: string;
   readonly window: string;
+  /** The contamination group drilled into (its `group` for the exposures), and which of them. */
+  readonly group: string;
+  readonly contaminated: '' | 'true' | 'false';
   readonly plant: string;
   readonly target: string;
   readonly date: string;
@@ -56,6 +60,8 @@ export function filtersOf(query: Readonly<Record<string, string>>): Filters {
     since: dateOrEmpty(query.since),
     until: dateOrEmpty(query.until),
     window: digitsOrEmpty(query.window),
+    group: (query.group ?? '').slice(0, 200),
+    contaminated: pick(query.contaminated, ['', 'true', 'false'] as const, ''),
     plant: /^[0-9a-fA-F-]{36}$/.test(query.plant ?? '') ? query.plant! : '',
     target: digitsOrEmpty(query.target),
     date: dateOrEmpty(query.date),
@@ -67,7 +73,16 @@ export function searchOf(filters: Filters): string {
   const params = new URLSearchParams();
   if (filters.view !== 'contamination') params.set('view', filters.view);
   if (filters.by !== 'operator') params.set('by', filters.by);
-  for (const name of ['since', 'until', 'window', 'plant', 'target', 'date'] as const) {
+  for (const name of [
+    'since',
+    'until',
+    'window',
+    'group',
+    'contaminated',
+    'plant',
+    'target',
+    'date',
+  ] as const) {
     if (filters[name] !== '') params.set(name, filters[name]);
   }
   const search = params.toString();
@@ -81,6 +96,18 @@ export function periodQuery(filters: Filters): { since?: string; until?: string 
     ...(filters.until ? { until: filters.until } : {}),
   };
 }
+
+/**
+ * How the exposures operation names a contamination group: its id, else (a location,
+ * a week) its label; `none` for the handlings that name none.
+ */
+export function groupKey(group: ContaminationGroup['group']): string {
+  if (group.id !== null) return group.id;
+  return group.label === NONE_RECORDED ? 'none' : group.label;
+}
+
+/** The label of the group of handlings that name none (a making has no location). */
+export const NONE_RECORDED = 'none recorded';
 
 /**
  * Whether a group is worse than overall: only when its whole 95 % interval lies

@@ -57,12 +57,9 @@ export const strings = {
     overall: (rate: number | null, contaminated: number, exposures: number) =>
       `Overall: ${percent(rate)} (${contaminated} of ${plural(exposures, 'handling')})`,
     none: 'No handlings in this period.',
-    noneRecorded:
-      'Media batches and recipes are not recorded with transfers yet: every handling falls under “none recorded”.',
     worse: 'worse',
     worseLong: 'worse than overall',
-    columns: ['Group', 'Rate', 'Contaminated', 'Handlings', '95 % range'],
-    drillColumn: 'Behind it',
+    columns: ['Group', 'Rate', 'Contaminated', 'Handlings', '95 % range', 'Behind it'],
     range: (low: number, high: number) => `${percent(low)} – ${percent(high)}`,
     table: (by: string) => `Contamination by ${by.toLowerCase()}, as a table`,
     figure: (by: string, groups: number, worse: number) =>
@@ -145,7 +142,24 @@ export const strings = {
     printed: (at: string) => `Printed ${at}`,
   },
   drill: {
-    show: 'Show handlings',
-    showFor: (label: string) => `Show the handlings of ${label}`,
+    show: 'Handlings',
+    showFor: (label: string) => `The handlings behind ${label}`,
+    title: (label: string) => `Handlings behind “${label}”`,
+    which: 'Which handlings',
+    only: { all: 'All', true: 'Contaminated', false: 'Not contaminated' },
+    close: 'Close',
+    none: 'No handlings.',
+    more: 'More handlings',
+    table: (label: string) => `The handlings behind ${label}`,
+    columns: ['When', 'Explant', 'Handling', 'By', 'Hood or place', 'Stage', 'Then'],
+    kinds: {
+      initiation: 'started',
+      transfer: 'transfer',
+      split: 'split',
+      merge: 'merge',
+    } as Record<string, string>,
+    contaminated: 'contaminated',
+    clean: 'no contamination',
+    tapBar: 'Tap a bar, or “Handlings” in the table, for the handlings behind it.',
   },
 };
