@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { recordHref } from '../../ui/links';
+import { words as wordsOf } from '../../ui/words';
 import { LoadMore } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, Notice } from '../../ui/parts';
@@ -102,7 +103,7 @@ export function Exposures(props: {
               <td>{words.kinds[row.kind] ?? row.kind}</td>
               <td>{row.operator.label}</td>
               <td>{row.location ?? '–'}</td>
-              <td>{row.stage ?? '–'}</td>
+              <td>{row.stage === null ? '–' : wordsOf(row.stage)}</td>
               <td>
                 {row.contaminated && row.contamination_id ? (
                   <a href={recordHref.contamination(row.contamination_id)}>

@@ -1,7 +1,9 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { useSignedIn } from '../../api/session';
+import { DateField } from '../../forms/fields';
 import { Chip, Notice, ScreenHeader } from '../../ui/parts';
+import { FoldedFilters } from '../../ui/list';
 import { useTitle } from '../../ui/title';
 import { Contamination } from './contamination';
 import { Multiplication, Stages } from './growth';
@@ -64,8 +66,6 @@ function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filter
   const [since, setSince] = useState(filters.since);
   const [until, setUntil] = useState(filters.until);
   const [window, setWindow] = useState(filters.window);
-  // On a phone the filters fold behind one button, so the chart shows on the first screen.
-  const [unfolded, setUnfolded] = useState(false);
   const contamination = filters.view === 'contamination';
   const badPeriod = since !== '' && until !== '' && since > until;
   return (
@@ -77,14 +77,9 @@ function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filter
         if (!badPeriod) props.onApply({ since, until, window });
       }}
     >
-      <button
-        type="button"
-        class="button filters-toggle"
-        aria-expanded={unfolded}
-        aria-controls="insight-filters-more"
-        onClick={() => setUnfolded(!unfolded)}
-      >
-        {words.toggle(
+      <FoldedFilters
+        id="insight-filters-more"
+        label={words.toggle(
           [
             contamination ? strings.by[filters.by] : '',
             filters.since || filters.until
@@ -94,10 +89,6 @@ function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filter
             .filter(Boolean)
             .join(' · '),
         )}
-      </button>
-      <div
-        id="insight-filters-more"
-        class={unfolded ? 'filters-more filters-open' : 'filters-more'}
       >
         {contamination && (
           <div class="field">
@@ -122,24 +113,8 @@ function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filter
             </select>
           </div>
         )}
-        <div class="field">
-          <label for="insight-since">{words.since}</label>
-          <input
-            id="insight-since"
-            type="date"
-            value={since}
-            onInput={(event) => setSince(event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="insight-until">{words.until}</label>
-          <input
-            id="insight-until"
-            type="date"
-            value={until}
-            onInput={(event) => setUntil(event.currentTarget.value)}
-          />
-        </div>
+        <DateField name="since" label={words.since} value={since} onInput={setSince} error={null} />
+        <DateField name="until" label={words.until} value={until} onInput={setUntil} error={null} />
         {contamination && (
           <div class="field">
             <label for="insight-window">{words.window}</label>
@@ -166,7 +141,7 @@ function FilterForm(props: { filters: Filters; onApply: (changes: Partial<Filter
         </div>
         {badPeriod && <Notice tone="bad">{words.badPeriod}</Notice>}
         {!filters.since && !filters.until && <p class="muted small">{words.defaultPeriod}</p>}
-      </div>
+      </FoldedFilters>
     </form>
   );
 }

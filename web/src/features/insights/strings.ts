@@ -151,7 +151,7 @@ export const strings = {
     none: 'No handlings.',
     more: 'More handlings',
     table: (label: string) => `The handlings behind ${label}`,
-    columns: ['When', 'Explant', 'Handling', 'By', 'Hood or place', 'Stage', 'Then'],
+    columns: ['When', 'Explant', 'Handling', 'By', 'Hood or place', 'Stage', 'Afterwards'],
     kinds: {
       initiation: 'started',
       transfer: 'transfer',
