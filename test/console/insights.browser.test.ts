@@ -63,6 +63,8 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
     };
     ana = await member('Ana Ruiz', 'member');
     const ben = await member('Ben Okafor', 'member');
+    // Cleo handles little: her rate is the highest, but her interval reaches the lab's.
+    const cleo = await member('Cleo Park', 'member');
     managerId = (await member('Mara Lind', 'manager')).id;
     const plant = await api('POST', '/api/v1/plants', {
       species: 'Ficus insightii',
@@ -101,6 +103,33 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
         expect(contaminated.statusCode).toBe(201);
       }
     }
+    const other = await api('POST', '/api/v1/plants', { species: 'Ficus alia' });
+    const few = await api('POST', '/api/v1/explants', {
+      plant_id: body<{ data: { id: string } }>(other).data.id,
+      label: 'IL-few',
+      initial_count: 2,
+      initial_stage: 'multiplication',
+    });
+    const fewId = body<{ data: { id: string } }>(few).data.id;
+    for (const [at, vessels] of [
+      [30, 4],
+      [10, 8],
+    ] as const) {
+      const moved = await cleo.client.post('/api/v1/transfers', {
+        explant_id: fewId,
+        transfer_date: daysAgo(at),
+        from_location: 'Hood 2',
+        vessel_count: vessels,
+      });
+      expect(moved.statusCode).toBe(201);
+    }
+    const mold = await api('POST', '/api/v1/contaminations', {
+      explant_id: fewId,
+      type: 'mold',
+      issue: 'Mold on the medium',
+      observed_at: daysAgo(25),
+    });
+    expect(mold.statusCode).toBe(201);
   });
 
   /** Waits for the page's contamination answer and asks the API the same question as `as`. */
@@ -160,10 +189,13 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
     const anaRow = rows.find((row) => row.label === 'Ana Ruiz')!;
     expect(anaRow.worse).toBe(true);
     expect(rows.find((row) => row.label === 'Ben Okafor')!.worse).toBe(false);
-    // A group whose interval overlaps the lab's rate is not marked, whatever its rate.
+    // A group whose interval overlaps the lab's rate is not marked, whatever its rate:
+    // Cleo's 1 in 2 is the highest rate, her bar the first, and not worse.
     const overlapping = first.groups.filter(
       (g) => g.rate > first.overall.rate! && g.ci_low <= first.overall.rate!,
     );
+    expect(overlapping.map((g) => g.group.label)).toContain('Cleo Park');
+    expect(rows[0]).toMatchObject({ label: 'Cleo Park', worse: false });
     for (const g of overlapping) {
       expect(rows.find((row) => row.label === g.group.label)!.worse).toBe(false);
     }
@@ -217,13 +249,13 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
     await expect.poll(async () => (await shownRows()).length).toBe(anaGroup.contaminated);
     expect((await shownRows()).every(([, contaminated]) => contaminated === 'true')).toBe(true);
     await screenshotBothWidths(page, 'insights-exposures');
-    // A bar tapped opens its handlings too: the first (highest) bar is Ana's.
+    // A bar tapped opens its handlings too: the second bar is Ana's.
     await page.getByRole('button', { name: 'Close' }).click();
     await page.waitForURL((url) => !url.searchParams.has('group'));
     await page.setViewportSize(DESKTOP);
     const over = page.locator('figure[data-chart="contamination"] .u-over');
     const box = (await over.boundingBox())!;
-    await over.click({ position: { x: 20, y: box.height / first.groups.length / 2 } });
+    await over.click({ position: { x: 20, y: (box.height / first.groups.length) * 1.5 } });
     await page.waitForURL((url) => url.searchParams.get('group') === ana.id);
     await page.getByRole('region', { name: 'The handlings behind Ana Ruiz' }).waitFor();
 
