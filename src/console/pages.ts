@@ -24,6 +24,7 @@ export const CONSOLE_PAGES = [
   '/contaminations/:id',
   '/rooms',
   '/rooms/:id',
+  '/insights',
   '/labels',
   '/labels/scan',
   '/labels/print',

@@ -224,6 +224,7 @@ describe('OpenAPI document', () => {
         'updateStockLot',
         // Beyond the wire format: answers from the records (issue 40).
         'getContaminationInsights',
+        'listInsightExposures',
         'getMultiplicationInsights',
         'getStageInsights',
         'getForecast',

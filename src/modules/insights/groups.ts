@@ -15,6 +15,8 @@ export interface Names {
   members: ReadonlyMap<string, string>;
   rooms: ReadonlyMap<string, string>;
   plants: ReadonlyMap<string, { name: string; species: string }>;
+  mediaBatches: ReadonlyMap<string, { label: string; recipeId: string }>;
+  recipes: ReadonlyMap<string, string>;
   stages: ReadonlyMap<string, string>;
 }
 
@@ -23,16 +25,26 @@ const none: GroupName = { id: null, label: NONE_RECORDED };
 const named = (id: string | null, names: ReadonlyMap<string, string>): GroupName =>
   id === null ? none : { id, label: names.get(id) ?? id };
 
+/** A handling's medium batch and that batch's recipe, named; none when it names no batch. */
+const batchOf = (h: Handling, names: Names) =>
+  h.mediaBatchId === null ? undefined : names.mediaBatches.get(h.mediaBatchId);
+
 /**
- * The group a handling falls in, by each grouping. Media batches and recipes are
- * not recorded with handlings (yet): every handling falls in "none recorded".
+ * The group a handling falls in, by each grouping. A media batch is labelled by its
+ * recipe's title and the day it was prepared; a recipe, through the batch, by its title.
  */
 export const GROUPINGS: Record<string, (handling: Handling, names: Names) => GroupName> = {
   operator: (h, names) => named(h.by, names.members),
   location: (h) =>
     h.location === null || h.location === '' ? none : { id: null, label: h.location },
-  media_batch: () => none,
-  recipe: () => none,
+  media_batch: (h, names) =>
+    h.mediaBatchId === null
+      ? none
+      : { id: h.mediaBatchId, label: batchOf(h, names)?.label ?? h.mediaBatchId },
+  recipe: (h, names) => {
+    const batch = batchOf(h, names);
+    return batch === undefined ? none : named(batch.recipeId, names.recipes);
+  },
   room: (h, names) => named(h.roomId, names.rooms),
   stage: (h, names) => named(h.stage, names.stages),
   week: (h) => ({ id: null, label: isoWeek(h.at) }),

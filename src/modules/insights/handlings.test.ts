@@ -11,6 +11,7 @@ const explant = (id: string, createdAt: string, initial: number | null) => ({
   current_count: null,
   status: 'active',
   updated_at: createdAt,
+  media_batch_id: null,
 });
 const transfer = (
   id: string,
@@ -27,6 +28,7 @@ const transfer = (
   vessel_count: vessels,
   plantlet_count: null,
   created_by: 'm',
+  media_batch_id: null,
 });
 const facts = (parts: Partial<Facts>): Facts => ({
   explants: [],
@@ -77,7 +79,14 @@ describe('handlingsOf', () => {
         ],
         transfers: [transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4)],
         edges: [
-          { parent_id: 'p', child_id: 'd', kind: 'split', transfer_id: 's', initial_count: 6 },
+          {
+            parent_id: 'p',
+            child_id: 'd',
+            kind: 'split',
+            transfer_id: 's',
+            initial_count: 6,
+            media_batch_id: null,
+          },
         ],
       }),
     );
@@ -88,14 +97,58 @@ describe('handlingsOf', () => {
     ]);
   });
 
+  it("names each handling's medium batch: a daughter's from its split, a making's as made", () => {
+    const list = handlingsOf(
+      facts({
+        explants: [
+          // Its own column names a later transfer's batch; it was made on b0.
+          {
+            ...explant('p', '2026-01-01T00:00:00.000Z', 10),
+            media_batch_id: 'b2',
+            made_media_batch_id: 'b0',
+          },
+          explant('d', '2026-01-29T00:00:00.000Z', 6),
+        ],
+        transfers: [
+          { ...transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4), media_batch_id: 'b2' },
+        ],
+        edges: [
+          {
+            parent_id: 'p',
+            child_id: 'd',
+            kind: 'split',
+            transfer_id: 's',
+            initial_count: 6,
+            media_batch_id: 'b1',
+          },
+        ],
+      }),
+    );
+    expect(list.map((h) => [h.key, h.kind, h.mediaBatchId])).toEqual([
+      ['p', 'initiation', 'b0'],
+      ['s', 'split', 'b2'],
+      ['d', 'split', 'b1'],
+    ]);
+  });
+
   it('counts a contamination after a handling, before the next, within the window', () => {
     const [making, next] = handlingsOf(
       facts({
         explants: [explant('e', '2026-01-01T00:00:00.000Z', 1)],
         transfers: [transfer('t', 'e', '2026-01-31T00:00:00.000Z', 1, 1)],
         contaminations: [
-          { entity_id: 'e', observed_at: '2026-01-22T00:00:00.000Z', resolution_outcome: null },
-          { entity_id: 'e', observed_at: '2026-01-31T00:00:00.000Z', resolution_outcome: null },
+          {
+            id: 'c1',
+            entity_id: 'e',
+            observed_at: '2026-01-22T00:00:00.000Z',
+            resolution_outcome: null,
+          },
+          {
+            id: 'c2',
+            entity_id: 'e',
+            observed_at: '2026-01-31T00:00:00.000Z',
+            resolution_outcome: null,
+          },
         ],
       }),
     );

@@ -11,12 +11,16 @@ import type { Facts, StageFact, TransferFact } from './insights.repository.js';
 export type HandlingKind = 'initiation' | 'transfer' | 'split' | 'merge';
 
 export interface Handling {
+  /** Unique among handlings: the transfer's id, or the explant's for its making. */
+  readonly key: string;
   readonly explantId: string;
   readonly plantId: string | null;
   readonly kind: HandlingKind;
   readonly at: string;
   readonly by: string | null;
   readonly location: string | null;
+  /** The medium batch it put the cultures on, when named. */
+  readonly mediaBatchId: string | null;
   readonly stage: string | null;
   readonly roomId: string | null;
   /** Vessels just before it: the count the explant's previous handling left; null unknown. */
@@ -27,8 +31,8 @@ export interface Handling {
   /** Days since the explant's previous handling; null for its first. */
   readonly cycleDays: number | null;
   readonly nextAt: string | null;
-  /** The observation times of the explant's contaminations after it, before its next handling. */
-  readonly contaminationsAfter: readonly string[];
+  /** The explant's contaminations observed after it, before its next handling, in time order. */
+  readonly contaminationsAfter: readonly { readonly id: string; readonly at: string }[];
 }
 
 export const DAY_MS = 86_400_000;
@@ -78,7 +82,9 @@ export function handlingsOf(facts: Facts): Handling[] {
         { at: b.transfer_date, order: String(b.transfer_cycle).padStart(10, '0') + b.id },
       ),
     );
-    const observed = (contaminationsOf.get(explant.id) ?? []).map((c) => c.observed_at).sort();
+    const observed = (contaminationsOf.get(explant.id) ?? [])
+      .map((c) => ({ id: c.id, at: c.observed_at }))
+      .sort((a, b) => byTime({ at: a.at, order: a.id }, { at: b.at, order: b.id }));
     const made = madeBy.get(explant.id)?.[0];
     // An explant recorded after its first transfers is taken as made at the earliest.
     const madeAt =
@@ -90,12 +96,19 @@ export function handlingsOf(facts: Facts): Handling[] {
       'cycleDays' | 'nextAt' | 'contaminationsAfter' | 'stage' | 'roomId'
     >[] = [
       {
+        key: explant.id,
         explantId: explant.id,
         plantId: explant.plant_id,
         kind: made === undefined ? 'initiation' : (made.kind as HandlingKind),
         at: madeAt,
         by: explant.created_by,
         location: null,
+        mediaBatchId:
+          made === undefined
+            ? explant.made_media_batch_id === undefined
+              ? explant.media_batch_id
+              : explant.made_media_batch_id
+            : made.media_batch_id,
         before: null,
         after: explant.initial_count,
         plantlets: null,
@@ -117,7 +130,7 @@ export function handlingsOf(facts: Facts): Handling[] {
         cycleDays: previous === null ? null : (Date.parse(step.at) - Date.parse(previous)) / DAY_MS,
         nextAt,
         contaminationsAfter: observed.filter(
-          (at) => at > step.at && (nextAt === null || at < nextAt),
+          (c) => c.at > step.at && (nextAt === null || c.at < nextAt),
         ),
       });
     });
@@ -134,12 +147,14 @@ function transferStep(
   const kind: HandlingKind = edges.length === 0 ? 'transfer' : (edges[0]!.kind as HandlingKind);
   const daughters = edges.reduce((sum, edge) => sum + (edge.initial_count ?? 0), 0);
   return {
+    key: transfer.id,
     explantId: explant.id,
     plantId: explant.plant_id,
     kind,
     at: transfer.transfer_date,
     by: transfer.created_by,
     location: transfer.from_location,
+    mediaBatchId: transfer.media_batch_id,
     before,
     after:
       transfer.vessel_count === null
@@ -149,10 +164,22 @@ function transferStep(
   };
 }
 
+/**
+ * The contamination that counts against a handling: the first after it, before the
+ * next, within the window; undefined when none does.
+ */
+export function contaminationOf(
+  handling: Handling,
+  windowDays: number,
+): { id: string; at: string } | undefined {
+  const first = handling.contaminationsAfter[0];
+  const limit = Date.parse(handling.at) + windowDays * DAY_MS;
+  return first !== undefined && Date.parse(first.at) <= limit ? first : undefined;
+}
+
 /** Whether a contamination counts against a handling: after it, before the next, within the window. */
 export function isContaminated(handling: Handling, windowDays: number): boolean {
-  const limit = Date.parse(handling.at) + windowDays * DAY_MS;
-  return handling.contaminationsAfter.some((at) => Date.parse(at) <= limit);
+  return contaminationOf(handling, windowDays) !== undefined;
 }
 
 /** The ISO 8601 week of a UTC instant: `2026-W05`. */

@@ -26,6 +26,8 @@ export interface ExplantFact {
   current_count: number | null;
   status: string;
   updated_at: string;
+  /** The batch it was last put on (its making's, until a transfer names another). */
+  media_batch_id: string | null;
 }
 
 export interface TransferFact {
@@ -37,6 +39,7 @@ export interface TransferFact {
   vessel_count: number | null;
   plantlet_count: number | null;
   created_by: string | null;
+  media_batch_id: string | null;
 }
 
 export interface EdgeFact {
@@ -46,6 +49,8 @@ export interface EdgeFact {
   transfer_id: string | null;
   /** The child's vessels when it was made. */
   initial_count: number | null;
+  /** The batch the child went onto. */
+  media_batch_id: string | null;
 }
 
 export interface StageFact {
@@ -59,13 +64,15 @@ export interface StageFact {
 }
 
 export interface ContaminationFact {
+  id: string;
   entity_id: string;
   observed_at: string;
   resolution_outcome: string | null;
 }
 
 export interface Facts {
-  explants: ExplantFact[];
+  /** `made_media_batch_id`: the batch its making put it on (its created event says). */
+  explants: (ExplantFact & { made_media_batch_id?: string | null })[];
   transfers: TransferFact[];
   edges: EdgeFact[];
   stages: StageFact[];
@@ -126,6 +133,7 @@ export async function loadFacts(
         'current_count',
         'status',
         'updated_at',
+        'media_batch_id',
       ])
       .where('workspace_id', '=', workspaceId)
       .where('id', 'in', ids())
@@ -141,6 +149,7 @@ export async function loadFacts(
         'vessel_count',
         'plantlet_count',
         'created_by',
+        'media_batch_id',
       ])
       .where('workspace_id', '=', workspaceId)
       .where('entity_type', '=', 'explant')
@@ -150,7 +159,14 @@ export async function loadFacts(
     db
       .selectFrom('explant_parents as e')
       .innerJoin('explants as c', 'c.id', 'e.child_id')
-      .select(['e.parent_id', 'e.child_id', 'e.kind', 'e.transfer_id', 'c.initial_count'])
+      .select([
+        'e.parent_id',
+        'e.child_id',
+        'e.kind',
+        'e.transfer_id',
+        'c.initial_count',
+        'e.media_batch_id',
+      ])
       .where('e.workspace_id', '=', workspaceId)
       .where('c.workspace_id', '=', workspaceId)
       .where((eb) => eb.or([eb('e.parent_id', 'in', ids()), eb('e.child_id', 'in', ids())]))
@@ -164,7 +180,7 @@ export async function loadFacts(
       .execute(),
     db
       .selectFrom('contaminations')
-      .select(['entity_id', 'observed_at', 'resolution_outcome'])
+      .select(['id', 'entity_id', 'observed_at', 'resolution_outcome'])
       .where('workspace_id', '=', workspaceId)
       .where('entity_type', '=', 'explant')
       .where('deleted_at', 'is', null)
@@ -172,10 +188,53 @@ export async function loadFacts(
       .where('entity_id', 'in', ids())
       .execute(),
   ]);
-  return { explants, transfers, edges, stages, contaminations };
+  const made = await madeMediaBatches(db, workspaceId, ids());
+  return {
+    explants: explants.map((x) => ({
+      ...x,
+      made_media_batch_id: made.has(x.id) ? made.get(x.id)! : x.media_batch_id,
+    })),
+    transfers,
+    edges,
+    stages,
+    contaminations,
+  };
 }
 
-/** Names of the workspace's members, rooms and plants, by id. */
+/**
+ * The batch each explant was made on, for those a later transfer put on a batch (the
+ * explant's own column then names the transfer's): from their `created` events.
+ */
+async function madeMediaBatches(
+  db: Db,
+  workspaceId: string,
+  ids: ReturnType<typeof handledIn>,
+): Promise<Map<string, string | null>> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['entity_id', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', 'explant')
+    .where('event_type', '=', 'created')
+    .where('entity_id', 'in', (eb) =>
+      eb
+        .selectFrom('transfers')
+        .select('entity_id')
+        .where('workspace_id', '=', workspaceId)
+        .where('entity_type', '=', 'explant')
+        .where('media_batch_id', 'is not', null)
+        .where('entity_id', 'in', ids),
+    )
+    .execute();
+  return new Map(
+    rows.map((row) => {
+      const payload = JSON.parse(row.payload) as { media_batch_id?: string } | null;
+      return [row.entity_id, payload?.media_batch_id ?? null];
+    }),
+  );
+}
+
+/** Names of the workspace's members, rooms, plants, media batches and their recipes, by id. */
 export async function namesOf(
   db: Db,
   workspaceId: string,
@@ -183,8 +242,10 @@ export async function namesOf(
   members: Map<string, string>;
   rooms: Map<string, string>;
   plants: Map<string, { name: string; species: string }>;
+  mediaBatches: Map<string, { label: string; recipeId: string }>;
+  recipes: Map<string, string>;
 }> {
-  const [members, rooms, plants] = await Promise.all([
+  const [members, rooms, plants, batches] = await Promise.all([
     db
       .selectFrom('members')
       .select(['id', 'name'])
@@ -196,6 +257,13 @@ export async function namesOf(
       .select(['id', 'common_name', 'species'])
       .where('workspace_id', '=', workspaceId)
       .where('deleted_at', 'is', null)
+      .execute(),
+    // A batch's recipe may be another lab's public one: named through the batch.
+    db
+      .selectFrom('media_batches as b')
+      .innerJoin('media_recipes as r', 'r.id', 'b.recipe_id')
+      .select(['b.id', 'b.recipe_id', 'b.prepared_at', 'r.title'])
+      .where('b.workspace_id', '=', workspaceId)
       .execute(),
   ]);
   return {
@@ -210,7 +278,30 @@ export async function namesOf(
         },
       ]),
     ),
+    mediaBatches: new Map(
+      batches.map((b) => [
+        b.id,
+        { label: `${b.title} ${b.prepared_at.slice(0, 10)}`, recipeId: b.recipe_id },
+      ]),
+    ),
+    recipes: new Map(batches.map((b) => [b.recipe_id, b.title])),
   };
+}
+
+/** The labels of some explants of the workspace, by id. */
+export async function explantLabels(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('explants')
+    .select(['id', 'label'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.label]));
 }
 
 /** The plants of a species (exact, case-insensitive), not deleted. */

@@ -15,11 +15,14 @@ import {
   ContaminationInsight,
   ContaminationInsightMeta,
   ContaminationInsightQuery,
+  Exposure,
+  ExposuresQuery,
   MultiplicationInsight,
   MultiplicationInsightMeta,
   MultiplicationInsightQuery,
 } from './insights.schemas.js';
 import { contaminationInsights, multiplicationInsights } from './insights.service.js';
+import { listExposures } from './exposures.service.js';
 import Type from 'typebox';
 
 /** A group's row of a CSV answer: its id and label in two columns. */
@@ -44,8 +47,8 @@ export function registerInsightRoutes(routes: Routes, deps: { records: RecordLoo
       "(the transfer's from_location), media_batch, recipe, room, stage or ISO week; an exposure " +
       'is contaminated when a contamination of the explant is observed after it, before its next ' +
       'handling and within window_days (default 21). Each group: exposures, contaminated, the rate ' +
-      'and its Wilson 95 % interval; meta.overall holds the same over every group. Media batches ' +
-      'and recipes are not recorded with handlings: every exposure falls in "none recorded". ' +
+      'and its Wilson 95 % interval; meta.overall holds the same over every group. media_batch is ' +
+      "the batch a transfer, a split's daughter or a new explant was put on, recipe that batch's. " +
       OWN,
     scope: 'read:insights',
     failureCode: 'INSIGHT_QUERY_FAILED',
@@ -55,6 +58,27 @@ export function registerInsightRoutes(routes: Routes, deps: { records: RecordLoo
     metaRequired: true,
     csv: { file: 'contamination', row: ContaminationCsvRow, rows: (data) => data.map(flatGroup) },
     handler: (req, ctx) => contaminationInsights(ctx.db, ctx.principal, req.query, ctx.now),
+  });
+
+  routes.list({
+    url: '/api/v1/insights/exposures',
+    operationId: 'listInsightExposures',
+    tags: ['Insights'],
+    summary: 'The exposures behind a contamination group',
+    description:
+      'The exposures (handlings of explants) that GET /insights/contamination counts in one group: ' +
+      '`by` as there, `group` the id of its group (member, room, media batch, recipe, stage key), ' +
+      'for location and week its label, or "none" for the exposures that name none; the same ' +
+      'period (since, until) and window_days. contaminated: true lists the contaminated ones only ' +
+      '(each with the contamination that counts against it), false the others. Newest first ' +
+      '(handled_at). ' +
+      OWN,
+    scope: 'read:insights',
+    failureCode: 'INSIGHT_QUERY_FAILED',
+    querystring: ExposuresQuery,
+    paging: { list: 'insight-exposures', csv: true },
+    item: Exposure,
+    handler: (req, ctx) => listExposures(ctx.db, ctx.principal, req.query, ctx.page, ctx.now),
   });
 
   routes.read({

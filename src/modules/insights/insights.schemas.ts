@@ -274,3 +274,65 @@ export const StageLossesCsvRow = Type.Object({
 });
 
 export const ForecastCsvRow = Week;
+
+/* The drill-down: the exposures behind a contamination group. */
+
+/** The `group` that names the exposures whose handlings name none. */
+export const NONE_GROUP = 'none';
+
+export const ExposuresQuery = Type.Object({
+  by: StringEnum(CONTAMINATION_GROUPINGS),
+  group: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "The group's id (member, room, media batch, recipe, stage key); for location and week its " +
+      `label; "${NONE_GROUP}" for the exposures that name none ("none recorded")`,
+  }),
+  since: since(),
+  until: until(),
+  window_days: ContaminationInsightQuery.properties.window_days,
+  contaminated: Type.Optional(
+    Type.Boolean({
+      description: 'true: only the contaminated exposures (within window_days); false: the others',
+    }),
+  ),
+});
+
+const NamedOrNull = (what: string) =>
+  Nullable(
+    Type.Object(
+      { id: Type.String(), label: Type.String() },
+      { description: `${what}; null when none` },
+    ),
+  );
+
+export const EXPOSURE_KINDS = ['initiation', 'transfer', 'split', 'merge'] as const;
+
+export const Exposure = Type.Object({
+  explant_id: Uuid(),
+  explant_label: Type.String(),
+  plant_id: Nullable(Uuid()),
+  kind: StringEnum(EXPOSURE_KINDS, {
+    description:
+      'initiation: the explant made; transfer; split: a split of it or its making by one; merge: its making by a merge',
+  }),
+  handled_at: Type.String({ description: 'When the handling happened, ISO 8601 UTC' }),
+  operator: Type.Object(
+    {
+      id: Nullable(Type.String()),
+      label: Type.String(),
+    },
+    { description: 'Who recorded it; id null and "none recorded" when unknown' },
+  ),
+  location: Nullable(Type.String({ description: "The transfer's from_location (the hood)" })),
+  media_batch: NamedOrNull('The medium batch it put the cultures on'),
+  recipe: NamedOrNull("That batch's recipe"),
+  room: NamedOrNull('The room of the stage the explant was in'),
+  stage: Nullable(Type.String({ description: 'The key of the stage the explant was in' })),
+  week: Type.String({ description: 'Its ISO 8601 week, 2026-W05' }),
+  contaminated: Type.Boolean({ description: 'Contaminated within window_days' }),
+  contamination_id: Nullable(
+    Type.String({ description: 'The contamination that counts against it, when contaminated' }),
+  ),
+});

@@ -36,7 +36,7 @@ export async function labNames(db: Db, workspaceId: string): Promise<Names> {
  * The handlings of the period, of the explants in scope. A member below manager
  * sees the figures of their own handlings only.
  */
-async function handlingsIn(
+export async function handlingsIn(
   db: Db,
   principal: Principal,
   period: Period,

@@ -69,6 +69,7 @@ const Contaminations = lazyScreen(() => import('../features/contaminations/conta
 const Contamination = lazyScreen(() => import('../features/contaminations/contamination'));
 const Rooms = lazyScreen(() => import('../features/rooms/rooms'));
 const Room = lazyScreen(() => import('../features/rooms/room'));
+const Insights = lazyScreen(() => import('../features/insights/insights'));
 const LabelScan = lazyScreen(() => import('../features/labels/scan'));
 const LabelPrint = lazyScreen(() => import('../features/labels/print'));
 const Members = lazyScreen(() => import('../features/admin/members'));
@@ -145,6 +146,13 @@ export const SCREENS: readonly Screen[] = [
   { path: '/contaminations/:id', screen: Contamination, who: 'signed-in' },
   { path: '/rooms', screen: Rooms, who: 'signed-in', nav: { label: nav.rooms, icon: 'room' } },
   { path: '/rooms/:id', screen: Room, who: 'signed-in' },
+  // Every member: managers and up see the lab's figures, anyone else their own.
+  {
+    path: '/insights',
+    screen: Insights,
+    who: 'signed-in',
+    nav: { label: nav.insights, icon: 'chart' },
+  },
   {
     path: '/labels',
     screen: LabelScan,

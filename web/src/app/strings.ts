@@ -10,6 +10,7 @@ export const strings = {
     sops: 'SOPs',
     contaminations: 'Contaminations',
     rooms: 'Rooms',
+    insights: 'Insights',
     labels: 'Scan',
     members: 'Members',
     apiKeys: 'API keys',

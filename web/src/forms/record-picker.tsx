@@ -13,7 +13,7 @@ const LIMIT = 5;
 
 /**
  * Finds a plant or explant by a few letters (the lists' own search) and picks
- * one: a form's optional link to a record.
+ * one: a form's optional link to a record. `plants`: plants only (a line).
  */
 export function RecordPicker(props: {
   name: string;
@@ -21,6 +21,7 @@ export function RecordPicker(props: {
   value: PickedRecord | null;
   onChange: (value: PickedRecord | null) => void;
   error: string | null;
+  plants?: boolean;
 }) {
   const [text, setText] = useState('');
   const [found, setFound] = useState<readonly PickedRecord[] | null>(null);
@@ -33,7 +34,9 @@ export function RecordPicker(props: {
     setBusy(true);
     const [plants, explants] = await Promise.all([
       call(api.GET('/api/v1/plants', { params: { query: { q, limit: LIMIT } } })),
-      call(api.GET('/api/v1/explants', { params: { query: { q, limit: LIMIT } } })),
+      props.plants
+        ? null
+        : call(api.GET('/api/v1/explants', { params: { query: { q, limit: LIMIT } } })),
     ]);
     setBusy(false);
     setFound([
@@ -44,7 +47,7 @@ export function RecordPicker(props: {
             label: `${p.name} (${p.species})`,
           }))
         : []),
-      ...(explants.ok
+      ...(explants?.ok
         ? explants.data.map((e) => ({
             type: 'explant' as const,
             id: e.id,
@@ -59,10 +62,10 @@ export function RecordPicker(props: {
       <div class="field">
         <p class="field-label">{props.label}</p>
         <p>
-          {strings.picker.linked} {strings.picker[props.value.type]}{' '}
+          {props.plants ? '' : `${strings.picker.linked} ${strings.picker[props.value.type]} `}
           <strong>{props.value.label}</strong>{' '}
           <button type="button" class="button button-quiet" onClick={() => props.onChange(null)}>
-            {strings.picker.unlink}
+            {props.plants ? strings.picker.change : strings.picker.unlink}
           </button>
         </p>
         {props.error && <p class="field-error">{props.error}</p>}

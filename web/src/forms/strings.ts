@@ -12,6 +12,7 @@ export const strings = {
     plant: 'plant',
     explant: 'explant',
     unlink: 'Remove link',
+    change: 'Pick another',
     linked: 'Linked to',
     results: 'Matches',
   },

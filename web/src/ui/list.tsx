@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PagedList } from './paged';
 import { Notice } from './parts';
 
@@ -96,5 +96,29 @@ export function Confirm(props: {
         </button>
       </div>
     </div>
+  );
+}
+
+/**
+ * A form's filters folded behind one button on a phone, so the first rows or the
+ * chart show on the first screen; on a desk they stand open (styles.css).
+ */
+export function FoldedFilters(props: { id: string; label: string; children: ComponentChildren }) {
+  const [unfolded, setUnfolded] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        class="button filters-toggle"
+        aria-expanded={unfolded}
+        aria-controls={props.id}
+        onClick={() => setUnfolded(!unfolded)}
+      >
+        {props.label}
+      </button>
+      <div id={props.id} class={unfolded ? 'filters-more filters-open' : 'filters-more'}>
+        {props.children}
+      </div>
+    </>
   );
 }

@@ -9,7 +9,7 @@ import { usePagedList } from '../../ui/paged';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { words } from '../../ui/words';
-import { LoadMore } from '../../ui/list';
+import { FoldedFilters, LoadMore } from '../../ui/list';
 import { strings } from './strings';
 
 /** The filters of a plants or explants list, as its address carries them. */
@@ -236,9 +236,6 @@ function FilterForm(props: {
   onClear: (() => void) | null;
 }) {
   const [draft, setDraft] = useState<Filters>(props.filters);
-  // On a phone the filters other than the search fold behind one button, so the first
-  // record shows on the first screen; on a desk they stand in one line.
-  const [unfolded, setUnfolded] = useState(false);
   const active = (['stage', 'room_id', 'status'] as const).filter((name) => props.filters[name]);
   const set = (name: keyof Filters, value: string) => setDraft({ ...draft, [name]: value });
   // A choice in a list applies at once; typed text applies on Enter or Find.
@@ -270,16 +267,8 @@ function FilterForm(props: {
           </button>
         </div>
       </div>
-      <button
-        type="button"
-        class="button filters-toggle"
-        aria-expanded={unfolded}
-        aria-controls="filters-more"
-        onClick={() => setUnfolded(!unfolded)}
-      >
-        {common.more(active.length)}
-      </button>
-      <div id="filters-more" class={unfolded ? 'filters-more filters-open' : 'filters-more'}>
+      {/* On a phone the filters other than the search fold; on a desk they stand in one line. */}
+      <FoldedFilters id="filters-more" label={common.more(active.length)}>
         <div class="field filter-stage">
           <label for="filter-stage">{common.stage}</label>
           <input
@@ -332,7 +321,7 @@ function FilterForm(props: {
             {common.clear}
           </button>
         )}
-      </div>
+      </FoldedFilters>
     </form>
   );
 }

@@ -11,7 +11,8 @@ import { strings } from './strings';
 
 const HEIGHT = 220;
 
-function cssColour(name: string, fallback: string): string {
+/** A colour of the console's palette (styles.css), as the canvas needs it. */
+export function cssColour(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return value === '' ? fallback : value;
 }
@@ -32,17 +33,29 @@ function formatValue(value: number | null | undefined, unit: string): string {
   return `${Number(value.toFixed(2))} ${unit}`;
 }
 
+/** What a line with its band needs: its name, unit, and the line's, low and high values. */
+export type BandSeries = Pick<ChartSeries, 'label' | 'unit' | 'avg' | 'min' | 'max'>;
+
+/** A drawn chart: resized with its holder, destroyed with its part. */
+export interface DrawnChart {
+  destroy: () => void;
+  resize: (width: number) => void;
+}
+
 /**
  * One chart for one series (a sensor type and its unit): the mean of each bucket
  * as a line, its min–max as a band around it; a bucket without readings is a
  * null, which uPlot leaves as a gap. Charts of one panel share a cursor (`sync`).
+ * Other time series with a band (a rate and its interval, a projection and its
+ * low–high) are drawn the same, with their own `legend` words.
  */
 export function drawChart(
   target: HTMLElement,
   x: readonly number[],
-  series: ChartSeries,
+  series: BandSeries,
   sync: string,
-): { destroy: () => void; resize: (width: number) => void } {
+  legend: { time: string; min: string; max: string } = strings.readings.legend,
+): DrawnChart {
   const accent = cssColour('--accent', '#0b6e4f');
   const text = cssColour('--text', '#1b1f24');
   const grid = cssColour('--border', '#d4d7dc');
@@ -63,7 +76,7 @@ export function drawChart(
     axes: [axis, { ...axis, size: 56 }],
     series: [
       {
-        label: strings.readings.legend.time,
+        label: legend.time,
         value: (_u, v) => (v === null ? '–' : new Date(v * 1000).toLocaleString()),
       },
       {
@@ -74,8 +87,8 @@ export function drawChart(
         points: { show: true, size: 6, fill: accent, filter: isolated(series.avg) },
         value: (_u, v) => formatValue(v, series.unit),
       },
-      edge(strings.readings.legend.min),
-      edge(strings.readings.legend.max),
+      edge(legend.min),
+      edge(legend.max),
     ],
     bands: [{ series: [3, 2], fill: `${accent}33` }],
   };
