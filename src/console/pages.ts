@@ -33,6 +33,7 @@ export const CONSOLE_PAGES = [
   '/devices/:id',
   '/notifications',
   '/notifications/settings',
+  '/attention',
   '/sensors',
   '/settings',
   '/settings/rooms',

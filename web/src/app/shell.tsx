@@ -10,6 +10,7 @@ import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { Search } from './search';
 import { strings } from './strings';
+import { QueueStatus, WaitingHere } from '../offline/waiting';
 
 /** Addresses below a place that are no place's: the print sheet is reached from lists, not Scan. */
 const NO_PLACE = ['/labels/print'];
@@ -87,7 +88,9 @@ export function Shell(props: { children: ComponentChildren }) {
             {strings.offline}
           </p>
         )}
+        <QueueStatus />
         <main id="main" ref={main} tabIndex={-1}>
+          <WaitingHere />
           {props.children}
         </main>
       </div>
