@@ -54,7 +54,7 @@ const moduleFaces = {
 const WEB = join(import.meta.dirname, 'web', 'src');
 
 /** The console's floors, lowest first: a file imports from its own floor or one below. */
-const WEB_FLOORS = ['api', 'ui', 'forms', 'features', 'app'];
+const WEB_FLOORS = ['offline', 'api', 'ui', 'forms', 'features', 'app'];
 
 /** The floor of a path in `web/src/` (its first folder), or null outside them. */
 function webFloorOf(path) {
@@ -65,7 +65,8 @@ function webFloorOf(path) {
 }
 
 /**
- * The console's arrows point down: `api/` is the floor, `ui/` and `forms/` stand on it,
+ * The console's arrows point down: `offline/` (the write queue, which the API client
+ * sends bench writes through) is the floor, `api/` stands on it, `ui/` and `forms/` on that,
  * the screens of `features/` on those, and `app/` (the table of screens, the router, the
  * shell) on top. A feature may use another feature's pieces; nothing below a feature
  * imports one, and nothing below `app/` imports it.

@@ -60,8 +60,8 @@ function Root() {
   useEffect(() => onSignedOut(() => setState({ kind: 'signed-out' })), []);
 
   // Writes kept on this device while offline: sent once someone is signed in.
-  const signedIn = state.kind === 'signed-in';
-  useEffect(() => (signedIn ? startSending() : undefined), [signedIn]);
+  const member = state.kind === 'signed-in' ? state.session.member.id : null;
+  useEffect(() => (member !== null ? startSending(member) : undefined), [member]);
 
   // Signed out on a page of the console: to the signed-out page, remembering the way back.
   const signedOutHere = state.kind === 'signed-out' && !isSignInPath(location.path);

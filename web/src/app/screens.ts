@@ -76,7 +76,7 @@ const ApiKeys = lazyScreen(() => import('../features/admin/api-keys'));
 const Devices = lazyScreen(() => import('../features/devices/devices'));
 const Device = lazyScreen(() => import('../features/devices/device'));
 const Inbox = lazyScreen(() => import('../features/notifications/inbox'));
-const Attention = lazyScreen(() => import('../offline/attention'));
+const Attention = lazyScreen(() => import('../features/offline/attention'));
 const NotificationSettings = lazyScreen(() => import('../features/notifications/settings'));
 const LabSettings = lazyScreen(() => import('../features/lab-settings/settings'));
 const RoomSettings = lazyScreen(() => import('../features/lab-settings/rooms'));

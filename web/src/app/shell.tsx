@@ -10,7 +10,7 @@ import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { Search } from './search';
 import { strings } from './strings';
-import { QueueStatus, WaitingHere } from '../offline/waiting';
+import { QueueStatus, WaitingHere } from '../features/offline/waiting';
 
 /** Addresses below a place that are no place's: the print sheet is reached from lists, not Scan. */
 const NO_PLACE = ['/labels/print'];

@@ -60,9 +60,9 @@ function send(write: QueuedWrite): Promise<Response> {
  * goes on; no answer, or the server's own trouble (5xx), stops the round with the
  * rest kept; a 401 stops it until someone signs in again.
  */
-async function sendRound(): Promise<Round> {
+async function sendRound(by: string): Promise<Round> {
   // Writes queued while a round runs are sent in the same round.
-  for (let write = await firstWaiting(); write; write = await firstWaiting()) {
+  for (let write = await firstWaiting(by); write; write = await firstWaiting(by)) {
     let response: Response;
     try {
       response = await send(write);
@@ -90,15 +90,17 @@ async function sendRound(): Promise<Round> {
 let sending: Promise<Round> | null = null;
 
 /**
- * Sends what waits, once at a time in this page, and once at a time across the
- * pages and service worker of this browser (a Web Lock where the browser has it).
+ * Sends the work `by` (a member's id) did that waits, once at a time in this page, and
+ * once at a time across the pages and service worker of this browser (a Web Lock where
+ * the browser has it). Another member's work waits until they are signed in here: it
+ * is sent with the session's cookie, and recorded as theirs.
  */
-export function sendWaiting(): Promise<Round> {
+export function sendWaiting(by: string): Promise<Round> {
   if (sending === null) {
     const round =
       'locks' in navigator
-        ? (navigator.locks.request(SYNC_TAG, sendRound) as unknown as Promise<Round>)
-        : sendRound();
+        ? (navigator.locks.request(SYNC_TAG, () => sendRound(by)) as unknown as Promise<Round>)
+        : sendRound(by);
     sending = round.finally(() => {
       sending = null;
     });

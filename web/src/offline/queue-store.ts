@@ -16,6 +16,8 @@ export interface QueuedWrite {
   readonly seq: number;
   readonly key: string;
   readonly doneAt: string;
+  /** The member who did the work: sent only while they are the one signed in here. */
+  readonly by: string;
   readonly kind: string;
   readonly method: string;
   /** The operation's path as the API document names it (`/api/v1/explants/{id}/split`). */
@@ -62,26 +64,20 @@ export async function addWaiting(write: NewWrite): Promise<number> {
   return (await db()).add('waiting', { ...write, tries: 0 } as QueuedWrite);
 }
 
-export async function waiting(): Promise<QueuedWrite[]> {
-  return (await db()).getAll('waiting');
+/** A member's writes waiting to send, in the order they were done. */
+export async function waiting(by: string): Promise<QueuedWrite[]> {
+  return (await (await db()).getAll('waiting')).filter((write) => write.by === by);
 }
 
-/** The write done first of those waiting. */
-export async function firstWaiting(): Promise<QueuedWrite | undefined> {
-  const cursor = await (await db()).transaction('waiting').store.openCursor();
+/** The write a member did first of those waiting. */
+export async function firstWaiting(by: string): Promise<QueuedWrite | undefined> {
+  let cursor = await (await db()).transaction('waiting').store.openCursor();
+  while (cursor !== null && cursor.value.by !== by) cursor = await cursor.continue();
   return cursor?.value;
 }
 
-export async function needingAttention(): Promise<QueuedWrite[]> {
-  return (await db()).getAll('attention');
-}
-
-export async function countWaiting(): Promise<number> {
-  return (await db()).count('waiting');
-}
-
-export async function countAttention(): Promise<number> {
-  return (await db()).count('attention');
+export async function needingAttention(by: string): Promise<QueuedWrite[]> {
+  return (await (await db()).getAll('attention')).filter((write) => write.by === by);
 }
 
 /** The server took it: gone from the queue. */

@@ -1,7 +1,7 @@
 import type { Middleware } from 'openapi-fetch';
 import { queuedKind } from './queue-kinds';
 import { SYNC_TAG, sendWaiting, told, CHANNEL, type Round } from './queue-send';
-import { addWaiting, countWaiting, type NewWrite } from './queue-store';
+import { addWaiting, firstWaiting, type NewWrite } from './queue-store';
 
 /** What `call` is told when a write was kept on this device instead of sent. */
 export class Queued extends Error {
@@ -56,9 +56,11 @@ export const queueWrites: Middleware = {
     const timed = field !== undefined && asked[field] === undefined;
     const body = timed ? { ...asked, [field]: doneAt } : asked;
     const path = params.path ?? {};
+    if (signedInAs === null) return undefined;
     const write: NewWrite = {
       key,
       doneAt,
+      by: signedInAs,
       kind: kind.kind,
       method: request.method,
       path: schemaPath,
@@ -67,7 +69,7 @@ export const queueWrites: Middleware = {
       body,
       record: kind.about(path, body),
     };
-    if (!navigator.onLine || (await countWaiting()) > 0) {
+    if (!navigator.onLine || (await firstWaiting(signedInAs)) !== undefined) {
       await keep(write);
       throw new Queued();
     }
@@ -98,10 +100,13 @@ export function onQueueChange(listener: () => void): () => void {
 const backoff = (tries: number) => Math.min(60_000, 1000 * 2 ** Math.min(tries, 6));
 
 let retry: number | undefined;
+/** The member signed in here, whose work the queue keeps and sends. */
+let signedInAs: string | null = null;
 
 function sendSoon(): void {
   window.clearTimeout(retry);
-  void sendWaiting().then((round: Round) => {
+  if (signedInAs === null) return;
+  void sendWaiting(signedInAs).then((round: Round) => {
     if (!round.done && !round.signedOut) retry = window.setTimeout(sendSoon, backoff(round.tries));
   });
 }
@@ -110,10 +115,12 @@ function sendSoon(): void {
  * Sends what waits now (the console just opened, or someone signed in), again when
  * the browser is back online, and after each failed round with a growing pause.
  */
-export function startSending(): () => void {
+export function startSending(member: string): () => void {
+  signedInAs = member;
   window.addEventListener('online', sendSoon);
   if (navigator.onLine) sendSoon();
   return () => {
+    signedInAs = null;
     window.removeEventListener('online', sendSoon);
     window.clearTimeout(retry);
   };

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { Chip } from '../ui/parts';
-import { onQueueChange } from './queue';
-import { needingAttention, waiting, type QueuedWrite } from './queue-store';
+import { useSignedIn } from '../../api/session';
+import { Chip } from '../../ui/parts';
+import { onQueueChange } from '../../offline/queue';
+import { needingAttention, waiting, type QueuedWrite } from '../../offline/queue-store';
 import { strings } from './strings';
 
 export interface QueueNow {
@@ -10,13 +11,14 @@ export interface QueueNow {
   readonly attention: readonly QueuedWrite[];
 }
 
-/** The write queue as it is now, read again whenever it changes (in any page). */
+/** The signed-in member's write queue as it is now, read again whenever it changes (in any page). */
 export function useQueue(): QueueNow {
+  const member = useSignedIn().session.member.id;
   const [now, setNow] = useState<QueueNow>({ waiting: [], attention: [] });
   useEffect(() => {
     let live = true;
     const read = () =>
-      void Promise.all([waiting(), needingAttention()]).then(([w, a]) => {
+      void Promise.all([waiting(member), needingAttention(member)]).then(([w, a]) => {
         if (live) setNow({ waiting: w, attention: a });
       });
     read();
@@ -25,7 +27,7 @@ export function useQueue(): QueueNow {
       live = false;
       stop();
     };
-  }, []);
+  }, [member]);
   return now;
 }
 

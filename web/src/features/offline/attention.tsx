@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../api/client';
-import { BenchForm } from '../forms/bench-form';
-import { bindFields, TextAreaField, TextField } from '../forms/fields';
-import { useApiForm, useFormValues } from '../forms/form';
-import { Confirm } from '../ui/list';
-import { Notice, ScreenHeader } from '../ui/parts';
-import { useTitle } from '../ui/title';
-import { words } from '../ui/words';
-import { told } from './queue-send';
-import { removeAttention, type QueuedWrite } from './queue-store';
+import { api, call } from '../../api/client';
+import { BenchForm } from '../../forms/bench-form';
+import { bindFields, TextAreaField, TextField } from '../../forms/fields';
+import { useApiForm, useFormValues } from '../../forms/form';
+import { Confirm } from '../../ui/list';
+import { Notice, ScreenHeader } from '../../ui/parts';
+import { useTitle } from '../../ui/title';
+import { words } from '../../ui/words';
+import { told } from '../../offline/queue-send';
+import { removeAttention, type QueuedWrite } from '../../offline/queue-store';
 import { strings } from './strings';
 import { describe, timeOf, useQueue } from './waiting';
 
