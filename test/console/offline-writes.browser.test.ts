@@ -9,6 +9,7 @@ import {
   DESKTOP,
   expectAccessible,
   newPage,
+  ownerApi,
   screenshotBothWidths,
   signIn,
   signInLink,
@@ -33,13 +34,9 @@ interface Sent {
  * in "Needs your attention" with the API's words: one fixed, one dropped.
  */
 consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
+  const owner = ownerApi({ t, demo });
   const api = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => {
-    const res = await t.request({
-      method,
-      url,
-      headers: { authorization: `Bearer ${demo.ownerKey}` },
-      ...(payload === undefined ? {} : { payload }),
-    });
+    const res = await owner.api(method, url, payload);
     expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
     return body(res).data;
   };
@@ -271,11 +268,14 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
     // Today opens, and the queue is sent from there.
     await page.waitForURL((u) => u.pathname !== '/sign-in');
     await page.getByRole('link', { name: '2 need your attention' }).waitFor({ timeout: 30_000 });
+    // The refusals come before the last pieces are sent: wait for those too.
     await expect
-      .poll(() =>
-        waiting(page)
-          .getByText(/waiting to send/)
-          .count(),
+      .poll(
+        () =>
+          waiting(page)
+            .getByText(/waiting to send/)
+            .count(),
+        { timeout: 30_000 },
       )
       .toBe(0);
 

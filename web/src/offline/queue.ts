@@ -49,14 +49,14 @@ export const queueWrites: Middleware = {
   async onRequest({ request, schemaPath, params, id }) {
     const kind = queuedKind(request.method, schemaPath);
     const key = params.header?.['idempotency-key'];
-    if (kind === null || typeof key !== 'string') return undefined;
+    // Signed out (the sign-in pages) nothing is kept: there is no one to send it as.
+    if (kind === null || typeof key !== 'string' || signedInAs === null) return undefined;
     const doneAt = new Date().toISOString();
     const asked = JSON.parse(await request.clone().text()) as Record<string, unknown>;
     const field = kind.time;
     const timed = field !== undefined && asked[field] === undefined;
     const body = timed ? { ...asked, [field]: doneAt } : asked;
     const path = params.path ?? {};
-    if (signedInAs === null) return undefined;
     const write: NewWrite = {
       key,
       doneAt,
