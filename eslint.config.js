@@ -54,7 +54,7 @@ const moduleFaces = {
 const WEB = join(import.meta.dirname, 'web', 'src');
 
 /** The console's floors, lowest first: a file imports from its own floor or one below. */
-const WEB_FLOORS = ['api', 'offline', 'ui', 'forms', 'features', 'app'];
+const WEB_FLOORS = ['offline', 'api', 'ui', 'forms', 'features', 'app'];
 
 /** The floor of a path in `web/src/` (its first folder), or null outside them. */
 function webFloorOf(path) {
@@ -65,8 +65,9 @@ function webFloorOf(path) {
 }
 
 /**
- * The console's arrows point down: `api/` is the floor, `offline/` (what the console keeps
- * on the device) stands on it, `ui/` and `forms/` on those,
+ * The console's arrows point down: `offline/` (the write queue, which the API client
+ * sends bench writes through, and the service worker's registration) is the floor, `api/`
+ * (the client and the reads it keeps on the device) stands on it, `ui/` and `forms/` on that,
  * the screens of `features/` on those, and `app/` (the table of screens, the router, the
  * shell) on top. A feature may use another feature's pieces; nothing below a feature
  * imports one, and nothing below `app/` imports it.

@@ -34,6 +34,7 @@ export const CONSOLE_PAGES = [
   '/devices/:id',
   '/notifications',
   '/notifications/settings',
+  '/attention',
   '/sensors',
   '/settings',
   '/settings/rooms',

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { answerKey } from '../../web/src/offline/cache-keys.js';
-import { labelsOf, resolution } from '../../web/src/offline/cache-labels.js';
-import { CACHE_CAPS, ReadStore, type CacheCaps } from '../../web/src/offline/cache-store.js';
+import { answerKey } from '../../web/src/api/cache-keys.js';
+import { labelsOf, resolution } from '../../web/src/api/cache-labels.js';
+import { CACHE_CAPS, ReadStore, type CacheCaps } from '../../web/src/api/cache-store.js';
 
 const DAY = 86_400_000;
 let databases = 0;

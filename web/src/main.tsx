@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { api } from './api/client';
 import { App } from './app/app';
-import { readCache } from './offline/cache';
+import { readCache } from './api/cache';
 import { registerServiceWorker } from './offline/install';
 import './styles.css';
 

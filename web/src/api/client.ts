@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
+import { Queued, queueWrites } from '../offline/queue';
 import { strings } from './strings';
 
 /** The API's named shapes (Member, ApiKey, Device, Session, …), as its OpenAPI document says. */
@@ -16,6 +17,8 @@ export const api = createClient<paths, 'application/json'>({
   baseUrl: '',
   credentials: 'same-origin',
 });
+// Bench writes made offline wait in the write queue (offline/queue.ts).
+api.use(queueWrites);
 
 /** A refusal in the API's own words (`error`), with its catalogue `code`. */
 export interface Failure {
@@ -50,6 +53,13 @@ const OFFLINE: Failure = {
   error: strings.offline,
 };
 
+/** A bench write kept on this device: it is sent, in order, when the connection returns. */
+export const QUEUED: Failure = {
+  status: 0,
+  code: 'QUEUED',
+  error: strings.queued,
+};
+
 /** Listeners told when the API says the session has ended (401). */
 const signedOutListeners = new Set<() => void>();
 export function onSignedOut(listener: () => void): () => void {
@@ -69,7 +79,7 @@ const reached = (yes: boolean) => {
 
 /**
  * One API call as an answer: its data, or the failure the API gave (a network
- * failure included), never a thrown error. A 401 tells the app the session ended;
+ * failure included; QUEUED for a bench write kept to send later), never a thrown error. A 401 tells the app the session ended;
  * whether the server answered at all is told to `onReach` listeners.
  */
 export async function call<T>(
@@ -78,7 +88,8 @@ export async function call<T>(
   let result: Awaited<typeof pending>;
   try {
     result = await pending;
-  } catch {
+  } catch (error) {
+    if (error instanceof Queued) return { ok: false, failure: QUEUED };
     reached(false);
     return { ok: false, failure: OFFLINE };
   }

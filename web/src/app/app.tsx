@@ -6,6 +6,7 @@ import { isSignInPath, rememberNext } from '../features/sign-in/next';
 import { adminsOnly } from './gate';
 import { NotFound, SCREENS } from './screens';
 import { Shell } from './shell';
+import { startSending } from '../offline/queue';
 import { strings } from './strings';
 
 /** The sign-in pages: shown outside the router, before anyone is signed in. */
@@ -57,6 +58,10 @@ function Root() {
   }, []);
 
   useEffect(() => onSignedOut(() => setState({ kind: 'signed-out' })), []);
+
+  // Writes kept on this device while offline: sent once someone is signed in.
+  const member = state.kind === 'signed-in' ? state.session.member.id : null;
+  useEffect(() => (member !== null ? startSending(member) : undefined), [member]);
 
   // Signed out on a page of the console: to the signed-out page, remembering the way back.
   const signedOutHere = state.kind === 'signed-out' && !isSignInPath(location.path);

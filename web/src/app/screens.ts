@@ -77,6 +77,7 @@ const ApiKeys = lazyScreen(() => import('../features/admin/api-keys'));
 const Devices = lazyScreen(() => import('../features/devices/devices'));
 const Device = lazyScreen(() => import('../features/devices/device'));
 const Inbox = lazyScreen(() => import('../features/notifications/inbox'));
+const Attention = lazyScreen(() => import('../features/offline/attention'));
 const NotificationSettings = lazyScreen(() => import('../features/notifications/settings'));
 const LabSettings = lazyScreen(() => import('../features/lab-settings/settings'));
 const RoomSettings = lazyScreen(() => import('../features/lab-settings/rooms'));
@@ -184,6 +185,8 @@ export const SCREENS: readonly Screen[] = [
   // Each person's own: reached by the bell in the top bar.
   { path: '/notifications', screen: Inbox, who: 'signed-in' },
   { path: '/notifications/settings', screen: NotificationSettings, who: 'signed-in' },
+  // The write queue's refusals: reached by the status in the top bar.
+  { path: '/attention', screen: Attention, who: 'signed-in' },
   { path: '/sensors', screen: NotBuilt, who: 'signed-in' },
   // Lab settings: opened from the account menu; every member reads them, managers and up change them.
   { path: '/settings', screen: LabSettings, who: 'signed-in' },

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onReach } from '../api/client';
-import { asOfTime, useAsOf } from '../offline/cache-status';
+import { asOfTime, useAsOf } from '../api/cache-status';
 import { useLocation } from 'preact-iso';
 import { NAVIGATION, type NavEntry } from './screens';
 import { useSignedIn } from '../api/session';
@@ -11,6 +11,7 @@ import { AccountMenu } from './account-menu';
 import { Icon } from './icons';
 import { Search } from './search';
 import { strings } from './strings';
+import { QueueStatus, WaitingHere } from '../features/offline/waiting';
 
 /** Addresses below a place that are no place's: the print sheet is reached from lists, not Scan. */
 const NO_PLACE = ['/labels/print'];
@@ -89,7 +90,9 @@ export function Shell(props: { children: ComponentChildren }) {
             {asOf === null ? strings.offline : strings.offlineAsOf(asOfTime(asOf))}
           </p>
         )}
+        <QueueStatus />
         <main id="main" ref={main} tabIndex={-1}>
+          <WaitingHere />
           {props.children}
         </main>
       </div>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { newIdempotencyKey, type Answer, type Failure } from '../api/client';
+import { newIdempotencyKey, QUEUED, type Answer, type Failure } from '../api/client';
 
 /**
  * The field a refusal names: the API says `name: must not be empty`,
@@ -44,13 +44,19 @@ export interface ApiForm<T> {
 /**
  * Sends a form's request with its own Idempotency-Key, kept until the request
  * succeeds: a retry after a dropped connection replays the first answer instead
- * of creating a second record. Refusals are shown in the API's own words, next
+ * of creating a second record. A bench write made offline is kept in the write
+ * queue with that key (`onQueued`). Refusals are shown in the API's own words, next
  * to the field they name (`fields`), else at the top of the form.
  */
 export function useApiForm<T>(options: {
   fields: readonly string[];
   send: (idempotencyKey: string) => Promise<Answer<T>>;
   onSuccess?: (data: T) => void;
+  /**
+   * The write was kept on this device to send later (offline/queue.ts): done for the
+   * form, with nothing made yet. Without it, the form says so at its top.
+   */
+  onQueued?: () => void;
 }): ApiForm<T> {
   const key = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,6 +73,13 @@ export function useApiForm<T>(options: {
       setFailure(null);
       try {
         const answer = await options.send(key.current);
+        if (!answer.ok && answer.failure.code === QUEUED.code) {
+          // The queue holds the key now; a next submit is a new piece of work.
+          key.current = null;
+          if (options.onQueued) options.onQueued();
+          else setFailure(answer.failure);
+          return null;
+        }
         if (!answer.ok) {
           setFailure(answer.failure);
           return null;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer } from '../api/client';
-import { isStale, useBackOnline } from '../offline/cache-status';
+import { isStale, useBackOnline } from '../api/cache-status';
 
 /**
  * One API read for a screen's part: null while it loads, then its answer. An

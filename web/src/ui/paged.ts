@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Answer, Failure } from '../api/client';
-import { isStale, useBackOnline } from '../offline/cache-status';
+import { isStale, useBackOnline } from '../api/cache-status';
 
 export interface PagedList<T> {
   readonly items: readonly T[];

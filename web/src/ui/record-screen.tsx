@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Answer } from '../api/client';
-import { isStale, useBackOnline } from '../offline/cache-status';
+import { isStale, useBackOnline } from '../api/cache-status';
 import { Notice } from './parts';
 
 /** The way back from a record's screen to its list: `← All tasks`. */

@@ -59,6 +59,7 @@ export const strings = {
     contamination: 'Contamination reported.',
     photo: 'Photo added.',
     comment: 'Comment added.',
+    waiting: 'Saved on this device: waiting to send.',
     archived: 'Archived.',
     restored: 'Restored from the archive.',
   },

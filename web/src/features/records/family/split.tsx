@@ -83,6 +83,7 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
       ),
     onSuccess: (split) =>
       page.saved(s.done(split.daughters.map((d) => d.label ?? d.external_id ?? d.id))),
+    onQueued: page.kept,
   });
   const leaving = daughters.reduce((total, d) => total + (countOf(d.vessel_count) ?? 0), 0);
   const error = form.errorFor('daughters');

@@ -150,6 +150,10 @@ function CommentForm() {
       setBody('');
       page.changed(strings.done.comment);
     },
+    onQueued: () => {
+      setBody('');
+      page.kept();
+    },
   });
   const typing = typedMention(body, caret);
   const suggestions =

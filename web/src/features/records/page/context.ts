@@ -34,6 +34,11 @@ export interface RecordContext {
   readonly changed: (message: string) => void;
   /** A bench form saved: as `changed`, and the form closes, the focus back on its button. */
   readonly saved: (message: string) => void;
+  /**
+   * A write was kept on this device to send later: the page says so and the form
+   * closes; nothing is read again (the record shows it as waiting to send).
+   */
+  readonly kept: () => void;
   /** Opens a bench form (asking first when another holds what was typed). */
   readonly open: (form: BenchFormName) => void;
   /** Whether the signed-in person's session holds a scope. */

@@ -86,6 +86,7 @@ export function StageForm(props: { onCancel: () => void }) {
         }),
       ),
     onSuccess: (moved) => page.saved(strings.done.stage(page.stageName(moved.stage))),
+    onQueued: page.kept,
   });
   const field = bindFields(form, values);
   const title = page.currentStage === null ? s.firstTitle : s.title;
@@ -145,6 +146,7 @@ export function TransferForm(props: { onCancel: () => void }) {
         }),
       ),
     onSuccess: (transfer) => page.saved(strings.done.transfer(transfer.transfer_cycle)),
+    onQueued: page.kept,
   });
   const field = bindFields(form, values);
   // An explant's transfer without counts, or down to no vessel at all, is asked about first.
@@ -234,6 +236,7 @@ export function ContaminationForm(props: { onCancel: () => void }) {
         }),
       ),
     onSuccess: () => page.saved(strings.done.contamination),
+    onQueued: page.kept,
   });
   const field = bindFields(form, values);
   return (

@@ -127,6 +127,10 @@ export function RecordPage<T extends RecordBase>(props: {
         changed(text);
         bench.saved();
       },
+      kept: () => {
+        setMessage(strings.done.waiting);
+        bench.saved();
+      },
       open: bench.open,
       can,
       // The API's rule: the member who created it, or a manager and above.

@@ -127,6 +127,12 @@ function PhotoForm() {
     setPreview(url);
     return () => URL.revokeObjectURL(url);
   }, [file]);
+  const cleared = () => {
+    setFile(null);
+    setPreview(null);
+    values.reset();
+    setInputKey((k) => k + 1);
+  };
   const form = useApiForm({
     fields: ['image_base64', ...values.names],
     send: async (key) => {
@@ -145,11 +151,12 @@ function PhotoForm() {
       );
     },
     onSuccess: () => {
-      setFile(null);
-      setPreview(null);
-      values.reset();
-      setInputKey((k) => k + 1);
+      cleared();
       page.changed(strings.done.photo);
+    },
+    onQueued: () => {
+      cleared();
+      page.kept();
     },
   });
   const field = bindFields(form, values);

@@ -1,5 +1,5 @@
 import type { Middleware } from 'openapi-fetch';
-import { api, SAVED_AT_HEADER } from '../api/client';
+import { api, SAVED_AT_HEADER } from './client';
 import {
   answerKey,
   LABEL_CODES_PATH,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { onReach, type Answer } from '../api/client';
+import { onReach, type Answer } from './client';
 
 /** Listeners told the time of each kept answer shown in place of the server's. */
 const servedListeners = new Set<(savedAt: number) => void>();
