@@ -134,7 +134,8 @@ export async function installConsole(
   app.get('/index.html', { schema: { hide: true } }, async (_req, reply) =>
     pageHeaders(reply, 200).send(page),
   );
-  for (const file of ROOT_FILES) {
+  // A build of an older Vitro left in dist/ may lack some (the next build writes them).
+  for (const file of ROOT_FILES.filter((file) => existsSync(`${BUILT}${file.path}`))) {
     const content = readFileSync(`${BUILT}${file.path}`);
     app.get(`/${file.path}`, { schema: { hide: true } }, async (_req, reply) =>
       reply
