@@ -8,11 +8,11 @@ import { create as createTar } from 'tar';
 import type { BackupEncryption, Config } from '../config.js';
 import { DEMO_KEY_FILE, demoKeyPath } from '../config.js';
 import type { Database } from '../db/database.js';
+import { vitroVersion } from '../lib/version.js';
 import {
   FORMAT,
   FORMAT_VERSION,
   MANIFEST_PATH,
-  vitroVersion,
   type BackupPart,
   type Manifest,
 } from './manifest.js';
