@@ -307,7 +307,7 @@ export async function createBackup(
       format: FORMAT,
       format_version: FORMAT_VERSION,
       created_at: new Date(started).toISOString(),
-      vitro_version: vitroVersion(),
+      vitro_version: vitroVersion() ?? '0.0.0',
       database: {
         dialect: config.database.dialect,
         schema_version: dbPart.migrations.at(-1) ?? null,

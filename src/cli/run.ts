@@ -20,7 +20,7 @@ async function buildProgram(
 ): Promise<Command> {
   const program = new Command('vitro')
     .description('Admin CLI and server of Vitro, the lab-management API server')
-    .version(vitroVersion())
+    .version(vitroVersion() ?? '0.0.0')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out(text),
