@@ -8,11 +8,11 @@ import { create as createTar } from 'tar';
 import type { BackupEncryption, Config } from '../config.js';
 import { DEMO_KEY_FILE, demoKeyPath } from '../config.js';
 import type { Database } from '../db/database.js';
+import { vitroVersion } from '../lib/version.js';
 import {
   FORMAT,
   FORMAT_VERSION,
   MANIFEST_PATH,
-  vitroVersion,
   type BackupPart,
   type Manifest,
 } from './manifest.js';
@@ -307,7 +307,7 @@ export async function createBackup(
       format: FORMAT,
       format_version: FORMAT_VERSION,
       created_at: new Date(started).toISOString(),
-      vitro_version: vitroVersion(),
+      vitro_version: vitroVersion() ?? '0.0.0',
       database: {
         dialect: config.database.dialect,
         schema_version: dbPart.migrations.at(-1) ?? null,

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 /** The first entry of every archive: what it holds and how to check it. */
 export const MANIFEST_PATH = 'manifest.json';
 export const FORMAT = 'vitro-backup';
@@ -29,17 +27,6 @@ export interface Manifest {
   readonly parts: readonly BackupPart[];
   /** What the archive does not hold, in words a person can act on. */
   readonly not_covered: readonly string[];
-}
-
-/** The version of this Vitro, from its package.json. */
-export function vitroVersion(): string {
-  try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    const { version } = JSON.parse(text) as { version?: unknown };
-    return typeof version === 'string' ? version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

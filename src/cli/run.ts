@@ -1,17 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { vitroVersion } from '../lib/version.js';
 import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from './commands.js';
 import { errorMessage, jsonLine, type CliIo } from './io.js';
-
-function packageVersion(): string {
-  try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    const { version } = JSON.parse(text) as { version?: unknown };
-    return typeof version === 'string' ? version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 const HELP_AFTER = `
 Every command prints one JSON object on stdout and exits 0; on failure it prints
@@ -30,7 +20,7 @@ async function buildProgram(
 ): Promise<Command> {
   const program = new Command('vitro')
     .description('Admin CLI and server of Vitro, the lab-management API server')
-    .version(packageVersion())
+    .version(vitroVersion() ?? '0.0.0')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out(text),

@@ -1,4 +1,5 @@
-import type { Trx } from './database.js';
+import type { Db, Trx } from './database.js';
+import { inTransaction } from './transaction.js';
 
 /**
  * Leases: which process runs a periodic job right now, across every process that
@@ -37,4 +38,25 @@ export async function releaseLease(trx: Trx, name: string, holder: string): Prom
     .where('name', '=', name)
     .where('holder', '=', holder)
     .execute();
+}
+
+/**
+ * `holder`'s hold on the lease `name`: `take` takes or renews it for `ms` from
+ * `nowMs` (false when another holds it), `release` gives it up; each in a
+ * transaction of its own.
+ */
+export function leaseOf(db: Db, name: string, holder: string, ms: number) {
+  return {
+    take: (nowMs: number): Promise<boolean> =>
+      inTransaction(db, (trx) =>
+        takeLease(
+          trx,
+          name,
+          holder,
+          new Date(nowMs).toISOString(),
+          new Date(nowMs + ms).toISOString(),
+        ),
+      ),
+    release: (): Promise<void> => inTransaction(db, (trx) => releaseLease(trx, name, holder)),
+  };
 }

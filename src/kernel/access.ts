@@ -170,15 +170,33 @@ export function defaultDeviceAllowance(plan: Plan): number | null {
   }
 }
 
+/**
+ * Narrowed lists by the key's scope list (the same array for every request of a key:
+ * authentication keeps parsed lists), then by role and plan. GET /me answers one on
+ * every call, and narrowing runs through every scope there is.
+ */
+const narrowed = new WeakMap<readonly Scope[], Map<string, readonly Scope[]>>();
+
 /** A key's scopes narrowed to what its owner's role and the workspace plan allow. */
 export function effectiveScopes(scopes: readonly Scope[], role: Role, plan: Plan): Scope[] {
-  const access = planAccess(plan);
-  return SCOPES.filter(
-    (scope) =>
-      scopes.includes(scope) &&
-      roleAtLeast(role, minimumRoleForScope(scope)) &&
-      (access === 'full' || (access === 'devices' && DEVICE_PLAN_SCOPES.has(scope))),
-  );
+  let byRole = narrowed.get(scopes);
+  if (byRole === undefined) {
+    byRole = new Map();
+    narrowed.set(scopes, byRole);
+  }
+  const key = `${role} ${plan}`;
+  let found = byRole.get(key);
+  if (found === undefined) {
+    const access = planAccess(plan);
+    found = SCOPES.filter(
+      (scope) =>
+        scopes.includes(scope) &&
+        roleAtLeast(role, minimumRoleForScope(scope)) &&
+        (access === 'full' || (access === 'devices' && DEVICE_PLAN_SCOPES.has(scope))),
+    );
+    byRole.set(key, found);
+  }
+  return [...found];
 }
 
 /** A record created by someone else may be edited or moved by a manager or above only. */

@@ -22,12 +22,18 @@ function unsupportedMediaType(req: FastifyRequest): AppError {
   );
 }
 
-/** The route's own size limit: a file body's, else the JSON bodies'. */
-function bodyLimitOf(req: FastifyRequest): { bytes: number; tooLarge: AppError } {
+/** The route's own size limit in bytes: a file body's, else the JSON bodies'. */
+function bodyLimitOf(req: FastifyRequest): number {
+  return req.routeOptions.config.vitro?.rawBody?.maxBytes ?? BODY_LIMIT_BYTES;
+}
+
+/**
+ * The 413 naming the route's own limit. Made only when a body is refused: an error
+ * takes a stack trace, which the check on every request must not pay for.
+ */
+function tooLargeFor(req: FastifyRequest): AppError {
   const raw = req.routeOptions.config.vitro?.rawBody;
-  return raw == null
-    ? { bytes: BODY_LIMIT_BYTES, tooLarge: errors.payloadTooLarge() }
-    : { bytes: raw.maxBytes, tooLarge: errors.payloadTooLarge(raw.tooLarge) };
+  return raw == null ? errors.payloadTooLarge() : errors.payloadTooLarge(raw.tooLarge);
 }
 
 export interface Failure {
@@ -71,7 +77,7 @@ function failureOf(error: FastifyError | AppError | Error, req: FastifyRequest):
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return failureOf(bodyLimitOf(req).tooLarge, req);
+      return failureOf(tooLargeFor(req), req);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return failureOf(unsupportedMediaType(req), req);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -187,8 +193,7 @@ export function installHttpConventions(app: FastifyInstance): HttpConventions {
       return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
-    const limit = bodyLimitOf(req);
-    done(length > limit.bytes ? limit.tooLarge : undefined);
+    done(length > bodyLimitOf(req) ? tooLargeFor(req) : undefined);
   });
 
   // JSON bodies; an empty body is "no body" (never invalid JSON). An operation that
@@ -269,13 +274,13 @@ export function installHttpConventions(app: FastifyInstance): HttpConventions {
       let length = 0;
       const onData = (chunk: Buffer) => {
         length += chunk.length;
-        if (length <= limit.bytes) {
+        if (length <= limit) {
           chunks.push(chunk);
           return;
         }
         // As Fastify does past a body limit: stop reading, answer 413.
         stop();
-        done(limit.tooLarge, undefined);
+        done(tooLargeFor(req), undefined);
       };
       const onEnd = () => {
         stop();

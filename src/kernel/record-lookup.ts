@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
+import { errors } from './errors.js';
 
 /** The kinds of record other records can name (a stage's plant, a comment's task, …). */
 export const RECORD_KINDS = [
@@ -84,4 +85,26 @@ export function recordLookup<S extends RecordSources>(sources: S): RecordLookup<
     find: (db, kind, workspaceId, id) => sources[kind].find(db, workspaceId, id) as never,
     lock: (trx, kind, workspaceId, id) => sources[kind].lock(trx, workspaceId, id) as never,
   };
+}
+
+/**
+ * The plant and the explant a write names (either may be left out) must exist in
+ * the workspace: otherwise 404 naming the one that does not.
+ */
+export async function requireNamedPlantAndExplant(
+  db: Db,
+  records: RecordLookup,
+  workspaceId: string,
+  named: { readonly plantId: string | null; readonly explantId: string | null },
+): Promise<void> {
+  const { plantId, explantId } = named;
+  if (plantId !== null && (await records.find(db, 'plant', workspaceId, plantId)) === undefined) {
+    throw errors.notFound('Plant');
+  }
+  if (
+    explantId !== null &&
+    (await records.find(db, 'explant', workspaceId, explantId)) === undefined
+  ) {
+    throw errors.notFound('Explant');
+  }
 }

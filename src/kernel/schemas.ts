@@ -140,3 +140,19 @@ export const OptionalOf = <T extends TSchema>(schema: T) => Type.Optional(Nullab
 
 /** Text up to `max` characters that may be left out or null. */
 export const OptionalText = (max: number) => OptionalOf(Type.String({ maxLength: max }));
+
+/**
+ * The `from`/`to` query parameters of a list of things that occurred, both ends
+ * inclusive (`timeWindow` in window.ts reads them).
+ */
+export const OccurredWindowQuery = {
+  from: Type.Optional(
+    Type.String({ format: 'date-time', description: 'occurred at or after (ISO 8601 with zone)' }),
+  ),
+  to: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'occurred at or before (ISO 8601 with zone); not earlier than from',
+    }),
+  ),
+};

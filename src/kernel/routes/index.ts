@@ -107,6 +107,26 @@ function pageSettings(spec: ListSpec<TSchema, TSchema, TSchema>): PageSettings {
   };
 }
 
+/** A GET operation (a read or a list): no body, no Idempotency-Key, 200. */
+function readOperation(
+  spec: OperationSpec<TSchema, TSchema> & { meta?: TSchema },
+  own: Pick<Operation, 'data' | 'metaRequired' | 'paging' | 'readCsv'>,
+): Operation {
+  return {
+    method: 'GET',
+    spec,
+    rule: ruleOf(spec),
+    status: 200,
+    body: null,
+    bodyOptional: false,
+    bodyOfAnyType: false,
+    rawBody: null,
+    meta: spec.meta ?? null,
+    idempotency: null,
+    ...own,
+  };
+}
+
 export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
   app.addSchema(ErrorEnvelope);
   app.addSchema(Money);
@@ -208,42 +228,22 @@ export function createRoutes(app: FastifyInstance, kernel: Kernel): Routes {
 
   return {
     read(spec) {
-      const op: Operation = {
-        method: 'GET',
-        spec,
-        rule: ruleOf(spec),
-        status: 200,
-        body: null,
-        bodyOptional: false,
-        bodyOfAnyType: false,
-        rawBody: null,
+      const op = readOperation(spec, {
         data: spec.data,
-        meta: spec.meta ?? null,
         metaRequired: spec.metaRequired ?? false,
         paging: null,
         readCsv: spec.csv !== undefined,
-        idempotency: null,
-      };
+      });
       const csv = spec.csv ?? null;
       register(op, runRead(kernel, op, spec.handler, csv));
     },
     list(spec) {
-      const op: Operation = {
-        method: 'GET',
-        spec,
-        rule: ruleOf(spec),
-        status: 200,
-        body: null,
-        bodyOptional: false,
-        bodyOfAnyType: false,
-        rawBody: null,
+      const op = readOperation(spec, {
         data: Type.Array(spec.item),
-        meta: spec.meta ?? null,
         metaRequired: true,
         paging: pageSettings(spec),
         readCsv: false,
-        idempotency: null,
-      };
+      });
       register(op, runList(kernel, op, spec.handler, spec.item));
     },
     write(spec) {

@@ -9,7 +9,11 @@ import {
   DEVICE_TOKEN_SCOPES,
   type Feature,
 } from '../../kernel/access.js';
-import { parseCredential, type Environment } from '../../kernel/credentials.js';
+import {
+  parseCredential,
+  type CredentialLookup,
+  type Environment,
+} from '../../kernel/credentials.js';
 import { errors } from '../../kernel/errors.js';
 import { parseJsonArray } from '../../kernel/json.js';
 import type { Authenticator, Principal } from '../../kernel/principal.js';
@@ -72,16 +76,103 @@ export function generationCache<T>() {
   };
 }
 
+/**
+ * A credential's row with the principal it makes, or null when it is refused. Both
+ * follow from the row alone, so they are kept together: a request whose row is
+ * reused builds nothing.
+ */
+interface SignIn<R> {
+  readonly row: R;
+  readonly principal: Principal | null;
+}
+
+function keyPrincipal(row: ApiKeySignInRow): Principal | null {
+  if (
+    row.revoked_at !== null ||
+    row.member_status !== 'active' ||
+    row.member_workspace_id !== row.workspace_id ||
+    !isRole(row.role) ||
+    !isPlan(row.plan)
+  ) {
+    return null;
+  }
+  return {
+    kind: 'key',
+    credentialId: row.id,
+    workspaceId: row.workspace_id,
+    plan: row.plan,
+    features: effectiveFeatures(row.plan, readFeatures(row.features)),
+    memberId: row.member_id,
+    role: row.role,
+    deviceId: null,
+    scopes: parseList(row.scopes, isScope),
+    key: {
+      name: row.name,
+      prefix: row.prefix,
+      environment: row.environment as Environment,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+    },
+  };
+}
+
+function tokenPrincipal(row: DeviceTokenSignInRow): Principal | null {
+  if (
+    row.revoked_at !== null ||
+    row.device_status !== 'active' ||
+    row.device_workspace_id !== row.workspace_id ||
+    !isPlan(row.plan)
+  ) {
+    return null;
+  }
+  return {
+    kind: 'device',
+    credentialId: row.id,
+    workspaceId: row.workspace_id,
+    plan: row.plan,
+    features: effectiveFeatures(row.plan, readFeatures(row.features)),
+    memberId: null,
+    role: null,
+    deviceId: row.device_id,
+    scopes: DEVICE_TOKEN_SCOPES,
+    key: null,
+  };
+}
+
 export function createAuthenticator(
   database: Pick<Database, 'db' | 'changeGeneration'>,
   log: FastifyBaseLogger,
 ): Authenticator {
   const { db } = database;
-  const keyRows = generationCache<ApiKeySignInRow>();
-  const tokenRows = generationCache<DeviceTokenSignInRow>();
   const touch = (work: Promise<void>) => {
     work.catch((error: unknown) => log.warn({ err: error }, 'could not record credential use'));
   };
+  /** Who a credential of one kind is, by its hash, or 401 with `refusal`. */
+  const signInWith = <R extends { id: string; last_used_at: string | null }>(
+    lookup: CredentialLookup<R>,
+    principalOf: (row: R) => Principal | null,
+    refusal: string,
+  ) => {
+    const rows = generationCache<SignIn<R>>();
+    return async (hash: string, nowMs: number): Promise<Principal> => {
+      const generation = database.changeGeneration();
+      let signIn = rows.get(hash, generation);
+      if (signIn === undefined) {
+        const row = await lookup.find(db, hash);
+        if (row !== undefined) {
+          signIn = { row, principal: principalOf(row) };
+          rows.set(hash, generation, signIn);
+        }
+      }
+      if (signIn === undefined || signIn.principal === null) throw errors.unauthorized(refusal);
+      if (staleSince(signIn.row.last_used_at, nowMs)) {
+        touch(lookup.recordUse(db, signIn.row.id, new Date(nowMs).toISOString()));
+      }
+      return signIn.principal;
+    };
+  };
+  const keys = signInWith(apiKeySignIn, keyPrincipal, 'Unknown or revoked API key');
+  const tokens = signInWith(deviceTokenSignIn, tokenPrincipal, 'Unknown or revoked device token');
 
   return async (authorization) => {
     if (authorization === undefined || authorization === '') {
@@ -92,78 +183,6 @@ export function createAuthenticator(
     // Malformed or mistyped (bad checksum): refused without reading the database.
     const parsed = parseCredential(match[1]!);
     if (parsed === null) throw errors.unauthorized('Malformed API key');
-
-    const nowMs = Date.now();
-    if (parsed.kind === 'key') {
-      const generation = database.changeGeneration();
-      let row = keyRows.get(parsed.hash, generation);
-      if (row === undefined) {
-        row = await apiKeySignIn.find(db, parsed.hash);
-        if (row !== undefined) keyRows.set(parsed.hash, generation, row);
-      }
-      if (
-        row === undefined ||
-        row.revoked_at !== null ||
-        row.member_status !== 'active' ||
-        row.member_workspace_id !== row.workspace_id ||
-        !isRole(row.role) ||
-        !isPlan(row.plan)
-      ) {
-        throw errors.unauthorized('Unknown or revoked API key');
-      }
-      if (staleSince(row.last_used_at, nowMs)) {
-        touch(apiKeySignIn.recordUse(db, row.id, new Date(nowMs).toISOString()));
-      }
-      const principal: Principal = {
-        kind: 'key',
-        credentialId: row.id,
-        workspaceId: row.workspace_id,
-        plan: row.plan,
-        features: effectiveFeatures(row.plan, readFeatures(row.features)),
-        memberId: row.member_id,
-        role: row.role,
-        deviceId: null,
-        scopes: parseList(row.scopes, isScope),
-        key: {
-          name: row.name,
-          prefix: row.prefix,
-          environment: row.environment as Environment,
-          createdAt: row.created_at,
-          lastUsedAt: row.last_used_at,
-        },
-      };
-      return principal;
-    }
-
-    const generation = database.changeGeneration();
-    let row = tokenRows.get(parsed.hash, generation);
-    if (row === undefined) {
-      row = await deviceTokenSignIn.find(db, parsed.hash);
-      if (row !== undefined) tokenRows.set(parsed.hash, generation, row);
-    }
-    if (
-      row === undefined ||
-      row.revoked_at !== null ||
-      row.device_status !== 'active' ||
-      row.device_workspace_id !== row.workspace_id ||
-      !isPlan(row.plan)
-    ) {
-      throw errors.unauthorized('Unknown or revoked device token');
-    }
-    if (staleSince(row.last_used_at, nowMs)) {
-      touch(deviceTokenSignIn.recordUse(db, row.id, new Date(nowMs).toISOString()));
-    }
-    return {
-      kind: 'device',
-      credentialId: row.id,
-      workspaceId: row.workspace_id,
-      plan: row.plan,
-      features: effectiveFeatures(row.plan, readFeatures(row.features)),
-      memberId: null,
-      role: null,
-      deviceId: row.device_id,
-      scopes: DEVICE_TOKEN_SCOPES,
-      key: null,
-    };
+    return (parsed.kind === 'key' ? keys : tokens)(parsed.hash, Date.now());
   };
 }

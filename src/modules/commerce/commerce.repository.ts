@@ -6,9 +6,8 @@ import { withinWindow, type TimeWindow } from '../../kernel/window.js';
 
 export type OrderLineRow = OrderLineTable;
 
-const COLUMNS = [
-  'id',
-  'workspace_id',
+/** What a line says of a sale: all that an import matches a line sent without an id on. */
+export const ORDER_LINE_FACTS = [
   'plant_id',
   'product_link_id',
   'store_product_id',
@@ -17,9 +16,9 @@ const COLUMNS = [
   'unit_amount',
   'unit_currency',
   'occurred_at',
-  'created_at',
-  'occurred_key',
-] as const;
+] as const satisfies readonly (keyof OrderLineTable)[];
+
+const COLUMNS = ['id', 'workspace_id', ...ORDER_LINE_FACTS, 'created_at', 'occurred_key'] as const;
 
 export const orderLines = workspaceTable('order_lines', COLUMNS);
 

@@ -1,5 +1,12 @@
 import Type from 'typebox';
-import { Int, MoneyRef, Nullable, NullableMoney, Uuid } from '../../kernel/schemas.js';
+import {
+  Int,
+  MoneyRef,
+  Nullable,
+  NullableMoney,
+  OccurredWindowQuery,
+  Uuid,
+} from '../../kernel/schemas.js';
 import { OFFSET_MAX } from '../../kernel/paging.js';
 
 export const OrderLine = Type.Object(
@@ -30,20 +37,8 @@ export const SellThroughGroup = Type.Object(
   { $id: 'SellThroughGroup' },
 );
 
-const window = {
-  from: Type.Optional(
-    Type.String({ format: 'date-time', description: 'occurred at or after (ISO 8601 with zone)' }),
-  ),
-  to: Type.Optional(
-    Type.String({
-      format: 'date-time',
-      description: 'occurred at or before (ISO 8601 with zone); not earlier than from',
-    }),
-  ),
-};
-
 export const OrderLineQuery = Type.Object({
-  ...window,
+  ...OccurredWindowQuery,
   product_link_id: Type.Optional(Uuid({ description: 'only the lines of this product link' })),
 });
 
@@ -52,7 +47,7 @@ export const SELL_THROUGH_DEFAULT_LIMIT = 50;
 export const SELL_THROUGH_MAX_LIMIT = 200;
 
 export const SellThroughQuery = Type.Object({
-  ...window,
+  ...OccurredWindowQuery,
   plant_id: Type.Optional(Uuid({ description: 'only this culture line (plant)' })),
   limit: Type.Optional(
     Int({

@@ -2,4 +2,4 @@
  * The commerce module's face: store order lines. The import writes them through
  * their table gateway (`orderLines`).
  */
-export { orderLines } from './commerce.repository.js';
+export { ORDER_LINE_FACTS, orderLines } from './commerce.repository.js';

@@ -1,3 +1,4 @@
+import { countsByKey } from '../../lib/counts.js';
 import { sql } from 'kysely';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { fetchPage, NEWEST_FIRST, type Page, type PageRequest } from '../../db/pages.js';
@@ -274,16 +275,14 @@ export async function countDevicesByRoom(
   workspaceId: string,
   roomIds: readonly string[],
 ): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(roomIds.map((id) => [id, 0]));
-  if (roomIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom('devices')
-    .select(['room_id', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('workspace_id', '=', workspaceId)
-    .where('room_id', 'in', [...roomIds])
-    .where('status', '!=', 'retired')
-    .groupBy('room_id')
-    .execute();
-  for (const row of rows) if (row.room_id !== null) counts.set(row.room_id, Number(row.count));
-  return counts;
+  return countsByKey(roomIds, (ids) =>
+    db
+      .selectFrom('devices')
+      .select(['room_id as key', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('workspace_id', '=', workspaceId)
+      .where('room_id', 'in', ids)
+      .where('status', '!=', 'retired')
+      .groupBy('room_id')
+      .execute(),
+  );
 }

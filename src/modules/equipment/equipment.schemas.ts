@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import {
   Closed,
   Nullable,
+  OccurredWindowQuery,
   OptionalOf,
   OptionalText,
   StringEnum,
@@ -190,15 +191,7 @@ export const EquipmentEventQuery = Type.Object({
       description: 'only this kind; with it, offset paging works too (without it: cursor only)',
     }),
   ),
-  from: Type.Optional(
-    Type.String({ format: 'date-time', description: 'occurred at or after (ISO 8601 with zone)' }),
-  ),
-  to: Type.Optional(
-    Type.String({
-      format: 'date-time',
-      description: 'occurred at or before (ISO 8601 with zone); not earlier than from',
-    }),
-  ),
+  ...OccurredWindowQuery,
 });
 
 /**

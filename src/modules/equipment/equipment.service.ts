@@ -101,19 +101,53 @@ export async function createEquipment(
   now: string,
 ): Promise<EquipmentRecord> {
   await requireFreeName(trx, workspaceId, input.name, null);
-  const row: EquipmentRow = {
-    id: newId(),
+  const row = newEquipmentRow(
+    workspaceId,
+    newId(),
+    {
+      name: input.name,
+      category: input.category,
+      status: input.status ?? 'active',
+      manufacturer: input.manufacturer ?? null,
+      model: input.model ?? null,
+      serial_number: input.serial_number ?? null,
+      location: input.location ?? null,
+      purchase_date: input.purchase_date ?? null,
+      vendor_url: input.vendor_url ?? null,
+      notes: input.notes ?? null,
+    },
+    now,
+  );
+  await equipment.insert(trx, row);
+  return presentEquipment(row);
+}
+
+/** What a piece of equipment is written with, by the API and an import alike. */
+export type EquipmentLibraryFields = Pick<
+  EquipmentRow,
+  | 'name'
+  | 'category'
+  | 'status'
+  | 'manufacturer'
+  | 'model'
+  | 'serial_number'
+  | 'location'
+  | 'purchase_date'
+  | 'vendor_url'
+  | 'notes'
+>;
+
+/** A new piece's row: its library fields; calibration and maintenance dates come from its events. */
+export function newEquipmentRow(
+  workspaceId: string,
+  id: string,
+  fields: EquipmentLibraryFields,
+  now: string,
+): EquipmentRow {
+  return {
+    id,
     workspace_id: workspaceId,
-    name: input.name,
-    category: input.category,
-    status: input.status ?? 'active',
-    manufacturer: input.manufacturer ?? null,
-    model: input.model ?? null,
-    serial_number: input.serial_number ?? null,
-    location: input.location ?? null,
-    purchase_date: input.purchase_date ?? null,
-    vendor_url: input.vendor_url ?? null,
-    notes: input.notes ?? null,
+    ...fields,
     last_calibrated_at: null,
     next_calibration_due_at: null,
     last_maintenance_at: null,
@@ -121,8 +155,6 @@ export async function createEquipment(
     created_at: now,
     updated_at: now,
   };
-  await equipment.insert(trx, row);
-  return presentEquipment(row);
 }
 
 /**

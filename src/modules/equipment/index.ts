@@ -4,5 +4,10 @@
  */
 export { recordEquipmentEvent, type EquipmentEventInput } from './equipment-events.service.js';
 export { equipment, equipmentEvents } from './equipment.repository.js';
-export { EQUIPMENT_CATEGORIES, EQUIPMENT_STATUSES } from './equipment.service.js';
+export {
+  EQUIPMENT_CATEGORIES,
+  EQUIPMENT_STATUSES,
+  newEquipmentRow,
+  type EquipmentLibraryFields,
+} from './equipment.service.js';
 export { equipmentFields } from './equipment.schemas.js';

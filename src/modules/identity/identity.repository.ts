@@ -24,7 +24,7 @@ const WORKSPACE_COLUMNS = [
   'time_zone',
 ] as const;
 
-const MEMBER_COLUMNS = [
+export const MEMBER_COLUMNS = [
   'id',
   'workspace_id',
   'name',

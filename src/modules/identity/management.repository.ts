@@ -1,18 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { workspaceTable } from '../../db/tables.js';
 import type { PageRequest } from '../../db/pages.js';
+import { MEMBER_COLUMNS } from './identity.repository.js';
 
 /** Members and keys as the console lists them: one workspace's, newest first, by page. */
-const members = workspaceTable('members', [
-  'id',
-  'workspace_id',
-  'name',
-  'email',
-  'role',
-  'status',
-  'created_at',
-  'updated_at',
-]);
+const members = workspaceTable('members', MEMBER_COLUMNS);
 
 /** Never the key's hash. */
 const apiKeys = workspaceTable('api_keys', [

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../kernel/ids.js';
 import { canonicalJson } from '../../kernel/json.js';
-import { orderLines } from '../commerce/index.js';
+import type { OrderLineTable } from '../../db/schema.js';
+import { ORDER_LINE_FACTS, orderLines } from '../commerce/index.js';
 import { equipment } from '../equipment/index.js';
 import { rooms } from '../lab/index.js';
 import { cultureLinePrices, priceEvents } from '../pricing/index.js';
@@ -46,16 +47,7 @@ export const naturalKey = {
   equipment: (e: { name: string }) => e.name,
   price: (p: { plant_id: string }) => p.plant_id,
   priceEvent: (e: { plant_id: string; changed_at: string }) => `${e.plant_id} ${utc(e.changed_at)}`,
-  orderLine: (l: {
-    plant_id: string | null;
-    product_link_id: string | null;
-    store_product_id: string | null;
-    store_variant_id: string | null;
-    quantity: number;
-    unit_amount: string | null;
-    unit_currency: string | null;
-    occurred_at: string | null;
-  }) =>
+  orderLine: (l: Pick<OrderLineTable, (typeof ORDER_LINE_FACTS)[number]>) =>
     canonicalJson([
       l.plant_id,
       l.product_link_id,
@@ -153,17 +145,7 @@ export async function storedIds(db: Db, workspaceId: string, file: ImportFile): 
   await load(
     'order_lines',
     file.order_lines !== undefined,
-    () =>
-      identitiesOf(orderLines, db, workspaceId, [
-        'plant_id',
-        'product_link_id',
-        'store_product_id',
-        'store_variant_id',
-        'quantity',
-        'unit_amount',
-        'unit_currency',
-        'occurred_at',
-      ]),
+    () => identitiesOf(orderLines, db, workspaceId, ORDER_LINE_FACTS),
     naturalKey.orderLine,
   );
   return {

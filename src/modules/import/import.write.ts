@@ -5,8 +5,10 @@ import { diffFields } from '../../lib/changes.js';
 import { orderLines } from '../commerce/index.js';
 import {
   equipment,
+  newEquipmentRow,
   type EQUIPMENT_CATEGORIES,
   type EQUIPMENT_STATUSES,
+  type EquipmentLibraryFields,
 } from '../equipment/index.js';
 import {
   findLabelByBarcode,
@@ -140,19 +142,11 @@ function saveVersion(
 }
 
 /** The library fields of a piece of equipment; calibration and maintenance dates come from its events. */
-export interface EquipmentInput {
+export type EquipmentInput = EquipmentLibraryFields & {
   id: string;
-  name: string;
   category: (typeof EQUIPMENT_CATEGORIES)[number];
   status: (typeof EQUIPMENT_STATUSES)[number];
-  manufacturer: string | null;
-  model: string | null;
-  serial_number: string | null;
-  location: string | null;
-  purchase_date: string | null;
-  vendor_url: string | null;
-  notes: string | null;
-}
+};
 
 /** Inserts the equipment or updates its library fields; an unchanged row is left untouched. */
 export async function saveEquipment(
@@ -163,17 +157,7 @@ export async function saveEquipment(
 ): Promise<void> {
   const { id, ...fields } = input;
   await upsert(equipment, trx, workspaceId, id, fields, {
-    insert: () => ({
-      id,
-      workspace_id: workspaceId,
-      ...fields,
-      last_calibrated_at: null,
-      next_calibration_due_at: null,
-      last_maintenance_at: null,
-      next_maintenance_due_at: null,
-      created_at: now,
-      updated_at: now,
-    }),
+    insert: () => newEquipmentRow(workspaceId, id, fields, now),
     onChange: () => ({ updated_at: now }),
   });
 }

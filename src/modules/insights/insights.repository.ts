@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { StageTable } from '../../db/schema.js';
 
 /*
  * What the insights are computed from: the explants handled in a period, with every
@@ -53,15 +54,10 @@ export interface EdgeFact {
   media_batch_id: string | null;
 }
 
-export interface StageFact {
-  id: string;
-  entity_id: string;
-  stage: string;
-  status: string;
-  entered_on: string;
-  completed_at: string | null;
-  room_id: string | null;
-}
+export type StageFact = Pick<
+  StageTable,
+  'id' | 'entity_id' | 'stage' | 'status' | 'entered_on' | 'completed_at' | 'room_id'
+>;
 
 export interface ContaminationFact {
   id: string;

@@ -1,10 +1,9 @@
 import type { Static } from 'typebox';
 import type { Trx } from '../../db/database.js';
-import { errors } from '../../kernel/errors.js';
 import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { requireNamedPlantAndExplant, type RecordLookup } from '../../kernel/record-lookup.js';
 import { labelScans, type LabelScanRow } from './label-scans.repository.js';
 import type { CreateLabelScanBody, LabelScan } from './label-scans.schemas.js';
 
@@ -37,15 +36,7 @@ export async function recordLabelScan(
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
   const explantId = input.explant_id ?? null;
-  if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
-    throw errors.notFound('Plant');
-  }
-  if (
-    explantId !== null &&
-    (await records.find(trx, 'explant', workspaceId, explantId)) === undefined
-  ) {
-    throw errors.notFound('Explant');
-  }
+  await requireNamedPlantAndExplant(trx, records, workspaceId, { plantId, explantId });
   const row: LabelScanRow = {
     id: newId(),
     workspace_id: workspaceId,

@@ -170,16 +170,8 @@ export async function updateMediaBatch(
     status: input.status,
     notes: input.notes,
   };
-  const changes = diffFields(row, values, [
-    'volume_ml',
-    'ph_measured_centi',
-    'prepared_by',
-    'prepared_at',
-    'autoclave_event_id',
-    'expires_at',
-    'status',
-    'notes',
-  ]);
+  // Every field set above is one a PATCH may change.
+  const changes = diffFields(row, values, Object.keys(values) as (keyof MediaBatchRow)[]);
   if (Object.keys(changes).length === 0) return presentMediaBatch(row);
   const update = { ...(changedValues(changes) as Partial<MediaBatchRow>), updated_at: now };
   await mediaBatches.update(trx, workspaceId, id, update);

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { releaseLease, takeLease } from '../../db/leases.js';
+import { leaseOf } from '../../db/leases.js';
 import { inTransaction } from '../../db/transaction.js';
 import { localDate, wallClock } from '../../lib/zoned-time.js';
-import { newId } from '../../kernel/ids.js';
+import { pendingEmail } from './notify.js';
 import { listMembers, listWorkspaces, type MemberRow } from '../identity/index.js';
 import { digestEmail, immediateEmail, type Email } from './compose.js';
 import {
@@ -193,11 +193,8 @@ export class EmailWorker {
   async queueDigests(): Promise<number> {
     const { db } = this.#options.database;
     const nowMs = this.#now();
-    const holder = this.#owner;
-    const leased = await inTransaction(db, (trx) =>
-      takeLease(trx, DIGEST_LEASE, holder, iso(nowMs), iso(nowMs + DIGEST_EVERY_MS)),
-    );
-    if (!leased) return 0;
+    const lease = leaseOf(db, DIGEST_LEASE, this.#owner, DIGEST_EVERY_MS);
+    if (!(await lease.take(nowMs))) return 0;
     let queued = 0;
     try {
       for (const workspace of await listWorkspaces(db)) {
@@ -207,7 +204,7 @@ export class EmailWorker {
         queued += rows.length;
       }
     } finally {
-      await inTransaction(db, (trx) => releaseLease(trx, DIGEST_LEASE, holder));
+      await lease.release();
     }
     return queued;
   }
@@ -226,23 +223,20 @@ export class EmailWorker {
       const settings = settingsOf(member.id);
       if (!settings.email || wallClock(nowMs, settings.timeZone)[3]! < DIGEST_HOUR) continue;
       const since = last.get(member.id);
-      rows.push({
-        id: newId(),
-        workspace_id: workspaceId,
-        member_id: member.id,
-        kind: 'digest',
-        dedupe_key: `digest:${localDate(nowMs, settings.timeZone)}`,
-        period_start:
-          since === undefined || since < iso(nowMs - 2 * DAY_MS) ? iso(nowMs - DAY_MS) : since,
-        period_end: now,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_owner: null,
-        last_error: null,
-        created_at: now,
-        sent_at: null,
-      });
+      rows.push(
+        pendingEmail(
+          workspaceId,
+          member.id,
+          {
+            kind: 'digest',
+            dedupe_key: `digest:${localDate(nowMs, settings.timeZone)}`,
+            period_start:
+              since === undefined || since < iso(nowMs - 2 * DAY_MS) ? iso(nowMs - DAY_MS) : since,
+            period_end: now,
+          },
+          now,
+        ),
+      );
     }
     return rows;
   }

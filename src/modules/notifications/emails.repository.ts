@@ -1,5 +1,6 @@
 import { bulkInsert } from '../../db/bulk-insert.js';
-import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { claimDue } from '../../db/due-rows.js';
 import type { NotificationEmailTable } from '../../db/schema.js';
 
 export type EmailRow = NotificationEmailTable;
@@ -32,37 +33,15 @@ export async function insertEmails(trx: Trx, rows: readonly EmailRow[]): Promise
   await storeEmails.run(trx, rows);
 }
 
-/**
- * Takes up to `limit` due emails for `owner`: their `next_attempt_at` becomes the end
- * of the lease, so a process that dies while sending leaves them due again once it
- * runs out. On PostgreSQL rows another process is taking are skipped.
- */
-export async function claimDueEmails(
+/** Takes up to `limit` due emails for `owner` until `leaseUntil` (see `claimDue`). */
+export function claimDueEmails(
   db: Db,
   owner: string,
   now: string,
   leaseUntil: string,
   limit: number,
 ): Promise<EmailRow[]> {
-  const due = (query: Db) =>
-    query
-      .selectFrom('notification_emails')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit);
-  // Looked for with a read first: an idle worker's polls never take the write lock.
-  if ((await due(db).executeTakeFirst()) === undefined) return [];
-  const taking = isPostgres(db) ? due(db).forUpdate().skipLocked() : due(db);
-  return db
-    .updateTable('notification_emails')
-    .set({ next_attempt_at: leaseUntil, lease_owner: owner })
-    .where('id', 'in', taking)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .returning(EMAIL_COLUMNS)
-    .execute();
+  return claimDue(db, 'notification_emails', EMAIL_COLUMNS, { owner, now, leaseUntil, limit });
 }
 
 /** Records how an attempt ended, if `owner` still holds the email. */

@@ -123,14 +123,26 @@ function immediateEmail(
   eventKey: string,
   now: string,
 ): EmailRow {
+  return pendingEmail(
+    workspaceId,
+    memberId,
+    { kind: 'immediate', dedupe_key: eventKey, period_start: null, period_end: null },
+    now,
+  );
+}
+
+/** An email to send at once (`now`), not yet tried: an event's or a day's digest. */
+export function pendingEmail(
+  workspaceId: string,
+  memberId: string,
+  what: Pick<EmailRow, 'kind' | 'dedupe_key' | 'period_start' | 'period_end'>,
+  now: string,
+): EmailRow {
   return {
     id: newId(),
     workspace_id: workspaceId,
     member_id: memberId,
-    kind: 'immediate',
-    dedupe_key: eventKey,
-    period_start: null,
-    period_end: null,
+    ...what,
     status: 'pending',
     attempts: 0,
     next_attempt_at: now,

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
-import { releaseLease, takeLease } from '../../db/leases.js';
-import { inTransaction } from '../../db/transaction.js';
+import { leaseOf } from '../../db/leases.js';
 import {
   ensureReadingPartitions,
   removeExpiredReadings,
@@ -52,16 +51,7 @@ export function startReadingsMaintenance(
   let running: Promise<MaintenanceRun | null> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  const lease = (now: number) =>
-    inTransaction(database.db, (trx) =>
-      takeLease(
-        trx,
-        LEASE,
-        holder,
-        new Date(now).toISOString(),
-        new Date(now + LEASE_MS).toISOString(),
-      ),
-    );
+  const { take: lease, release } = leaseOf(database.db, LEASE, holder, LEASE_MS);
 
   const run = async (now: Date): Promise<MaintenanceRun | null> => {
     let renewedAt = Date.now();
@@ -89,7 +79,7 @@ export function startReadingsMaintenance(
       }
       return { partitions, retention };
     } finally {
-      await inTransaction(database.db, (trx) => releaseLease(trx, LEASE, holder));
+      await release();
     }
   };
 

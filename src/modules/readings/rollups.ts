@@ -5,6 +5,7 @@ import {
   parseDecimal,
   type Decimal,
 } from '../../lib/exact-sum.js';
+import type { SensorRollupTable } from '../../db/schema.js';
 import type { ReadingRow } from './readings.repository.js';
 
 /**
@@ -56,25 +57,11 @@ export function mergeFigures(into: Figures, from: Figures): void {
   }
 }
 
-/** One row of `sensor_rollups`. */
-export interface RollupRow {
-  workspace_id: string;
-  device_id: string;
-  span_minutes: Span;
-  /** Start of the minute or hour, in minutes since 1970-01-01T00:00Z. */
-  minute: number;
-  type: string;
-  unit: string;
-  room_key: string;
-  reading_count: number;
-  min_value: number;
-  max_value: number;
-  /** Exact decimal text (see lib/exact-sum.ts). */
-  value_sum: string;
-  last_at: number;
-  last_id: string;
-  last_value: number;
-}
+/**
+ * One row of `sensor_rollups`: `minute` is the start of the minute or hour in minutes
+ * since 1970-01-01T00:00Z, `value_sum` exact decimal text (see lib/exact-sum.ts).
+ */
+export type RollupRow = Omit<SensorRollupTable, 'span_minutes'> & { span_minutes: Span };
 
 interface Group {
   row: Omit<

@@ -1,3 +1,4 @@
+import { countsByKey } from '../../lib/counts.js';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import Type from 'typebox';
 import type { Db } from '../../db/database.js';
@@ -148,19 +149,15 @@ export async function countRecordsByRoom(
   workspaceId: string,
   roomIds: readonly string[],
 ): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(roomIds.map((id) => [id, 0]));
-  if (roomIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom(TABLES[entity])
-    .select(['current_room_id', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('workspace_id', '=', workspaceId)
-    .where('current_room_id', 'in', [...roomIds])
-    .where('deleted_at', 'is', null)
-    .where('archived_at', 'is', null)
-    .groupBy('current_room_id')
-    .execute();
-  for (const row of rows) {
-    if (row.current_room_id !== null) counts.set(row.current_room_id, Number(row.count));
-  }
-  return counts;
+  return countsByKey(roomIds, (ids) =>
+    db
+      .selectFrom(TABLES[entity])
+      .select(['current_room_id as key', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('workspace_id', '=', workspaceId)
+      .where('current_room_id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .where('archived_at', 'is', null)
+      .groupBy('current_room_id')
+      .execute(),
+  );
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
-import { releaseLease, takeLease } from '../../db/leases.js';
-import { inTransaction } from '../../db/transaction.js';
+import { leaseOf } from '../../db/leases.js';
 import { runReminders } from './reminders.js';
 
 const LEASE = 'notification-reminders';
@@ -25,16 +24,7 @@ export function startReminders(
   let running: Promise<unknown> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  const lease = (now: number) =>
-    inTransaction(database.db, (trx) =>
-      takeLease(
-        trx,
-        LEASE,
-        holder,
-        new Date(now).toISOString(),
-        new Date(now + LEASE_MS).toISOString(),
-      ),
-    );
+  const { take: lease, release } = leaseOf(database.db, LEASE, holder, LEASE_MS);
 
   const pass = async () => {
     const now = Date.now();
@@ -44,7 +34,7 @@ export function startReminders(
       if (report.told > 0)
         log.info({ reminders: report }, `reminders: ${report.told} notifications`);
     } finally {
-      await inTransaction(database.db, (trx) => releaseLease(trx, LEASE, holder));
+      await release();
     }
   };
 

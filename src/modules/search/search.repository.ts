@@ -12,8 +12,9 @@ import type { SearchKind } from './search.schemas.js';
  * documents of its explants.
  */
 export async function saveDocument(trx: Trx, document: SearchDocument): Promise<void> {
-  const names = normaliseSearchText(document.names);
-  const parentId = document.parentId ?? null;
+  const row = rowOf(document);
+  const names = row.name_text;
+  const parentId = row.parent_id;
   const parentText =
     parentId === null
       ? null
@@ -24,18 +25,7 @@ export async function saveDocument(trx: Trx, document: SearchDocument): Promise<
           .where('record_id', '=', parentId);
   await trx
     .insertInto('search_documents')
-    .values({
-      kind: document.kind,
-      record_id: document.id,
-      workspace_id: document.workspaceId,
-      title: document.title,
-      subtitle: document.subtitle,
-      name_text: names,
-      text: normaliseSearchText(document.fields),
-      parent_id: parentId,
-      parent_text: parentText,
-      archived: document.archived ? 1 : 0,
-    })
+    .values({ ...row, parent_text: parentText })
     .onConflict((oc) =>
       oc.columns(['kind', 'record_id']).doUpdateSet((eb) => ({
         title: eb.ref('excluded.title'),
@@ -85,7 +75,12 @@ const insertDocument = preparedQuery((db, p: Omit<SearchDocumentTable, 'parent_t
  * statement, its parent's names read in it.
  */
 export async function saveNewDocument(trx: Trx, document: SearchDocument): Promise<void> {
-  await insertDocument.run(trx, {
+  await insertDocument.run(trx, rowOf(document));
+}
+
+/** A document's row, but for its parent's names (read from the parent's document). */
+function rowOf(document: SearchDocument): Omit<SearchDocumentTable, 'parent_text'> {
+  return {
     kind: document.kind,
     record_id: document.id,
     workspace_id: document.workspaceId,
@@ -95,7 +90,7 @@ export async function saveNewDocument(trx: Trx, document: SearchDocument): Promi
     text: normaliseSearchText(document.fields),
     parent_id: document.parentId ?? null,
     archived: document.archived ? 1 : 0,
-  });
+  };
 }
 
 const insertDocuments = bulkInsert('search_documents', {
@@ -137,16 +132,8 @@ export async function saveNewDocuments(
   await insertDocuments.run(
     trx,
     documents.map((document) => ({
-      kind: document.kind,
-      record_id: document.id,
-      workspace_id: document.workspaceId,
-      title: document.title,
-      subtitle: document.subtitle,
-      name_text: normaliseSearchText(document.names),
-      text: normaliseSearchText(document.fields),
-      parent_id: document.parentId ?? null,
+      ...rowOf(document),
       parent_text: document.parentId == null ? null : (parents.get(document.parentId) ?? null),
-      archived: document.archived ? 1 : 0,
     })),
   );
 }

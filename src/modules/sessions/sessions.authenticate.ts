@@ -43,6 +43,36 @@ function features(plan: Plan, text: string | null): Feature[] {
   return effectiveFeatures(plan, explicit);
 }
 
+/**
+ * A person of the console: a session acts with every scope its role allows; a
+ * sign-in link only exchanges itself for a session, with no scope at all.
+ */
+function personPrincipal(
+  kind: 'session' | 'sign-in-link',
+  row: {
+    id: string;
+    workspace_id: string;
+    member_id: string;
+    role: Role;
+    plan: Plan;
+    features: string | null;
+  },
+  key: Principal['key'],
+): Principal {
+  return {
+    kind,
+    credentialId: row.id,
+    workspaceId: row.workspace_id,
+    plan: row.plan,
+    features: features(row.plan, row.features),
+    memberId: row.member_id,
+    role: row.role,
+    deviceId: null,
+    scopes: kind === 'session' ? scopesOfRole(row.role) : [],
+    key,
+  };
+}
+
 const NEW_LINK = 'ask an admin or owner for a new one (Members page, or vitro member link)';
 
 /**
@@ -90,25 +120,17 @@ export function createSessionAuthenticator(
           log.warn({ err: error }, 'could not record session use'),
         );
       }
-      const principal: Principal = {
-        kind: 'session',
-        credentialId: row.id,
-        workspaceId: row.workspace_id,
-        plan: row.plan,
-        features: features(row.plan, row.features),
-        memberId: row.member_id,
-        role: row.role,
-        deviceId: null,
-        scopes: scopesOfRole(row.role),
-        key: {
+      return personPrincipal(
+        'session',
+        { ...row, role: row.role, plan: row.plan },
+        {
           name: 'Console session',
           prefix: 'session',
           environment: 'production',
           createdAt: row.created_at,
           lastUsedAt: row.last_used_at,
         },
-      };
-      return principal;
+      );
     },
 
     async signInLink(secret) {
@@ -144,18 +166,7 @@ export function createSessionAuthenticator(
       ) {
         throw errors.unauthorized(`${row.member_name} is no longer a member of this workspace`);
       }
-      return {
-        kind: 'sign-in-link',
-        credentialId: row.id,
-        workspaceId: row.workspace_id,
-        plan: row.plan,
-        features: features(row.plan, row.features),
-        memberId: row.member_id,
-        role: row.role,
-        deviceId: null,
-        scopes: [],
-        key: null,
-      };
+      return personPrincipal('sign-in-link', { ...row, role: row.role, plan: row.plan }, null);
     },
   };
 }

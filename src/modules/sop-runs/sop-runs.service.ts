@@ -6,7 +6,12 @@ import { toUtc } from '../../kernel/formats.js';
 import { newId } from '../../kernel/ids.js';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { RecordLookup, RecordRef, RecordSource } from '../../kernel/record-lookup.js';
+import {
+  requireNamedPlantAndExplant,
+  type RecordLookup,
+  type RecordRef,
+  type RecordSource,
+} from '../../kernel/record-lookup.js';
 import { getWorkspace } from '../identity/index.js';
 import { runSteps } from './run-steps.js';
 import { findVersionInForce, findVersionStep, type SopStepMeasurement } from '../sops/index.js';
@@ -116,15 +121,7 @@ export async function startSopRun(
   if (plantId !== null && explantId !== null) {
     throw errors.validation('explant_id: a run is for a plant or an explant; send one, not both');
   }
-  if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
-    throw errors.notFound('Plant');
-  }
-  if (
-    explantId !== null &&
-    (await records.find(trx, 'explant', workspaceId, explantId)) === undefined
-  ) {
-    throw errors.notFound('Explant');
-  }
+  await requireNamedPlantAndExplant(trx, records, workspaceId, { plantId, explantId });
   if (sop.version === null) {
     throw new AppError(
       'SOP_RUN_NOT_EFFECTIVE',

@@ -1,19 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { sendFailure } from '../../kernel/http.js';
-
-/** The server's own version, from its package (read once). */
-function serverVersion(): string {
-  try {
-    const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
-    const { version } = JSON.parse(text) as { version?: unknown };
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+import { vitroVersion } from '../../lib/version.js';
 
 /**
  * Liveness and readiness probes, and what the API is (`GET /api/v1`, which clients
@@ -25,7 +14,7 @@ export function registerSystemRoutes(app: FastifyInstance, database: Database): 
     data: {
       name: 'Vitro lab API',
       version: '1',
-      server_version: serverVersion(),
+      server_version: vitroVersion() ?? 'unknown',
       docs: '/docs',
       openapi: '/api/v1/openapi.json',
     },

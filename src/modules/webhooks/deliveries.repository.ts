@@ -1,5 +1,6 @@
 import { bulkInsert } from '../../db/bulk-insert.js';
-import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { claimDue } from '../../db/due-rows.js';
 import { fetchPage, NEWEST_FIRST } from '../../db/pages.js';
 import type { WebhookAttemptTable, WebhookDeliveryTable } from '../../db/schema.js';
 import type { Page, PageRequest } from '../../db/pages.js';
@@ -84,13 +85,8 @@ export async function endpointsWithDueRetries(
   return rows.map((row) => row.id);
 }
 
-/**
- * Takes up to `limit` due retries of one endpoint for `owner`: their `next_attempt_at`
- * becomes the end of the lease, so a process that dies while sending leaves them due
- * again once it has run out. On PostgreSQL rows another process is taking are skipped
- * (`FOR UPDATE SKIP LOCKED`): two processes never take the same attempt.
- */
-export async function claimDueDeliveries(
+/** Takes up to `limit` due retries of one endpoint for `owner` until `leaseUntil` (see `claimDue`). */
+export function claimDueDeliveries(
   db: Db,
   endpointId: string,
   owner: string,
@@ -98,28 +94,13 @@ export async function claimDueDeliveries(
   leaseUntil: string,
   limit: number,
 ): Promise<DeliveryRow[]> {
-  const due = (query: typeof db) =>
-    query
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(limit);
-  // Looked for first with a read: an idle worker polling must not take the write lock
-  // (on SQLite, every process's writers would queue behind its polls).
-  if ((await due(db).executeTakeFirst()) === undefined) return [];
-  const taking = isPostgres(db) ? due(db).forUpdate().skipLocked() : due(db);
-  return db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: leaseUntil, lease_owner: owner })
-    .where('id', 'in', taking)
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .returning(COLUMNS)
-    .execute();
+  return claimDue(db, 'webhook_deliveries', COLUMNS, {
+    owner,
+    now,
+    leaseUntil,
+    limit,
+    within: { column: 'endpoint_id', value: endpointId },
+  });
 }
 
 /** Writes an attempt's outcome if `owner` still holds the delivery; says whether it did. */
