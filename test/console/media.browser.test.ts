@@ -24,8 +24,9 @@ const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOStrin
  * batch of the demo lab's multiplication medium scaled to 500 mL, choosing one lot and
  * taking the form's pick for the others, and prints its label; a technician transfers
  * an explant onto it with the medium picker; the API agrees (the batch, the lots taken
- * from, the transfer's media_batch_id). The Stock screen puts the low lot first. axe
- * and screenshots at 375 and 1440 px on each screen.
+ * from, the transfer's media_batch_id), then splits it with one batch for all
+ * daughters. The Stock screen puts the low lot first. axe and screenshots at 375 and
+ * 1440 px on each screen.
  */
 consoleSuite('making a media batch in Chromium', ({ browser, t, demo }) => {
   const { api, read } = ownerApi({ t, demo });
@@ -201,13 +202,34 @@ consoleSuite('making a media batch in Chromium', ({ browser, t, demo }) => {
     expect(transfers).toHaveLength(1);
     expect(transfers[0]).toMatchObject({ vessel_count: 14, media_batch_id: batchId });
 
-    // The batch lists the culture on it.
+    // A split onto it: one batch for all daughters, in the same taps as before.
+    await bench.page.getByRole('button', { name: 'Split', exact: true }).click();
+    const split = bench.page.getByRole('form', { name: 'Split into daughter cultures' });
+    await split.getByRole('radio', { name: '2', exact: true }).click();
+    const forAll = split.getByLabel('Medium batch for all daughters');
+    await forAll.locator('option', { hasText: offered }).waitFor({ state: 'attached' });
+    await forAll.selectOption({ label: offered });
+    await split.getByRole('button', { name: 'Split into 2' }).click();
+    await bench.page
+      .getByRole('status')
+      .getByText(/^Split into 2/)
+      .waitFor();
+    const lineage = await read(`/api/v1/explants/${explant.id}/lineage?depth=1`);
+    const daughters: { id: string; media_batch_id?: string }[] = await Promise.all(
+      lineage.nodes
+        .filter((n: { generation: number }) => n.generation === 1)
+        .map((n: { id: string }) => read(`/api/v1/explants/${n.id}`)),
+    );
+    expect(daughters.map((d) => d.media_batch_id)).toEqual([batchId, batchId]);
+
+    // The batch lists the cultures on it.
     await bench.page.goto(`${t.base}/media/${batchId}`);
     const cultures = bench.page.getByRole('region', { name: 'Cultures on this batch' });
-    await cultures.getByRole('link', { name: 'MB-TEST-1' }).waitFor();
+    await cultures.getByRole('link', { name: 'MB-TEST-1', exact: true }).waitFor();
+    expect(await cultures.locator('li').count()).toBe(3);
     await bench.page.goto(`${t.base}/media`);
     const row = bench.page.locator(`[data-batch="${batchId}"]`);
-    await row.getByText('Cultures on it: 1').waitFor();
+    await row.getByText('Cultures on it: 3').waitFor();
     await screenshotBothWidths(bench.page, 'media-batches');
     expect(bench.problems).toEqual([]);
     await bench.context.close();
