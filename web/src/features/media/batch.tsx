@@ -6,7 +6,7 @@ import { useSignedIn } from '../../api/session';
 import { BenchForm } from '../../forms/bench-form';
 import { bindFields, SelectField } from '../../forms/fields';
 import { useApiForm, useFormValues } from '../../forms/form';
-import { useLoaded } from '../../ui/answer';
+import { useAnswer } from '../../ui/answer';
 import { recordHref } from '../../ui/links';
 import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
@@ -14,7 +14,8 @@ import { personName, usePeopleNames } from '../../ui/people';
 import { Chip, GridFact, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useRecordScreen } from '../../ui/record-screen';
 import { useTitle } from '../../ui/title';
-import { quantityText, type StockItem, type StockLot } from '../stock/model';
+import { useLotsOf } from '../stock/lots';
+import { quantityText, type StockLot } from '../stock/model';
 import {
   BATCH_STATUSES,
   BATCH_TONES,
@@ -147,26 +148,20 @@ function StatusForm(props: { batch: MediaBatch; onChange: (batch: MediaBatch) =>
  */
 function Components(props: { batch: MediaBatch }) {
   const { components } = props.batch;
-  const lots = useLoaded(async () => {
-    const found = new Map<string, { lot: StockLot; item: StockItem }>();
-    if (!components.some((c) => c.lot_id !== null)) return found;
-    const items = await call(api.GET('/api/v1/stock-items', { params: { query: { limit: 100 } } }));
-    if (!items.ok) return found;
-    const wanted = new Map<string, StockItem>();
-    for (const c of components) {
-      const item = c.lot_id === null ? undefined : itemFor(c.name, items.data);
-      if (item) wanted.set(item.id, item);
-    }
-    for (const item of wanted.values()) {
-      const answer = await call(
-        api.GET('/api/v1/stock-items/{id}/lots', {
-          params: { path: { id: item.id }, query: { limit: 100 } },
-        }),
-      );
-      if (answer.ok) for (const lot of answer.data) found.set(lot.id, { lot, item });
-    }
-    return found;
-  }, [props.batch.id]);
+  const taken = components.some((c) => c.lot_id !== null);
+  const items = useAnswer(
+    () =>
+      taken
+        ? call(api.GET('/api/v1/stock-items', { params: { query: { limit: 100 } } }))
+        : Promise.resolve({ ok: true as const, data: [], nextCursor: null }),
+    [props.batch.id],
+  );
+  const itemOf = (name: string) => (items?.ok ? itemFor(name, items.data) : undefined);
+  const lotsByItem = useLotsOf(
+    components.flatMap((c) => (c.lot_id === null ? [] : (itemOf(c.name)?.id ?? []))),
+  );
+  const lotOf = (id: string): StockLot | undefined =>
+    [...(lotsByItem?.values() ?? [])].flat().find((lot) => lot.id === id);
   return (
     <section class="panel" aria-labelledby="batch-components">
       <h2 id="batch-components">{s.components}</h2>
@@ -175,7 +170,7 @@ function Components(props: { batch: MediaBatch }) {
       ) : (
         <ul class="rows">
           {components.map((c, i) => {
-            const lot = c.lot_id === null ? undefined : lots?.get(c.lot_id);
+            const lot = c.lot_id === null ? undefined : lotOf(c.lot_id);
             return (
               <li class="row" key={i}>
                 <div class="row-main">
@@ -184,8 +179,8 @@ function Components(props: { batch: MediaBatch }) {
                     {quantityText(c.amount, c.unit)} ·{' '}
                     {c.lot_id === null
                       ? s.noLot
-                      : `${s.lot} ${lot ? lot.lot.lot_number : c.lot_id.slice(0, 8)}`}
-                    {lot?.lot.supplier ? ` (${lot.lot.supplier})` : ''}
+                      : `${s.lot} ${lot ? lot.lot_number : c.lot_id.slice(0, 8)}`}
+                    {lot?.supplier ? ` (${lot.supplier})` : ''}
                   </p>
                 </div>
               </li>

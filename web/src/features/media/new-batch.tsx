@@ -12,6 +12,7 @@ import {
 } from '../../forms/fields';
 import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { useAnswer, useLoaded } from '../../ui/answer';
+import { useLotsOf } from '../stock/lots';
 import { More, Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
 import { lotState, quantityText, type StockItem, type StockLot } from '../stock/model';
@@ -65,23 +66,6 @@ export default function NewMediaBatch() {
       )}
     </>
   );
-}
-
-/** The lots of the stock items the components are taken from, by item id. */
-function useLotsOf(itemIds: readonly string[]) {
-  const key = [...new Set(itemIds)].sort().join();
-  return useLoaded(async () => {
-    const lots = new Map<string, StockLot[]>();
-    for (const id of key === '' ? [] : key.split(',')) {
-      const answer = await call(
-        api.GET('/api/v1/stock-items/{id}/lots', {
-          params: { path: { id }, query: { limit: 100 } },
-        }),
-      );
-      lots.set(id, answer.ok ? answer.data : []);
-    }
-    return lots;
-  }, [key]);
 }
 
 /** A lot nothing may be taken from: expired or empty. */

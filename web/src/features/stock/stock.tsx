@@ -12,7 +12,6 @@ import {
   TextField,
 } from '../../forms/fields';
 import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../forms/form';
-import { useLoaded } from '../../ui/answer';
 import { LoadMore } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, More, Notice, ScreenHeader } from '../../ui/parts';
@@ -27,6 +26,7 @@ import {
   type StockItem,
   type StockLot,
 } from './model';
+import { useLotsOf } from './lots';
 import { LOT_WORDS, strings as s } from './strings';
 
 type Category =
@@ -60,21 +60,10 @@ export default function Stock() {
       }),
     ),
   );
-  const key = items.items.map((item) => item.id).join();
-  const lots = useLoaded(async () => {
-    const held = new Map<string, StockLot[]>();
-    await Promise.all(
-      items.items.map(async (item) => {
-        const answer = await call(
-          api.GET('/api/v1/stock-items/{id}/lots', {
-            params: { path: { id: item.id }, query: { limit: 50 } },
-          }),
-        );
-        held.set(item.id, answer.ok ? answer.data : []);
-      }),
-    );
-    return held;
-  }, [key, version]);
+  const lots = useLotsOf(
+    items.items.map((item) => item.id),
+    version,
+  );
   const now = useMemo(() => Date.now(), [version]);
   const judged = (item: StockItem): Judged[] =>
     (lots?.get(item.id) ?? [])
