@@ -159,14 +159,14 @@ consoleSuite('making a media batch in Chromium', ({ browser, t, demo }) => {
     expect(await amountOf(lots['AG-1']!)).toBe(396.5);
     expect(await amountOf(lots['AG-2']!)).toBe(300);
 
-    // Its label: the recipe and version, the day it was made and the day it expires.
+    // Its label: the recipe, its version and the day it was made, the day it expires.
     await page.getByRole('link', { name: 'Print label' }).click();
     await page.getByRole('heading', { level: 1, name: 'Print labels' }).waitFor();
     const label = page.locator(`.label[data-code="${batchId}"]`);
     await label.waitFor();
     expect(await label.locator('.label-text p').allTextContents()).toEqual([
-      title,
-      `Made ${new Date().toISOString().slice(0, 10)}`,
+      'MS + BAP (aroid multiplication)',
+      `v2 · made ${new Date().toISOString().slice(0, 10)}`,
       `Expires ${inDays(28)}`,
       '500 mL · pH 5.8',
       batchId,

@@ -5,7 +5,7 @@ import type { PrintLabel } from './print';
 
 /**
  * Media batches' labels: the QR code carries the batch's id (scanning it opens the
- * batch), the lines its recipe and version, the day it was made and the day it
+ * batch), the lines its recipe, its version and the day it was made, the day it
  * expires, its volume and pH. A batch that cannot be read refuses the whole sheet,
  * in the API's words.
  */
@@ -24,8 +24,9 @@ export async function mediaBatchLabels(ids: readonly string[]): Promise<Answer<P
       id: batch.id,
       code: batch.id,
       lines: [
-        batchName(titles.get(batch.recipe_id), batch),
-        media.labelLines.made(dayPart(batch.prepared_at)!),
+        // The title alone first, so a long one keeps the version on the line below.
+        titles.get(batch.recipe_id) ?? batchName(undefined, batch),
+        media.labelLines.made(batch.recipe_version, dayPart(batch.prepared_at)!),
         ...(expires === null ? [] : [media.labelLines.expires(expires)]),
         [`${batch.volume_ml} mL`, batch.ph_measured === null ? '' : `pH ${batch.ph_measured}`]
           .filter(Boolean)

@@ -103,7 +103,7 @@ export const strings = {
         .join(' · '),
   },
   labelLines: {
-    made: (day: string) => `Made ${day}`,
+    made: (version: number, day: string) => `v${version} · made ${day}`,
     expires: (day: string) => `Expires ${day}`,
   },
 } as const;
