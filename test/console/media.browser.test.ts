@@ -235,7 +235,7 @@ consoleSuite('making a media batch in Chromium', ({ browser, t, demo }) => {
     await bench.context.close();
   });
 
-  it('shows the low lot first on the Stock screen, and receives a lot', async () => {
+  it('shows the low lot first on the Stock screen, receives a lot and adds an item', async () => {
     const { context, page, problems } = await newPage(browser, PHONE);
     await signIn(page, t, manager);
     await page.goto(`${t.base}/stock`);
@@ -274,6 +274,25 @@ consoleSuite('making a media batch in Chromium', ({ browser, t, demo }) => {
     // Expiring within a month: it needs attention too, after the low one.
     await expect.poll(() => attention.locator('li').count()).toBe(2);
     expect(await attention.locator('li').nth(1).textContent()).toContain('Expiring soon');
+    // A new item of the catalogue, by a manager.
+    await page.getByRole('button', { name: 'Add item' }).click();
+    const add = page.getByRole('form', { name: 'New stock item' });
+    await add.getByLabel('Name').fill('Gelrite');
+    await add.getByLabel('Category').selectOption({ label: 'Agar' });
+    await add.getByLabel('Reorder level').fill('50');
+    await add.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('status').getByText('Gelrite added.').waitFor();
+    await page
+      .locator('[data-item]', { hasText: 'Gelrite' })
+      .getByText('No lots received.')
+      .waitFor();
+    const catalogue: { name: string; category: string; unit: string; reorder_level: number }[] =
+      await read('/api/v1/stock-items');
+    expect(catalogue.find((i) => i.name === 'Gelrite')).toMatchObject({
+      category: 'agar',
+      unit: 'g',
+      reorder_level: 50,
+    });
     const received: Lot[] = await read(`/api/v1/stock-items/${lots['BAP-1']!.item_id}/lots`);
     expect(received.map((l) => [l.lot_number, l.quantity])).toEqual([
       ['BAP-2', 500],
