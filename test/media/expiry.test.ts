@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { createRecordLookup } from '../../src/modules/index.js';
 import { runExpiry } from '../../src/modules/reminders/index.js';
 import { describeOnOwnDatabases, labSuite } from '../support/suite.js';
-import { dataOf, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
+import { dataOf, expectError, GENEROUS_LIMITS, listAll } from '../support/helpers.js';
 import { lotOf, newBatch, newRecipe, newStock } from './support.js';
 
 const DAY_MS = 86_400_000;
@@ -36,8 +36,28 @@ describeOnOwnDatabases('The expiry pass', (target) => {
       201,
     );
 
-    // Nothing has run out yet.
-    expect(await runExpiry(t.database, createRecordLookup(), now)).toEqual({ lots: 0, batches: 0 });
+    const status = async (batch: { id: string }) =>
+      dataOf(await owner.get(`/api/v1/media-batches/${batch.id}`), 200).status;
+    // One batch made after its day: named on a transfer, it is refused in the same
+    // words before and after the pass marks it.
+    const lapsed = await newBatch(owner, { recipe_id: recipe.id, expires_at: '2020-01-01' });
+    const explant = dataOf(await owner.post('/api/v1/explants', { label: 'EX-1' }), 201);
+    const named = async () =>
+      expectError(
+        await owner.post('/api/v1/transfers', {
+          explant_id: explant.id,
+          media_batch_id: lapsed.id,
+        }),
+        422,
+        'VALIDATION_ERROR',
+        /^media_batch_id: the media batch expired at 2020-01-01T00:00:00.000Z$/,
+      );
+    await named();
+
+    // Nothing else has run out yet.
+    expect(await runExpiry(t.database, createRecordLookup(), now)).toEqual({ lots: 0, batches: 1 });
+    expect(await status(lapsed)).toBe('expired');
+    await named();
     expect(await listAll(owner, '/api/v1/tasks')).toEqual([]);
 
     const afterwards = now + 2 * DAY_MS + 1000;
@@ -45,8 +65,6 @@ describeOnOwnDatabases('The expiry pass', (target) => {
       lots: 1,
       batches: 1,
     });
-    const status = async (batch: { id: string }) =>
-      dataOf(await owner.get(`/api/v1/media-batches/${batch.id}`), 200).status;
     expect(await status(ready)).toBe('expired');
     // A used-up batch stays used up; one not yet due stays ready.
     expect(await status(usedUp)).toBe('used_up');
