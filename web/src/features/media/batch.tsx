@@ -18,7 +18,6 @@ import { useLotsOf } from '../stock/lots';
 import { quantityText, type StockLot } from '../stock/model';
 import {
   BATCH_STATUSES,
-  BATCH_TONES,
   batchName,
   dayPart,
   itemFor,
@@ -26,6 +25,7 @@ import {
   type MediaBatch,
 } from './model';
 import { useRecipes } from './recipes';
+import { BATCH_TONES } from './tones';
 import { strings } from './strings';
 
 const s = strings.page;

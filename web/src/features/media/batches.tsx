@@ -6,15 +6,9 @@ import { PagedRows } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, ScreenHeader, TimeAgo } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
-import {
-  BATCH_STATUSES,
-  BATCH_TONES,
-  batchName,
-  dayPart,
-  type BatchStatus,
-  type MediaBatch,
-} from './model';
+import { BATCH_STATUSES, batchName, dayPart, type BatchStatus, type MediaBatch } from './model';
 import { useRecipes } from './recipes';
+import { BATCH_TONES } from './tones';
 import { strings } from './strings';
 
 const PAGE = 25;

@@ -1,18 +1,13 @@
-import type { Schemas } from '../../api/client';
-import type { Tone } from '../../ui/parts';
+// Only the API's types: the tests load this file outside the console's bundler.
+import type { components } from '../../api/schema.js';
+
+type Schemas = components['schemas'];
 
 export type MediaBatch = Schemas['MediaBatch'];
 export type Recipe = Schemas['MediaRecipe'];
 export type BatchStatus = 'ready' | 'used_up' | 'expired' | 'discarded';
 
 export const BATCH_STATUSES: readonly BatchStatus[] = ['ready', 'used_up', 'expired', 'discarded'];
-
-export const BATCH_TONES: Readonly<Record<string, Tone>> = {
-  ready: 'ok',
-  used_up: 'off',
-  expired: 'bad',
-  discarded: 'off',
-};
 
 /** Whether a culture may go onto the batch now: ready and not past its expiry. */
 export const isUsable = (batch: MediaBatch, now: number) =>

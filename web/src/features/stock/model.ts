@@ -1,5 +1,7 @@
-import type { Schemas } from '../../api/client';
-import type { Tone } from '../../ui/parts';
+// Only the API's types: the tests load this file outside the console's bundler.
+import type { components } from '../../api/schema.js';
+
+type Schemas = components['schemas'];
 
 export type StockItem = Schemas['StockItem'];
 export type StockLot = Schemas['StockLot'];
@@ -38,14 +40,6 @@ const ORDER: readonly LotState[] = ['expired', 'low', 'expiring', 'ok', 'empty']
 
 /** The order lots are shown in: what needs doing first. */
 export const stateRank = (state: LotState) => ORDER.indexOf(state);
-
-export const LOT_TONES: Readonly<Record<LotState, Tone>> = {
-  expired: 'bad',
-  low: 'warn',
-  expiring: 'warn',
-  empty: 'off',
-  ok: 'ok',
-};
 
 /** `492 g`: a quantity without a float's tail. */
 export const quantityText = (quantity: number, unit: string) =>

@@ -14,11 +14,10 @@ import {
 import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../forms/form';
 import { LoadMore } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
-import { Chip, More, Notice, ScreenHeader } from '../../ui/parts';
+import { Chip, More, Notice, ScreenHeader, type Tone } from '../../ui/parts';
 import { recordHref } from '../../ui/links';
 import { useTitle } from '../../ui/title';
 import {
-  LOT_TONES,
   lotState,
   quantityText,
   stateRank,
@@ -31,6 +30,14 @@ import { LOT_WORDS, strings as s } from './strings';
 
 type Category =
   operations['createStockItem']['requestBody']['content']['application/json']['category'];
+
+const LOT_TONES: Readonly<Record<LotState, Tone>> = {
+  expired: 'bad',
+  low: 'warn',
+  expiring: 'warn',
+  empty: 'off',
+  ok: 'ok',
+};
 
 const PAGE = 25;
 const NOTES_MAX = 2000;
