@@ -235,9 +235,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerFileRoutes(app, { store: blobs, signer: createFileLinkSigner(config) });
   }
   const routes = createRoutes(app, kernel);
+  const records = createRecordLookup();
   registerApiRoutes(routes, {
     webhooks: { policy: webhookPolicy },
-    records: createRecordLookup(),
+    records,
     files: {
       store: blobs,
       fetch: async (url) =>
@@ -296,7 +297,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onReady', async () => {
     worker?.start();
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
-    if (config.worker) reminders = startReminders(database, app.log);
+    if (config.worker) reminders = startReminders(database, records, app.log);
     emails?.start();
   });
 

@@ -162,10 +162,10 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await form.getByLabel('Room').selectOption({ label: 'Growth Room B' });
     await form.getByLabel('Vessels per explant').fill('4');
     await form.getByLabel('Plantlets per explant').fill('2');
-    await form.getByLabel('Batch').fill('B-PHG-1');
+    await form.getByLabel('Batch', { exact: true }).fill('B-PHG-1');
     // The demo lab keeps each explant's medium in a custom field of its own.
     await form.getByText('Notes and the lab’s own fields').click();
-    await form.getByLabel('Medium').selectOption('WPM');
+    await form.getByLabel('Medium', { exact: true }).selectOption('WPM');
     await screenshotBothWidths(page, 'plant-initiate');
     await page.setViewportSize(PHONE);
 
@@ -194,7 +194,7 @@ consoleSuite('beginning a lab in Chromium', ({ browser, t, demo }) => {
     await report.getByRole('link', { name: 'PHG-01' }).waitFor();
     expect(await report.textContent()).toContain('Not made yet: PHG-02, PHG-03');
     // What was sent is kept as it was: the rest go as the first did.
-    expect(await form.getByLabel('Batch').isDisabled()).toBe(true);
+    expect(await form.getByLabel('Batch', { exact: true }).isDisabled()).toBe(true);
     // The one made shows on the plant already.
     const list = page.getByRole('region', { name: 'Explants from this plant' });
     await list.getByRole('link', { name: 'PHG-01' }).waitFor();

@@ -268,7 +268,7 @@ describeOnDatabases('Cultures on media batches', (target) => {
   const { t, lab, owner } = labSuite(target, { env: GENEROUS_LIMITS });
   const their = otherLab(t);
 
-  it('a transfer, a split and a new explant name the batch; the batch lists the cultures on it', async () => {
+  it('a transfer, a split, a merge and a new explant name the batch; the batch lists the cultures on it', async () => {
     const recipe = await newRecipe(owner);
     const batch = await newBatch(owner, { recipe_id: recipe.id });
     const next = await newBatch(owner, { recipe_id: recipe.id });
@@ -320,12 +320,41 @@ describeOnDatabases('Cultures on media batches', (target) => {
       [unnamedDaughter.id, null],
     ]);
 
+    const pooled = dataOf(
+      await owner.post('/api/v1/explants/merge', {
+        explant_ids: [unnamedDaughter.id],
+        label: 'POOL',
+        media_batch_id: next.id,
+      }),
+      201,
+    );
+    expect(pooled.child.media_batch_id).toBe(next.id);
+    const into = await newExplant(owner, { label: 'INTO', initial_count: 1 });
+    const pooledInto = dataOf(
+      await owner.post('/api/v1/explants/merge', {
+        explant_ids: [pooled.child.id],
+        into_explant_id: into.id,
+        media_batch_id: batch.id,
+      }),
+      201,
+    );
+    expect(pooledInto.child.media_batch_id).toBe(batch.id);
+    const merged = dataOf(
+      await owner.get(`/api/v1/explants/${into.id}/lineage?direction=ancestors&depth=1`),
+      200,
+    );
+    expect(merged.edges.map((e: { media_batch_id: string | null }) => e.media_batch_id)).toEqual([
+      batch.id,
+    ]);
+
     const on = async (id: string) =>
       (await listAll(owner, `/api/v1/media-batches/${id}/explants`, 1)).map((e) => e.id);
-    expect(await on(batch.id)).toEqual([plain.id, started.id]);
-    expect(await on(next.id)).toEqual([onNext.id]);
+    expect(await on(batch.id)).toEqual([into.id, plain.id, started.id]);
+    expect(await on(next.id)).toEqual([pooled.child.id, onNext.id]);
     // The list says where each culture is now.
-    const [item] = await listAll(owner, `/api/v1/media-batches/${next.id}/explants`);
+    const item = (await listAll(owner, `/api/v1/media-batches/${next.id}/explants`)).find(
+      (e) => e.id === onNext.id,
+    );
     expect(item).toMatchObject({ id: onNext.id, label: onNext.label, media_batch_id: next.id });
     expectError(
       await their.owner.get(`/api/v1/media-batches/${batch.id}/explants`),
@@ -334,7 +363,7 @@ describeOnDatabases('Cultures on media batches', (target) => {
     );
   });
 
-  it('refuses an expired, discarded or foreign batch on a transfer, a split or a new explant, and writes nothing', async () => {
+  it('refuses an expired, discarded or foreign batch on a transfer, a split, a merge or a new explant, and writes nothing', async () => {
     const recipe = await newRecipe(owner);
     const discarded = await newBatch(owner, { recipe_id: recipe.id, status: 'discarded' });
     const expired = await newBatch(owner, { recipe_id: recipe.id, status: 'expired' });
@@ -343,6 +372,7 @@ describeOnDatabases('Cultures on media batches', (target) => {
       recipe_id: (await newRecipe(their.owner)).id,
     });
     const explant = await newExplant(owner, { initial_count: 8 });
+    const other = await newExplant(owner, { initial_count: 2 });
     const used = await newBatch(owner, { recipe_id: recipe.id, status: 'used_up' });
     const before = await snapshot(t.database, lab.workspaceId);
     const cases: [string, RegExp][] = [
@@ -373,6 +403,14 @@ describeOnDatabases('Cultures on media batches', (target) => {
         'VALIDATION_ERROR',
         new RegExp(`^daughters\\[1\\]\\.media_batch_id: ${error.source}`),
       );
+      for (const pool of [{ label: 'P' }, { into_explant_id: other.id }]) {
+        const merge = await owner.post('/api/v1/explants/merge', {
+          explant_ids: [explant.id],
+          ...pool,
+          media_batch_id: id,
+        });
+        expectError(merge, 422, 'VALIDATION_ERROR', new RegExp(`^media_batch_id: ${error.source}`));
+      }
       const created = await owner.post('/api/v1/explants', { label: 'X', media_batch_id: id });
       expectError(created, 422, 'VALIDATION_ERROR', new RegExp(`^media_batch_id: ${error.source}`));
       expect(body(created).data).toBeNull();

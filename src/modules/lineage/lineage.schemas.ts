@@ -89,6 +89,12 @@ export const MergeBody = Type.Object(
       }),
     ),
     room_id: Type.Optional(Uuid({ description: "The room of a new explant's first stage" })),
+    media_batch_id: Type.Optional(
+      Uuid({
+        description:
+          'The medium batch the pooled explant goes onto: a batch of the workspace not expired or discarded (422)',
+      }),
+    ),
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
   },
   { additionalProperties: false },

@@ -10,6 +10,7 @@ import {
   type ExplantFamilyRow,
   type ExplantRecord,
 } from '../explants/index.js';
+import { requireUsableMediaBatch } from '../media-batches/index.js';
 import { createTransfer } from '../transfers/index.js';
 import { lockExplants, requireLiving, type LineageRecords } from './family.js';
 import { descendsFrom, insertEdges } from './lineage.repository.js';
@@ -85,6 +86,10 @@ export async function mergeExplants(
   const workspaceId = principal.workspaceId;
   const intoId = input.into_explant_id;
   const lockIds = intoId === undefined ? input.explant_ids : [...input.explant_ids, intoId];
+  const batchId = input.media_batch_id;
+  if (batchId !== undefined) {
+    await requireUsableMediaBatch(trx, workspaceId, batchId, 'media_batch_id', now);
+  }
   const locked = await lockExplants(trx, records, workspaceId, lockIds, 'explant_ids');
   const pooled = input.explant_ids.map((id) => locked.get(id)!);
   input.explant_ids.forEach((_, i) => requireLiving(pooled[i]!, `explant_ids[${i}]`));
@@ -142,6 +147,7 @@ export async function mergeExplants(
         ...(input.notes === undefined ? {} : { notes: input.notes }),
         ...(stage === undefined ? {} : { initial_stage: stage }),
         ...(input.room_id === undefined ? {} : { room_id: input.room_id }),
+        ...(batchId === undefined ? {} : { media_batch_id: batchId }),
       },
       now,
       records,
@@ -158,7 +164,18 @@ export async function mergeExplants(
         ? {}
         : { plantlet_count: (into.plantlet_count ?? 0) + (plantlets ?? 0) }),
     };
-    await createTransfer(trx, principal, { explant_id: into.id, ...counts, notes }, records, now);
+    await createTransfer(
+      trx,
+      principal,
+      {
+        explant_id: into.id,
+        ...counts,
+        notes,
+        ...(batchId === undefined ? {} : { media_batch_id: batchId }),
+      },
+      records,
+      now,
+    );
     await addExplantParents(trx, into, input.explant_ids, now);
   }
   const child = await getExplant(trx, workspaceId, childId);
@@ -173,7 +190,7 @@ export async function mergeExplants(
       occurred_at: occurredAt,
       recorded_by: principal.memberId,
       room_id: child.current_stage?.room_id ?? null,
-      media_batch_id: null,
+      media_batch_id: batchId ?? null,
       created_at: now,
     })),
   );

@@ -1,2 +1,3 @@
 /* The media-batches module's face: batches of medium, and whether cultures may be put on one. */
 export { requireUsableMediaBatch } from './media-batches.service.js';
+export { markExpiredBatches } from './media-batches.repository.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { fetchPage, NEWEST_FIRST, type Page, type PageRequest } from '../../db/pages.js';
 import type { MediaBatchTable } from '../../db/schema.js';
 import { workspaceTable } from '../../db/tables.js';
@@ -102,4 +102,20 @@ export function listCultureRows(
       ]),
     );
   return fetchPage(query, NEWEST_FIRST, page);
+}
+
+/** Ready batches whose `expires_at` has passed become `expired`; answers how many did. */
+export async function markExpiredBatches(
+  trx: Trx,
+  workspaceId: string,
+  now: string,
+): Promise<number> {
+  const result = await trx
+    .updateTable('media_batches')
+    .set({ status: 'expired', updated_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'ready')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -205,10 +205,15 @@ export async function requireUsableMediaBatch(
   if (row === undefined) {
     throw errors.validation(`${field}: no media batch with this id in the workspace`);
   }
-  if ((UNUSABLE_BATCH_STATUSES as readonly string[]).includes(row.status)) {
-    throw errors.validation(`${field}: the media batch is ${row.status}`);
+  if (row.status === 'discarded') {
+    throw errors.validation(`${field}: the media batch is discarded`);
   }
+  // Its expiry before its status: the same answer whether or not the expiry pass has
+  // marked it expired yet.
   if (row.expires_at !== null && row.expires_at <= now) {
     throw errors.validation(`${field}: the media batch expired at ${row.expires_at}`);
+  }
+  if ((UNUSABLE_BATCH_STATUSES as readonly string[]).includes(row.status)) {
+    throw errors.validation(`${field}: the media batch is ${row.status}`);
   }
 }

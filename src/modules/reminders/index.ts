@@ -1,3 +1,4 @@
-/* The reminders module's face: the pass that tells of tasks and transfers falling due. */
+/* The reminders module's face: the passes that tell of tasks and transfers falling due, and of stock and media running out of date. */
 export { runReminders, type ReminderReport } from './reminders.js';
 export { startReminders } from './schedule.js';
+export { runExpiry, type ExpiryReport } from './expiry.js';

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { leaseOf } from '../../db/leases.js';
+import type { RecordLookup } from '../../kernel/record-lookup.js';
+import { runExpiry } from './expiry.js';
 import { runReminders } from './reminders.js';
 
 const LEASE = 'notification-reminders';
@@ -11,12 +13,14 @@ export const REMINDER_INTERVAL_MS = 5 * 60_000;
 const FIRST_RUN_MS = 30_000;
 
 /**
- * Runs the reminders pass every few minutes in every process with background work;
+ * Runs the reminders pass, then the expiry pass (`expiry.ts`), every few minutes in
+ * every process with background work;
  * processes sharing a database take turns through a lease, so one pass runs at a
  * time (the readings upkeep's way).
  */
 export function startReminders(
   database: Database,
+  records: RecordLookup,
   log: FastifyBaseLogger,
 ): { stop(): Promise<void> } {
   const holder = randomUUID();
@@ -33,6 +37,10 @@ export function startReminders(
       const report = await runReminders(database, now);
       if (report.told > 0)
         log.info({ reminders: report }, `reminders: ${report.told} notifications`);
+      const expired = await runExpiry(database, records, now);
+      if (expired.lots + expired.batches > 0) {
+        log.info({ expiry: expired }, `expiry: ${expired.lots} lots, ${expired.batches} batches`);
+      }
     } finally {
       await release();
     }

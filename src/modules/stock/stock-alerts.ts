@@ -7,6 +7,9 @@ import { stockLots, type StockItemRow, type StockLotRow } from './stock.reposito
 import { presentStockLot } from './stock.present.js';
 import { convert } from './units.js';
 
+/** Who raises an alert: the member whose write changed the lot, or nobody (the expiry pass). */
+export type AlertActor = Pick<Principal, 'workspaceId' | 'memberId'>;
+
 /** Whether a lot holds less than its item's reorder level (compared in the item's unit). */
 async function isLow(item: StockItemRow, lot: StockLotRow): Promise<boolean> {
   if (item.reorder_level === null) return false;
@@ -14,7 +17,7 @@ async function isLow(item: StockItemRow, lot: StockLotRow): Promise<boolean> {
 }
 
 /** Past its last day (`expires_on` before today, UTC) and still holding some. */
-const isExpired = (lot: StockLotRow, now: string) =>
+export const isExpired = (lot: StockLotRow, now: string) =>
   lot.expires_on !== null && lot.expires_on < now.slice(0, 10) && lot.quantity > 0;
 
 /**
@@ -27,7 +30,7 @@ const isExpired = (lot: StockLotRow, now: string) =>
  */
 export async function raiseStockAlerts(
   trx: Trx,
-  principal: Principal,
+  principal: AlertActor,
   item: StockItemRow,
   lot: StockLotRow,
   records: RecordLookup,
@@ -55,7 +58,7 @@ export async function raiseStockAlerts(
 
 async function raise(
   trx: Trx,
-  principal: Principal,
+  principal: AlertActor,
   item: StockItemRow,
   lot: StockLotRow,
   records: RecordLookup,

@@ -123,7 +123,8 @@ const hasOrder = (priority: string | null, rank: number | null) =>
  */
 export async function createTask(
   trx: Trx,
-  principal: Principal,
+  // A background pass acts as nobody (memberId null): the task is the lab's.
+  principal: Pick<Principal, 'workspaceId' | 'memberId'>,
   input: CreateTaskInput,
   records: RecordLookup,
   now: string,

@@ -67,6 +67,10 @@ const SopRuns = lazyScreen(() => import('../features/sops/runs'));
 const SopRun = lazyScreen(() => import('../features/sops/run'));
 const Contaminations = lazyScreen(() => import('../features/contaminations/contaminations'));
 const Contamination = lazyScreen(() => import('../features/contaminations/contamination'));
+const MediaBatches = lazyScreen(() => import('../features/media/batches'));
+const MediaBatch = lazyScreen(() => import('../features/media/batch'));
+const NewMediaBatch = lazyScreen(() => import('../features/media/new-batch'));
+const Stock = lazyScreen(() => import('../features/stock/stock'));
 const Rooms = lazyScreen(() => import('../features/rooms/rooms'));
 const Room = lazyScreen(() => import('../features/rooms/room'));
 const Insights = lazyScreen(() => import('../features/insights/insights'));
@@ -145,6 +149,16 @@ export const SCREENS: readonly Screen[] = [
     nav: { label: nav.contaminations, icon: 'warning' },
   },
   { path: '/contaminations/:id', screen: Contamination, who: 'signed-in' },
+  {
+    path: '/media',
+    screen: MediaBatches,
+    who: 'signed-in',
+    nav: { label: nav.media, icon: 'media' },
+  },
+  // Before the batch's address, which would take `new` for an id.
+  { path: '/media/new', screen: NewMediaBatch, who: 'signed-in' },
+  { path: '/media/:id', screen: MediaBatch, who: 'signed-in' },
+  { path: '/stock', screen: Stock, who: 'signed-in', nav: { label: nav.stock, icon: 'box' } },
   { path: '/rooms', screen: Rooms, who: 'signed-in', nav: { label: nav.rooms, icon: 'room' } },
   { path: '/rooms/:id', screen: Room, who: 'signed-in' },
   // Every member: managers and up see the lab's figures, anyone else their own.

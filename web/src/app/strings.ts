@@ -9,6 +9,8 @@ export const strings = {
     tasks: 'Tasks',
     sops: 'SOPs',
     contaminations: 'Contaminations',
+    media: 'Media',
+    stock: 'Stock',
     rooms: 'Rooms',
     insights: 'Insights',
     labels: 'Scan',

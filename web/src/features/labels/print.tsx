@@ -1,26 +1,63 @@
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, call, type Schemas } from '../../api/client';
+import { api, call, type Answer, type Schemas } from '../../api/client';
 import { LAYOUTS, layoutOf, pagesOf, type LabelLayout } from './layouts';
 import { qrMatrix } from './qr';
 import { zplLabels } from './zpl';
 import { useAnswer } from '../../ui/answer';
 import { Notice, ScreenHeader } from '../../ui/parts';
 import { useTitle } from '../../ui/title';
+import { mediaBatchLabels } from './media-batch-labels';
 import { strings } from './strings';
 
 type LabelCode = Schemas['LabelCode'];
+type Kind = 'plant' | 'explant' | 'media_batch';
 
-/** The ids an address names: `explant_ids=a,b` or `plant_ids=a,b`. */
-function selectionOf(query: Record<string, string>) {
-  if (query.plant_ids) return { kind: 'plant' as const, ids: query.plant_ids };
-  if (query.explant_ids) return { kind: 'explant' as const, ids: query.explant_ids };
+/** One label as printed: its QR code (null: no code opens the record) and its lines of text. */
+export interface PrintLabel {
+  readonly id: string;
+  readonly code: string | null;
+  /** The first is its name, in bold. */
+  readonly lines: readonly string[];
+}
+
+/** The ids an address names: `explant_ids=a,b`, `plant_ids=a,b` or `media_batch_ids=a,b`. */
+function selectionOf(query: Record<string, string>): { kind: Kind; ids: string } | null {
+  for (const kind of ['plant', 'explant', 'media_batch'] as const) {
+    const ids = query[`${kind}_ids`];
+    if (ids) return { kind, ids };
+  }
   return null;
 }
 
-/** A label's lines under its name: the stage and the date. */
-const linesOf = (label: LabelCode) =>
-  [label.name, label.stage ?? '', label.date ?? ''].filter((line) => line !== '');
+/** A plant's or explant's label: its name, stage and date. */
+const recordLabel = (label: LabelCode): PrintLabel => ({
+  id: label.record_id,
+  code: label.code,
+  lines: [label.name, label.stage ?? '', label.date ?? ''].filter((line) => line !== ''),
+});
+
+/** The labels of what the address names. */
+async function labelsOf(selection: { kind: Kind; ids: string }): Promise<Answer<PrintLabel[]>> {
+  if (selection.kind === 'media_batch') return mediaBatchLabels(selection.ids.split(','));
+  const answer = await call(
+    api.GET('/api/v1/labels/codes', {
+      params: {
+        query:
+          selection.kind === 'plant'
+            ? { plant_ids: selection.ids }
+            : { explant_ids: selection.ids },
+      },
+    }),
+  );
+  return answer.ok ? { ...answer, data: answer.data.map(recordLabel) } : answer;
+}
+
+const BACK: Readonly<Record<Kind, string>> = {
+  plant: '/plants',
+  explant: '/explants',
+  media_batch: '/media',
+};
 
 export default function LabelPrint() {
   useTitle(strings.print.title);
@@ -28,20 +65,11 @@ export default function LabelPrint() {
   const selection = selectionOf(query);
   const layout = layoutOf(query.layout);
 
-  const answer = useAnswer<LabelCode[]>(
+  const answer = useAnswer<PrintLabel[]>(
     () =>
       selection === null
         ? Promise.resolve({ ok: true, data: [], nextCursor: null })
-        : call(
-            api.GET('/api/v1/labels/codes', {
-              params: {
-                query:
-                  selection.kind === 'plant'
-                    ? { plant_ids: selection.ids }
-                    : { explant_ids: selection.ids },
-              },
-            }),
-          ),
+        : labelsOf(selection),
     [selection?.kind, selection?.ids],
   );
   const labels = answer?.ok ? answer.data : [];
@@ -62,7 +90,7 @@ export default function LabelPrint() {
           : [
               {
                 code: label.code,
-                lines: [...linesOf(label), label.code],
+                lines: [...label.lines, label.code],
                 modules: qrMatrix(label.code).size,
               },
             ],
@@ -114,7 +142,7 @@ export default function LabelPrint() {
             {strings.print.zpl}
           </button>
           {selection !== null && (
-            <a class="button button-quiet" href={`/${selection.kind}s`}>
+            <a class="button button-quiet" href={BACK[selection.kind]}>
               {strings.print.back[selection.kind]}
             </a>
           )}
@@ -134,7 +162,7 @@ export default function LabelPrint() {
 
 const mm = (value: number) => `${value}mm`;
 
-function Sheet(props: { layout: LabelLayout; labels: readonly LabelCode[]; number: number }) {
+function Sheet(props: { layout: LabelLayout; labels: readonly PrintLabel[]; number: number }) {
   const { layout } = props;
   return (
     <section
@@ -152,20 +180,20 @@ function Sheet(props: { layout: LabelLayout; labels: readonly LabelCode[]; numbe
       }}
     >
       {props.labels.map((label) => (
-        <Label key={label.record_id} layout={layout} label={label} />
+        <Label key={label.id} layout={layout} label={label} />
       ))}
     </section>
   );
 }
 
-function Label(props: { layout: LabelLayout; label: LabelCode }) {
+function Label(props: { layout: LabelLayout; label: PrintLabel }) {
   const { layout, label } = props;
   const side = layout.label.height - 2 * layout.padding;
   return (
     <article
       class="label"
       data-code={label.code ?? ''}
-      data-record-id={label.record_id}
+      data-record-id={label.id}
       style={{ padding: mm(layout.padding), gap: mm(layout.padding) }}
     >
       {label.code === null ? (
@@ -176,7 +204,7 @@ function Label(props: { layout: LabelLayout; label: LabelCode }) {
         <Qr code={label.code} side={side} />
       )}
       <div class="label-text">
-        {linesOf(label).map((line, index) => (
+        {label.lines.map((line, index) => (
           <p key={index} class={index === 0 ? 'label-name' : undefined}>
             {line}
           </p>

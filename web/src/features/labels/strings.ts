@@ -26,7 +26,8 @@ export const strings = {
     printHint:
       'In the print dialog choose the paper of the stock, margins "None" or "Default" and scale 100 %.',
     loading: 'Preparing labels…',
-    nothing: 'No records chosen. Tick plants or explants in their lists, then "Print labels".',
+    nothing:
+      'No records chosen. Tick plants or explants in their lists, then "Print labels", or open a media batch and "Print label".',
     count: (labels: number, pages: number, roll: boolean) =>
       `${labels} label${labels === 1 ? '' : 's'}` +
       (roll ? '' : ` on ${pages} sheet${pages === 1 ? '' : 's'}`),
@@ -36,7 +37,7 @@ export const strings = {
     page: (n: number) => `Sheet ${n}`,
     sheets: 'Labels as printed',
     qr: (code: string) => `QR code: ${code}`,
-    back: { plant: 'Back to plants', explant: 'Back to explants' },
+    back: { plant: 'Back to plants', explant: 'Back to explants', media_batch: 'Back to media' },
   },
   layouts: {
     sheet: (paper: string, columns: number, rows: number, label: string) =>

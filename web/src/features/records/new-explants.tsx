@@ -18,6 +18,7 @@ import {
 import { useAnswer } from '../../ui/answer';
 import { recordHref } from '../../ui/links';
 import { More, Notice } from '../../ui/parts';
+import { MediaBatchField, useBatchOptions } from '../media/picker';
 import { CustomInputs, customFieldsOf, emptyCustomValues } from './custom-inputs';
 import { nextNumber, numberedLabels, plantCode } from './explant-labels';
 import { useLabLists, type LabLists } from './lab-lists';
@@ -38,6 +39,7 @@ const SHARED = {
   room_id: '',
   initial_count: '',
   plantlet_count: '',
+  media_batch_id: '',
   batch_number: '',
   notes: '',
 };
@@ -80,6 +82,7 @@ function explantBody(
       room_id: (v.initial_stage && v.room_id) || undefined,
       initial_count: countOf(v.initial_count),
       plantlet_count: countOf(v.plantlet_count),
+      media_batch_id: v.media_batch_id || undefined,
       batch_number: textOf(v.batch_number),
       notes: textOf(v.notes),
       custom_fields: customFieldsOf(lists.fields, custom),
@@ -97,6 +100,7 @@ function ExplantFields<K extends string>(props: {
 }) {
   const { lists, form, each } = props;
   const field = bindFields(form, props.values);
+  const batches = useBatchOptions();
   return (
     <>
       <div class="field-pair field-pair-wide">
@@ -123,6 +127,7 @@ function ExplantFields<K extends string>(props: {
           hint={s.countHint}
         />
       </div>
+      <MediaBatchField {...field.select('media_batch_id')} options={batches} />
       <TextField
         {...field.text('batch_number')}
         label={s.batch}

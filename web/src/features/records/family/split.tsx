@@ -5,6 +5,8 @@ import { inFieldWords, NumberField, TextAreaField, TextField } from '../../../fo
 import { countOf, given, textOf, useApiForm } from '../../../forms/form';
 import { useAnswer } from '../../../ui/answer';
 import { More } from '../../../ui/parts';
+import { MediaBatchField, useBatchOptions } from '../../media/picker';
+import { strings as media } from '../../media/strings';
 import { useRecordPage } from '../page/context';
 import { strings } from '../strings';
 import { evenly, type Lineage } from './model';
@@ -20,6 +22,8 @@ interface Daughter {
   label: string;
   vessel_count: string;
   plantlet_count: string;
+  /** Its own medium; empty: the one for all. */
+  media_batch_id: string;
 }
 
 /** The numbers of daughters offered at one tap, as far as the vessels go. */
@@ -50,6 +54,8 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
   const existing = children?.ok ? children.data.nodes.filter((n) => n.generation === 1).length : 0;
   const [daughters, setDaughters] = useState<Daughter[]>([]);
   const [notes, setNotes] = useState('');
+  const [forAll, setForAll] = useState('');
+  const batches = useBatchOptions();
   const choose = (n: number) => {
     const vessels = evenly(source.vessels, n);
     const plantlets = source.plantlets === null ? null : evenly(source.plantlets, n);
@@ -58,6 +64,7 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
         label: `${source.label}.${existing + i + 1}`,
         vessel_count: String(count),
         plantlet_count: plantlets === null ? '' : String(plantlets[i]),
+        media_batch_id: '',
       })),
     );
   };
@@ -75,6 +82,7 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
               ...given({
                 plantlet_count: countOf(d.plantlet_count),
                 label: textOf(d.label),
+                media_batch_id: d.media_batch_id || forAll || undefined,
               }),
             })),
             ...given({ notes: textOf(notes) }),
@@ -122,6 +130,14 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
             )}{' '}
             {s.left(source.vessels - leaving, source.label)}
           </p>
+          <MediaBatchField
+            name="media_batch_id"
+            label={media.picker.forAll}
+            value={forAll}
+            onChange={setForAll}
+            error={null}
+            options={batches}
+          />
           <More label={s.each} open={error !== null}>
             {daughters.map((d, i) => (
               <fieldset key={i} class="split-daughter">
@@ -148,6 +164,15 @@ export function SplitForm(props: { source: SplitSource; onCancel: () => void }) 
                   error={null}
                   value={d.plantlet_count}
                   onInput={edit(i, 'plantlet_count')}
+                />
+                <MediaBatchField
+                  name={`daughters-${i}-media_batch_id`}
+                  label={media.picker.own}
+                  none={media.picker.sameAsAll}
+                  value={d.media_batch_id}
+                  onChange={edit(i, 'media_batch_id')}
+                  error={null}
+                  options={batches}
                 />
               </fieldset>
             ))}

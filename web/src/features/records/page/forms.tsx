@@ -11,6 +11,7 @@ import {
 } from '../../../forms/fields';
 import { countOf, given, hasError, textOf, useApiForm, useFormValues } from '../../../forms/form';
 import { More } from '../../../ui/parts';
+import { MediaBatchField, useBatchOptions } from '../../media/picker';
 import { words } from '../../../ui/words';
 import { useRecordPage } from './context';
 import { strings } from '../strings';
@@ -120,6 +121,7 @@ export function TransferForm(props: { onCancel: () => void }) {
     plantlet_count: '',
     from_location: '',
     to_location: page.roomName(page.currentRoom) ?? '',
+    media_batch_id: '',
     transfer_date: '',
     transfer_cycle: '',
     notes: '',
@@ -138,6 +140,7 @@ export function TransferForm(props: { onCancel: () => void }) {
               plantlet_count: counts ? countOf(v.plantlet_count) : undefined,
               from_location: textOf(v.from_location),
               to_location: textOf(v.to_location),
+              media_batch_id: v.media_batch_id || undefined,
               transfer_date: v.transfer_date || undefined,
               transfer_cycle: countOf(v.transfer_cycle),
               notes: textOf(v.notes),
@@ -149,6 +152,7 @@ export function TransferForm(props: { onCancel: () => void }) {
     onQueued: page.kept,
   });
   const field = bindFields(form, values);
+  const batches = useBatchOptions();
   // An explant's transfer without counts, or down to no vessel at all, is asked about first.
   const ask = () => {
     if (!counts) return null;
@@ -176,6 +180,7 @@ export function TransferForm(props: { onCancel: () => void }) {
           />
         </div>
       )}
+      <MediaBatchField {...field.select('media_batch_id')} options={batches} />
       <TextField
         {...field.text('to_location')}
         label={s.to}
