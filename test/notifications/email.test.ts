@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmailWorker, UnsubscribeLinks } from '../../src/modules/notifications/index.js';
+import {
+  DIGEST_HOUR,
+  EmailWorker,
+  UnsubscribeLinks,
+} from '../../src/modules/notifications/index.js';
 import { runInProcess, tempDir } from '../cli/support.js';
 import { freePort } from '../support/local-services.js';
 import type { Actor } from '../support/harness.js';
@@ -178,8 +182,16 @@ describeOnDatabases('Notifications: email', (target) => {
       201,
     );
     expect(await sendDue()).toBe(0);
-    const tomorrow = new Date(clock + 86_400_000);
-    clock = Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate(), 6);
+    // The next morning's digest hour after the task was made (a first digest covers the
+    // day before it, so a morning more than a day away would leave the task out).
+    const made = new Date();
+    const morning = made.getUTCHours() < DIGEST_HOUR ? made : new Date(made.getTime() + 86_400_000);
+    clock = Date.UTC(
+      morning.getUTCFullYear(),
+      morning.getUTCMonth(),
+      morning.getUTCDate(),
+      DIGEST_HOUR - 1,
+    );
     await worker.queueDigests();
     expect(await outbox()).toEqual([]);
     clock += 3_600_000;

@@ -7,7 +7,7 @@ export {
 } from './notifications.schemas.js';
 export { passMark, setPassMark } from './notifications.repository.js';
 export { purgeEmails } from './emails.repository.js';
-export { EmailWorker, type EmailWorkerOptions } from './email-worker.js';
+export { DIGEST_HOUR, EmailWorker, type EmailWorkerOptions } from './email-worker.js';
 export { UnsubscribeLinks } from './unsubscribe.js';
 export { registerUnsubscribeRoutes } from './unsubscribe.routes.js';
 export { settingsByMember, settingsOfMember } from './settings.service.js';
