@@ -498,6 +498,8 @@ describeOnDatabases('OpenAPI-driven fuzz', (target) => {
         ['into_explant_id', 'initial_stage'],
         ['into_explant_id', 'room_id'],
         ['label', 'into_explant_id'],
+        // A reading's time: `timestamp` is the older name of `recorded_at`.
+        ['recorded_at', 'timestamp'],
       ],
       // Equipment use names its subject by the log's type.
       kindOfType: {
