@@ -206,7 +206,10 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
     expect(await more.getByRole('link').allTextContents()).toEqual([
       'Plants',
       'Contaminations',
+      'Media',
+      'Stock',
       'Rooms',
+      'Insights',
       'Members',
       'API keys',
       'Devices',

@@ -71,7 +71,15 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
       explant_id: a.id,
     })) as Json;
 
-    const { context, page: first, problems } = await newPage(browser, DESKTOP);
+    // The queue without a service worker (as on a lab server over plain http): the test's
+    // own route serves the pages' reads offline, which a worker would bypass.
+    const {
+      context,
+      page: first,
+      problems,
+    } = await newPage(browser, DESKTOP, {
+      serviceWorkers: 'block',
+    });
     context.setDefaultTimeout(15_000);
     await signIn(first, t, demo.ownerId);
     await first.close();
@@ -181,6 +189,9 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
         .getByText(`${expected.length + 1} waiting to send`)
         .waitFor();
       expected.push('POST /api/v1/label-scans');
+      // The scan waits to be sent, and the record it names opens from what the device kept.
+      await pageScan.getByRole('heading', { name: code, level: 1 }).waitFor();
+      await pageScan.goBack();
     }
     // Two more on A, to make twenty.
     for (const comment of ['Labels reprinted']) {
@@ -353,7 +364,7 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
     await fix.getByLabel('transfer cycle').fill('60');
     await expectAccessible(page, 'fixing a refused write');
     await fix.getByRole('button', { name: 'Send again' }).click();
-    await page.getByRole('status').getByText('Sent.').waitFor();
+    await page.getByRole('status').getByText('Sent.').waitFor({ timeout: 30_000 });
     const fixed = (
       (await api('GET', `/api/v1/transfers?explant_id=${a.id}&limit=50`)) as Json[]
     ).find((x) => x.transfer_cycle === 60)!;

@@ -44,6 +44,7 @@ const LISTS: Record<string, string> = {
   '/api/v1/members': '',
   '/api/v1/api-keys': '',
   '/api/v1/insights/contamination': '?by=location',
+  '/api/v1/insights/exposures': `?by=location&group=${encodeURIComponent(DANGER)}`,
   '/api/v1/insights/multiplication': '?by=plant',
   '/api/v1/insights/stages': '',
   '/api/v1/insights/forecast': '?plant_id=',
