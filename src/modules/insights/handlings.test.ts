@@ -13,6 +13,21 @@ const explant = (id: string, createdAt: string, initial: number | null) => ({
   updated_at: createdAt,
   media_batch_id: null,
 });
+/** The family edge a split leaves from parent to daughter. */
+const splitEdge = (
+  parent: string,
+  child: string,
+  transferId: string,
+  count: number,
+  batch: string | null,
+) => ({
+  parent_id: parent,
+  child_id: child,
+  kind: 'split',
+  transfer_id: transferId,
+  initial_count: count,
+  media_batch_id: batch,
+});
 const transfer = (
   id: string,
   explantId: string,
@@ -78,16 +93,7 @@ describe('handlingsOf', () => {
           explant('d', '2026-01-29T00:00:00.000Z', 6),
         ],
         transfers: [transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4)],
-        edges: [
-          {
-            parent_id: 'p',
-            child_id: 'd',
-            kind: 'split',
-            transfer_id: 's',
-            initial_count: 6,
-            media_batch_id: null,
-          },
-        ],
+        edges: [splitEdge('p', 'd', 's', 6, null)],
       }),
     );
     expect(list.map((h) => [h.explantId, h.kind, h.before, h.after])).toEqual([
@@ -112,16 +118,7 @@ describe('handlingsOf', () => {
         transfers: [
           { ...transfer('s', 'p', '2026-01-29T00:00:00.000Z', 1, 4), media_batch_id: 'b2' },
         ],
-        edges: [
-          {
-            parent_id: 'p',
-            child_id: 'd',
-            kind: 'split',
-            transfer_id: 's',
-            initial_count: 6,
-            media_batch_id: 'b1',
-          },
-        ],
+        edges: [splitEdge('p', 'd', 's', 6, 'b1')],
       }),
     );
     expect(list.map((h) => [h.key, h.kind, h.mediaBatchId])).toEqual([
