@@ -4,7 +4,7 @@ import { TASK_STATUSES } from '../features/tasks/model';
 
 const DAY = 86_400_000;
 
-/** Open tasks read per column of the Tasks screen (its COLUMN_PAGE). */
+/** Tasks read per column of the Tasks board (its COLUMN_PAGE). */
 const COLUMN_PAGE = 20;
 
 /** Today's "due before the end of tomorrow" (kept without the moment: see answerKey). */
@@ -22,21 +22,20 @@ function endOfTomorrow(now: Date): Date {
  * same query), so the read cache (api/cache.ts) keeps it where the screen looks.
  */
 function reads(member: string, now: Date): Promise<unknown>[] {
-  const GET = api.GET;
   const board = (mine: boolean) =>
     TASK_STATUSES.map((status) =>
-      GET('/api/v1/tasks', {
+      api.GET('/api/v1/tasks', {
         params: {
           query: { status, limit: COLUMN_PAGE, ...(mine ? { assigned_to: member } : {}) },
         },
       }),
     );
   return [
-    GET('/api/v1/tasks', {
+    api.GET('/api/v1/tasks', {
       params: { query: { open: true, due_before: endOfTomorrow(now).toISOString(), limit: 20 } },
     }),
-    GET('/api/v1/contaminations', { params: { query: { open: true, limit: 20 } } }),
-    GET('/api/v1/explants', {
+    api.GET('/api/v1/contaminations', { params: { query: { open: true, limit: 20 } } }),
+    api.GET('/api/v1/explants', {
       params: {
         query: {
           transfer_due_before: new Date(now.getTime() + 7 * DAY).toISOString(),
@@ -44,14 +43,14 @@ function reads(member: string, now: Date): Promise<unknown>[] {
         },
       },
     }),
-    GET('/api/v1/rooms', { params: { query: { limit: 50 } } }),
-    GET('/api/v1/activity', { params: { query: { limit: 10 } } }),
+    api.GET('/api/v1/rooms', { params: { query: { limit: 50 } } }),
+    api.GET('/api/v1/activity', { params: { query: { limit: 10 } } }),
     ...board(false),
     ...board(true),
-    GET('/api/v1/people', { params: { query: { limit: 200 } } }),
-    GET('/api/v1/stage-lists'),
-    GET('/api/v1/rooms', { params: { query: { limit: 200 } } }),
-    GET('/api/v1/custom-fields'),
+    api.GET('/api/v1/people', { params: { query: { limit: 200 } } }),
+    api.GET('/api/v1/stage-lists'),
+    api.GET('/api/v1/rooms', { params: { query: { limit: 200 } } }),
+    api.GET('/api/v1/custom-fields'),
   ];
 }
 
