@@ -2,9 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-/** Addresses the console's service worker leaves to the server: the API, its files, its docs. */
-const NOT_CONSOLE = /^\/(api|assets|files|docs|metrics)(\/|$)/;
-
 /**
  * The console: built into dist/web/ and served by the API's own process. Every
  * asset is in the build (no CDN), each screen is its own chunk, and nothing is
@@ -23,15 +20,17 @@ export default defineConfig({
     sourcemap: false,
   },
   plugins: [
-    // The installable console: its manifest, and a service worker (Workbox) that keeps
-    // the built shell (every file of the build) so the console opens without the
-    // network. The API's answers are kept by the console itself (web/src/offline/),
-    // not by the worker; the worker is registered by web/src/offline/install.ts.
+    // The installable console: its manifest, and a service worker (web/src/sw.ts, with
+    // Workbox) that keeps the built shell (every file of the build) so the console
+    // opens without the network, and sends the write queue on Background Sync. The
+    // API's answers are kept by the console itself (web/src/api/cache.ts), not by the
+    // worker; the worker is registered by web/src/offline/install.ts.
     VitePWA({
-      strategies: 'generateSW',
+      strategies: 'injectManifest',
+      srcDir: 'src',
       injectRegister: false,
       registerType: 'autoUpdate',
-      filename: 'sw.js',
+      filename: 'sw.ts',
       manifestFilename: 'manifest.webmanifest',
       // The build's own files are all kept (globPatterns): none twice.
       includeManifestIcons: false,
@@ -56,15 +55,9 @@ export default defineConfig({
           },
         ],
       },
-      workbox: {
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png}'],
-        // Every console address opens the kept shell offline; the console reads the rest.
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [NOT_CONSOLE],
-        inlineWorkboxRuntime: true,
-        cleanupOutdatedCaches: true,
-        clientsClaim: true,
-        skipWaiting: true,
+        rollupFormat: 'iife',
         sourcemap: false,
       },
     }),

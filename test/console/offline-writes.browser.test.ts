@@ -71,8 +71,8 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
       explant_id: a.id,
     })) as Json;
 
-    // The queue without a service worker (as on a lab server over plain http): the test's
-    // own route serves the pages' reads offline, which a worker would bypass.
+    // The page alone sends (no service worker, so no Background Sync): the worker's own
+    // sending is the next test's.
     const {
       context,
       page: first,
@@ -182,16 +182,20 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
     await waiting(pageRun).getByText('16 waiting to send').waitFor();
     const steps = `/api/v1/sop-runs/${run.id}/steps/step-2`;
     expected.push(`POST ${steps}/measurements`, `POST ${steps}/events`);
-    for (const code of ['OFF-A', 'OFF-C']) {
+    for (const [code, id] of [
+      ['OFF-A', a.id],
+      ['OFF-C', c.id],
+    ] as const) {
       await pageScan.getByLabel('Label code').fill(code);
       await pageScan.getByLabel('Label code').press('Enter');
       await waiting(pageScan)
         .getByText(`${expected.length + 1} waiting to send`)
         .waitFor();
       expected.push('POST /api/v1/label-scans');
-      // The scan waits to be sent, and the record it names opens from what the device kept.
-      await pageScan.getByRole('heading', { name: code, level: 1 }).waitFor();
+      // The label's record was opened here: its kept page opens; back to Scan for the next.
+      await pageScan.waitForURL(`${t.base}/explants/${id}`);
       await pageScan.goBack();
+      await pageScan.getByRole('heading', { level: 1, name: 'Scan' }).waitFor();
     }
     // Two more on A, to make twenty.
     for (const comment of ['Labels reprinted']) {
@@ -389,4 +393,65 @@ consoleSuite('offline writes in Chromium', ({ browser, t, demo }) => {
     ).toEqual([]);
     await context.close();
   }, 240_000);
+  it('the service worker sends the queue on Background Sync with no page of the console open, once', async () => {
+    const plant = (await api('POST', '/api/v1/plants', { species: 'Ficus elastica' })) as Json;
+    const x = await explant('SYNC-X', plant.id);
+    const comments = () =>
+      api('GET', `/api/v1/comments?entity_type=explant&entity_id=${x.id}`) as Promise<Json[]>;
+    const { context, page } = await newPage(browser, DESKTOP);
+    context.setDefaultTimeout(15_000);
+    await signIn(page, t, demo.ownerId);
+    await page.goto(`${t.base}/explants/${x.id}`);
+    await page.getByRole('heading', { level: 1, name: 'SYNC-X' }).waitFor();
+    await expect
+      .poll(() => page.evaluate<boolean>('navigator.serviceWorker.controller !== null'), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+
+    await context.setOffline(true);
+    const said = 'Sent by the worker';
+    await page.getByLabel('Comment', { exact: true }).fill(said);
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByRole('region', { name: 'Waiting to send' }).getByText(said).waitFor();
+    // No page of the console is left to send it; a blank one holds the DevTools session.
+    const blank = await context.newPage();
+    await page.close();
+    // Back online the browser may fire the sync itself; the worker sends it either way.
+    await context.setOffline(false);
+
+    const cdp = await context.newCDPSession(blank);
+    const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) =>
+      registrations.push(...event.registrations),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await expect
+      .poll(() => registrations.some((r) => !r.isDeleted), { timeout: 15_000 })
+      .toBe(true);
+    const { registrationId } = registrations.find((r) => !r.isDeleted)!;
+    await cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin: t.base,
+      registrationId,
+      tag: 'vitro-writes',
+      lastChance: false,
+    });
+    await expect.poll(async () => (await comments()).length, { timeout: 15_000 }).toBe(1);
+    // A second sync finds nothing waiting: the comment is not made twice.
+    await cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin: t.base,
+      registrationId,
+      tag: 'vitro-writes',
+      lastChance: false,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await comments()).map((c) => c.body)).toEqual([said]);
+
+    // Opened again: nothing waits.
+    const again = await context.newPage();
+    await again.goto(`${t.base}/explants/${x.id}`);
+    await again.getByText(said).waitFor();
+    expect(await again.getByRole('region', { name: 'Waiting to send' }).count()).toBe(0);
+    await context.close();
+  }, 90_000);
 });

@@ -33,6 +33,18 @@ const labelKept = (page: Page, code: string) =>
     };
   })`);
 
+/** Whether a read is kept under `key` (its address, the query sorted). */
+const answerKept = (page: Page, key: string) =>
+  page.evaluate<boolean>(`new Promise((resolve) => {
+    const open = indexedDB.open('vitro-reads');
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('answers')) { db.close(); return resolve(false); }
+      const get = db.transaction('answers').objectStore('answers').get(${JSON.stringify(key)});
+      get.onsuccess = () => { db.close(); resolve(get.result !== undefined); };
+    };
+  })`);
+
 const until = async (what: string, check: () => Promise<boolean>) => {
   for (let i = 0; i < 100; i++) {
     if (await check()) return;
@@ -131,6 +143,54 @@ consoleSuite(
       await context.setOffline(false);
       await page.getByText(note).waitFor();
       await status(page).waitFor({ state: 'detached' });
+      expect(faults(problems)).toEqual([]);
+      await context.close();
+    }, 90_000);
+
+    it('keeps the tasks, stage lists and rooms ahead: only Today opened, they show offline "as of" after a reload', async () => {
+      const title = `Check the hood filters ${Date.now()}`;
+      const made = await api('POST', '/api/v1/tasks', { title, assigned_to: demo.ownerId });
+      expect(made.statusCode, made.body).toBe(201);
+      const room = ((await read('/api/v1/rooms?limit=200')) as { name: string }[])[0]!;
+      const stage = ((await read('/api/v1/stage-lists')) as { plant: { name: string }[] })
+        .plant[0]!;
+
+      const { context, page, problems } = await newPage(browser, DESKTOP);
+      context.setDefaultTimeout(10_000);
+      await signIn(page, t, demo.ownerId);
+      await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      // Read in the background, under the addresses the screens read.
+      const mine = `/api/v1/tasks?assigned_to=${demo.ownerId}&limit=20&status=todo`;
+      for (const key of [
+        mine,
+        '/api/v1/stage-lists',
+        '/api/v1/rooms?limit=200',
+        '/api/v1/custom-fields',
+      ])
+        await until(`${key} kept`, () => answerKept(page, key));
+
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      // The person's open tasks, the Tasks screen never opened online.
+      await page.goto(`${t.base}/tasks?assigned_to=${demo.ownerId}`);
+      await page.getByText(title).waitFor();
+      await status(page).getByText(AS_OF).waitFor();
+      // A form's stage and room choices, the form never opened online.
+      await page.goto(`${t.base}/plants`);
+      await page.getByRole('button', { name: 'New plant' }).click();
+      const stages = page.getByLabel('First stage', { exact: true });
+      await stages
+        .locator('option', { hasText: stage.name })
+        .first()
+        .waitFor({ state: 'attached' });
+      await page
+        .getByLabel('Room', { exact: true })
+        .locator('option', { hasText: room.name })
+        .first()
+        .waitFor({ state: 'attached' });
+      await status(page).getByText(AS_OF).waitFor();
       expect(faults(problems)).toEqual([]);
       await context.close();
     }, 90_000);

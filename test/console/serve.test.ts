@@ -150,11 +150,15 @@ describe('the console, served by the API process', () => {
     expect(worker.headers['cache-control']).toBe('no-cache, no-store');
     // It keeps the page and every asset of this build, loads nothing from elsewhere,
     // and answers navigations to console addresses only.
-    expect(worker.body).toContain('url:"index.html"');
+    // The build's list of files, as vite-plugin-pwa writes it into the worker (JSON).
+    expect(worker.body).toContain('"url":"index.html"');
     for (const file of readdirSync(join(REPO_ROOT, 'dist', 'web', 'assets')))
-      expect(worker.body.includes(`url:"assets/${file}"`), file).toBe(true);
+      expect(worker.body.includes(`"url":"assets/${file}"`), file).toBe(true);
     const code = worker.body.replaceAll('https://bit.ly/wb-precache', ''); // a warning's words
     expect(/importScripts|https?:\/\//.test(code), 'loads nothing from elsewhere').toBe(false);
+    // It sends the write queue on Background Sync (its tag: vitro-writes).
+    expect(worker.body).toMatch(/addEventListener\([`'"]sync[`'"]/);
+    expect(worker.body).toContain('vitro-writes');
     expect(worker.body.includes('api|assets|files|docs|metrics'), 'leaves the API alone').toBe(
       true,
     );

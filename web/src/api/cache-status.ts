@@ -20,6 +20,12 @@ onReach((yes) => {
 });
 if (typeof window !== 'undefined') window.addEventListener('online', back);
 
+/** Calls `listener` each time the server can be reached again; answers the way to stop. */
+export function onBackOnline(listener: () => void): () => void {
+  backListeners.add(listener);
+  return () => backListeners.delete(listener);
+}
+
 /**
  * An answer to read again once the server can be reached: one kept on this device
  * (`asOf`), or none for want of a connection.

@@ -7,6 +7,7 @@ import { adminsOnly } from './gate';
 import { NotFound, SCREENS } from './screens';
 import { Shell } from './shell';
 import { startSending } from '../offline/queue';
+import { keepAhead } from './keep-ahead';
 import { strings } from './strings';
 
 /** The sign-in pages: shown outside the router, before anyone is signed in. */
@@ -62,6 +63,8 @@ function Root() {
   // Writes kept on this device while offline: sent once someone is signed in.
   const member = state.kind === 'signed-in' ? state.session.member.id : null;
   useEffect(() => (member !== null ? startSending(member) : undefined), [member]);
+  // What the bench needs offline, read ahead whether or not its screens are opened here.
+  useEffect(() => (member !== null ? keepAhead(member) : undefined), [member]);
 
   // Signed out on a page of the console: to the signed-out page, remembering the way back.
   const signedOutHere = state.kind === 'signed-out' && !isSignInPath(location.path);

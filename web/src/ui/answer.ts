@@ -29,18 +29,33 @@ export function useAnswer<T>(read: () => Promise<Answer<T>>, deps: readonly unkn
   return answer;
 }
 
-/** Any async value for a screen's part (a name looked up, a search): null while it loads. */
-export function useLoaded<T>(read: () => Promise<T>, deps: readonly unknown[] = []): T | null {
+/**
+ * Any async value for a screen's part (a name looked up, a search): null while it
+ * loads. When `stale` says the value came from this device (or from no connection),
+ * it is read again once the connection is back, as `useAnswer`'s answers are.
+ */
+export function useLoaded<T>(
+  read: () => Promise<T>,
+  deps: readonly unknown[] = [],
+  stale?: (value: T) => boolean,
+): T | null {
   const [value, setValue] = useState<T | null>(null);
+  const [fresh, setFresh] = useState(0);
+  const again = useRef(false);
   useEffect(() => {
     let current = true;
-    setValue(null);
+    if (!again.current) setValue(null);
+    again.current = false;
     void read().then((result) => {
       if (current) setValue(result);
     });
     return () => {
       current = false;
     };
-  }, deps);
+  }, [...deps, fresh]);
+  useBackOnline(value !== null && stale !== undefined && stale(value), () => {
+    again.current = true;
+    setFresh((n) => n + 1);
+  });
   return value;
 }
