@@ -34,6 +34,7 @@ import {
   registerSystemRoutes,
 } from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
+import { startSearchCatchUp } from './modules/search/index.js';
 import {
   DeliveryThread,
   DeliveryWorker,
@@ -294,8 +295,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   let silenceTimer: { stop(): Promise<void> } | null = null;
   let reminders: { stop(): Promise<void> } | null = null;
+  let searchCatchUp: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();
+    searchCatchUp = startSearchCatchUp(database, app.log);
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
     if (config.worker) reminders = startReminders(database, records, app.log);
     emails?.start();
@@ -331,6 +334,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await worker?.stop();
     await silenceTimer?.stop();
     await reminders?.stop();
+    await searchCatchUp?.stop();
     await emails?.stop();
     await maintenance.stop();
     await backups?.stop();
