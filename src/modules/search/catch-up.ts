@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
+import { every, type Repeating } from '../../lib/every.js';
 import { catchUpSearchIndex } from './search.repository.js';
 
 /** How often the search index takes in new documents when no search asked first. */
@@ -14,21 +15,11 @@ export function startSearchCatchUp(
   database: Database,
   log: FastifyBaseLogger,
   intervalMs: number = SEARCH_CATCH_UP_MS,
-): { stop(): Promise<void> } {
+): Repeating {
   if (database.dialect !== 'sqlite') return { stop: async () => {} };
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    running ??= catchUpSearchIndex(database.db)
-      .catch((error: unknown) =>
-        log.warn({ err: error }, 'could not take new documents into the search index'),
-      )
-      .finally(() => (running = null));
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(
+    intervalMs,
+    () => catchUpSearchIndex(database.db),
+    (error) => log.warn({ err: error }, 'could not take new documents into the search index'),
+  );
 }
