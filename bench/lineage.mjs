@@ -180,7 +180,12 @@ async function timeWrites(app, count, request) {
 }
 
 async function benchOn(name, url) {
+  const t0 = process.hrtime.bigint();
   const { app, seeded } = await seededApp(name, url, 'lineage', seed);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  console.log(
+    `[lineage ${name}] seeded ${seeded.count + 1 + seeded.stock.length} explants, app ready in ${seconds.toFixed(1)} s`,
+  );
   const headers = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' };
   try {
     const down = await timeReads(app, headers, `/api/v1/explants/${seeded.first}/lineage`);

@@ -525,10 +525,7 @@ consoleSuite('the console in Chromium', ({ browser, t, demo }) => {
   });
 
   it('shows the placeholder of a screen still to come, and its not-found page at a mistyped address, with the one meant', async () => {
-    // The server's own answers (404) to a browser no service worker answers for.
-    const { context, page, problems } = await newPage(browser, undefined, {
-      serviceWorkers: 'block',
-    });
+    const { context, page, problems } = await newPage(browser);
     await signIn(page, t, demo.ownerId);
     await page.goto(`${t.base}/sensors`);
     await page.getByRole('heading', { name: 'Not in the console yet' }).waitFor();

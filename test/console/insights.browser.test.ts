@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
+import { csvCell } from '../../src/kernel/routes/csv.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { addMember } from '../../src/modules/identity/identity.service.js';
 import { body } from '../support/harness.js';
@@ -13,6 +16,8 @@ import {
   signIn,
 } from '../support/browser.js';
 import { signIn as signInApi, type SessionClient } from '../support/sessions.js';
+
+const rowsOf = (text: string): string[][] => parse(text);
 
 interface Group {
   group: { id: string | null; label: string };
@@ -300,6 +305,97 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
 
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it('downloads each figure table as CSV through its link, as the API answers it; the drill-down names stages as the lab does', async () => {
+    const { api, read } = ownerApi({ t, demo });
+    // A stage the lab's handlings were in, named by the lab in its own words (not the key's).
+    type Stage = { key: string; name: string };
+    const byStage = (await read('/api/v1/insights/contamination?by=stage')) as Group[];
+    const staged = byStage.find((g) => g.group.id !== null && g.exposures > 0)!;
+    const key = staged.group.id!;
+    const lists = (await read('/api/v1/stage-lists')) as { explant: Stage[] };
+    expect(lists.explant.map((stage) => stage.key)).toContain(key);
+    const rename = (name: (stage: Stage) => string) =>
+      api('PATCH', '/api/v1/stage-lists', {
+        explant: lists.explant.map((stage) => ({ key: stage.key, name: name(stage) })),
+      });
+    const named = 'Shoots (stage II)';
+    expect((await rename((s) => (s.key === key ? named : s.name))).statusCode).toBe(200);
+    try {
+      const { context, page, problems } = await newPage(browser, DESKTOP);
+      await signIn(page, t, managerId);
+      const shown = await contaminationOf(page, () => page.goto(`${t.base}/insights`));
+      await page.locator('figure[data-chart="contamination"][data-drawn="true"]').waitFor();
+      await page.locator('figure[data-chart="trend"][data-drawn="true"]').waitFor();
+      // Every figures table has its link.
+      const links = page.getByRole('link', { name: /^Download CSV/ });
+      expect(await links.count()).toBe(await page.locator('.insight-table').count());
+      expect(await links.count()).toBe(2);
+
+      /** The CSV the link downloads, in rows (the header first). */
+      const download = async (figure: string) => {
+        const [file] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator(`figure[data-chart="${figure}"]`).getByRole('link').last().click(),
+        ]);
+        expect(file.suggestedFilename()).toMatch(/\.csv$/);
+        return rowsOf(await readFile(await file.path(), 'utf8'));
+      };
+      const [header, ...rows] = await download('contamination');
+      expect(header).toEqual([
+        'group_id',
+        'group_label',
+        'exposures',
+        'contaminated',
+        'rate',
+        'ci_low',
+        'ci_high',
+      ]);
+      expect(rows).toHaveLength(shown.groups.length);
+      const anaGroup = shown.groups.find((g) => g.group.label === 'Ana Ruiz')!;
+      const anaRow = rows.find((row) => row[1] === 'Ana Ruiz')!;
+      expect(anaRow).toEqual([
+        anaGroup.group.id,
+        anaGroup.group.label,
+        ...[anaGroup.exposures, anaGroup.contaminated, anaGroup.rate]
+          .concat([anaGroup.ci_low, anaGroup.ci_high])
+          .map(csvCell),
+      ]);
+      const [, ...weekRows] = await download('trend');
+      const weeks = (await read('/api/v1/insights/contamination?by=week')) as Group[];
+      expect(weekRows.map((row) => row[1])).toEqual(weeks.map((w) => w.group.label));
+
+      // The drill-down of a stage: its stage column in the lab's words, its CSV every exposure.
+      await page.goto(`${t.base}/insights?by=stage&group=${key}`);
+      const behind = page.getByRole('region', { name: /^The handlings behind/ });
+      await behind.locator('tbody tr').first().waitFor();
+      const stagesShown = await behind.locator('tbody tr td:nth-child(6)').allTextContents();
+      expect(stagesShown.length).toBeGreaterThan(0);
+      expect(new Set(stagesShown)).toEqual(new Set([named]));
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page
+          .locator('#exposures')
+          .getByRole('link', { name: /^Download CSV/ })
+          .click(),
+      ]);
+      const [exposureHeader, ...exposureRows] = rowsOf(await readFile(await file.path(), 'utf8'));
+      const exposures = (await read(
+        `/api/v1/insights/exposures?by=stage&group=${key}&limit=100`,
+      )) as { explant_id: string; stage: string }[];
+      const column = (name: string) => exposureHeader!.indexOf(name);
+      expect(exposureRows).toHaveLength(staged.exposures);
+      expect(
+        exposureRows.slice(0, exposures.length).map((row) => row[column('explant_id')]),
+      ).toEqual(exposures.map((e) => e.explant_id));
+      expect(new Set(exposureRows.map((row) => row[column('stage')]))).toEqual(new Set([key]));
+      await screenshotBothWidths(page, 'insights-csv');
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      expect((await rename((s) => s.name)).statusCode).toBe(200);
+    }
   });
 
   it('shows multiplication by line and the stage funnel with the API’s figures', async () => {

@@ -151,6 +151,29 @@ describe('what a read is kept under, and the label codes it tells', () => {
     ).toEqual([
       { code: 'vt-p-0001', recordType: 'plant', recordId: id, displayName: 'Mother', savedAt: 5 },
     ]);
+    // A media batch read: its label carries its id alone, which opens the kept batch.
+    const batch = JSON.stringify({ data: { id, recipe_id: id, notes: 'B-9' } });
+    const [fromBatch, ...more] = labelsOf(
+      new URL(`http://lab/api/v1/media-batches/${id}`),
+      batch,
+      5,
+    );
+    expect(more).toEqual([]);
+    expect([fromBatch!.code, fromBatch!.recordType]).toEqual([id, 'media_batch']);
+    expect(JSON.parse(resolution(id, fromBatch!, 'http://lab')).data).toMatchObject({
+      record_type: 'media_batch',
+      record_id: id,
+      url: `http://lab/api/v1/media-batches/${id}`,
+    });
+    expect(
+      labelsOf(
+        new URL(`http://lab/api/v1/labels/resolve?barcode=${id}`),
+        JSON.stringify({
+          data: { record_type: 'media_batch', record_id: id, display_name: 'MS 2026-03-04' },
+        }),
+        5,
+      ).map((l) => [l.recordType, l.displayName]),
+    ).toEqual([['media_batch', 'MS 2026-03-04']]);
     const container = JSON.stringify({
       data: { record_type: 'container', record_id: id, display_name: 'Tray' },
     });

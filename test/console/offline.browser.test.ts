@@ -147,6 +147,32 @@ consoleSuite(
       await context.close();
     }, 90_000);
 
+    it('asks the server first for a page online, the worker in control: its own 404 for a mistyped address; offline the kept page opens', async () => {
+      const { context, page, problems } = await newPage(browser, DESKTOP);
+      context.setDefaultTimeout(10_000);
+      await signIn(page, t, demo.ownerId);
+      await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await until('the worker in control', () =>
+        page.evaluate<boolean>('navigator.serviceWorker.controller !== null'),
+      );
+      const online = await page.goto(`${t.base}/no-such-screen`);
+      // Through the worker, the server's own answer: the console's page, answered 404.
+      expect(online!.fromServiceWorker()).toBe(true);
+      expect(online!.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+
+      await context.setOffline(true);
+      const offline = await page.goto(`${t.base}/no-such-screen`);
+      // No server: the kept page, which says the same.
+      expect(offline!.fromServiceWorker()).toBe(true);
+      expect(offline!.status()).toBe(200);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await context.setOffline(false);
+      expect(faults(problems)).toEqual([]);
+      await context.close();
+    });
+
     it('keeps the tasks, stage lists and rooms ahead: only Today opened, they show offline "as of" after a reload', async () => {
       const title = `Check the hood filters ${Date.now()}`;
       const made = await api('POST', '/api/v1/tasks', { title, assigned_to: demo.ownerId });

@@ -641,7 +641,9 @@ function validDraft(op: OperationSpec, fixtures: Fixtures): fc.Arbitrary<Draft> 
     fc.record(
       Object.fromEntries(
         byLocation(where)
-          .filter((p) => p.name !== 'cursor')
+          // `format` asks for CSV instead of the envelope, as `Accept: text/csv` (never
+          // sent here) does; the CSV tests hold those answers. Bad values of it still go.
+          .filter((p) => p.name !== 'cursor' && !(where === 'query' && p.name === 'format'))
           .map((p) => [p.name, optional(valueFor(p.schema, p.name, ctx), p.required)]),
       ),
     );

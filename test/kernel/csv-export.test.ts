@@ -206,6 +206,48 @@ describeOnDatabases('CSV export of lists', (target) => {
     });
   });
 
+  it('answers CSV to ?format=csv and ?format=spreadsheet with no Accept header (a link), as to the header', async () => {
+    const plain = { ...lab.owner.headers };
+    const byLink = await t.request({
+      method: 'GET',
+      url: '/api/v1/plants?stage=greenhouse&format=csv',
+      headers: plain,
+    });
+    expect(byLink.statusCode).toBe(200);
+    expect(byLink.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(byLink.body).toBe((await exportCsv('/api/v1/plants?stage=greenhouse')).body);
+    const sheet = await t.request({
+      method: 'GET',
+      url: '/api/v1/plants?stage=greenhouse&format=spreadsheet',
+      headers: { ...plain, accept: 'application/json' },
+    });
+    expect(sheet.body).toBe(
+      (
+        await exportCsv('/api/v1/plants?stage=greenhouse', {
+          accept: 'text/csv; profile=spreadsheet',
+        })
+      ).body,
+    );
+    expectError(
+      await t.request({ method: 'GET', url: '/api/v1/plants?format=xml', headers: plain }),
+      422,
+      'VALIDATION_ERROR',
+      /format/,
+    );
+    // A list that does not export answers JSON, as to the header.
+    const recipes = await t.request({
+      method: 'GET',
+      url: '/api/v1/media-recipes?format=csv',
+      headers: plain,
+    });
+    expect(recipes.headers['content-type']).toMatch(/^application\/json/);
+    const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const format = doc.paths['/api/v1/plants'].get.parameters.find(
+      (p: { name: string }) => p.name === 'format',
+    );
+    expect(format.schema.enum).toEqual(['csv', 'spreadsheet']);
+  });
+
   it('says in the OpenAPI document which lists answer CSV', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const plants = doc.paths['/api/v1/plants'];

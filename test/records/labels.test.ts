@@ -17,6 +17,7 @@ import {
   newPlant,
   type Client,
 } from '../support/helpers.js';
+import { newBatch, newRecipe } from '../media/support.js';
 
 const PUBLIC_URL = 'https://lab.example.org/vitro';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -229,6 +230,29 @@ describeOnDatabases('Label resolve', (target) => {
       // A plant's external id comes before any explant's.
       const plant = await newPlant(owner, { external_id: 'key-1' });
       expect(await code('KEY-1')).toMatchObject({ record_type: 'plant', record_id: plant.id });
+    });
+
+    it("resolves a media batch's id, what its printed label carries, to the batch, named by recipe and day", async () => {
+      const recipe = await newRecipe(owner, { title: 'WPM + IBA' });
+      const batch = await newBatch(owner, {
+        recipe_id: recipe.id,
+        prepared_at: '2026-03-04T09:30:00.000Z',
+      });
+      for (const code of [batch.id, batch.id.toUpperCase()]) {
+        expect(dataOf(await resolve(owner, code), 200)).toEqual({
+          barcode: code,
+          record_type: 'media_batch',
+          record_id: batch.id,
+          display_name: 'WPM + IBA 2026-03-04',
+          url: url(`media-batches/${batch.id}`),
+        });
+      }
+      // Another lab's batch is an unknown code.
+      const other = await createLab(t.database);
+      const theirs = await newBatch(client(t, other.owner), {
+        recipe_id: (await newRecipe(client(t, other.owner))).id,
+      });
+      expectError(await resolve(owner, theirs.id), 404, 'NOT_FOUND');
     });
 
     it('answers 404 when nothing matches', async () => {

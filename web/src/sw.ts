@@ -1,11 +1,12 @@
 import { clientsClaim } from 'workbox-core';
 import {
   cleanupOutdatedCaches,
-  createHandlerBoundToURL,
+  matchPrecache,
   precacheAndRoute,
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkOnly } from 'workbox-strategies';
 import { SYNC_TAG, sendWaiting } from './offline/queue-send';
 
 /**
@@ -28,14 +29,30 @@ const worker = self as unknown as {
 /** Addresses left to the server: the API, its files, its docs. */
 const NOT_CONSOLE = /^\/(api|assets|files|docs|metrics)(\/|$)/;
 
+/** How long a page's address waits for the server before the kept shell opens instead. */
+const NAVIGATION_TIMEOUT_SECONDS = 3;
+
 void worker.skipWaiting();
 clientsClaim();
 // The build's files, listed here by vite-plugin-pwa at build time.
 precacheAndRoute((self as unknown as { __WB_MANIFEST: (string | PrecacheEntry)[] }).__WB_MANIFEST);
 cleanupOutdatedCaches();
-// Every console address opens the kept shell offline; the console reads the rest.
+// A console address is asked of the server first (its own answer: a page not found is
+// a 404, a new build its new shell); with no answer within the timeout, or offline, the
+// kept shell opens and the console reads the rest. No page is kept apart from the
+// build's shell: an older page could name files the build no longer has.
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [NOT_CONSOLE] }),
+  new NavigationRoute(
+    new NetworkOnly({
+      networkTimeoutSeconds: NAVIGATION_TIMEOUT_SECONDS,
+      plugins: [
+        {
+          handlerDidError: async () => (await matchPrecache('/index.html')) ?? Response.error(),
+        },
+      ],
+    }),
+    { denylist: [NOT_CONSOLE] },
+  ),
 );
 
 /**

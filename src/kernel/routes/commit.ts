@@ -5,8 +5,8 @@ import { RequestScope, type RouteResult } from '../context.js';
 import { completeIdempotencyKey, keepLeaseAlive, releaseIdempotencyKey } from '../idempotency.js';
 import type { PageRequest } from '../../db/pages.js';
 import type { TSchema } from 'typebox';
-import { csvColumns, sendCsv, wantsCsv } from './csv.js';
-import { spreadsheetLayout, wantsSpreadsheet } from './csv-spreadsheet.js';
+import { csvAsked, csvColumns, sendCsv } from './csv.js';
+import { spreadsheetLayout } from './csv-spreadsheet.js';
 import type { Kernel } from './kernel.js';
 import type { Operation } from './schema.js';
 import type { ListResult, ReadCsv, ReplayPayload } from './spec.js';
@@ -52,9 +52,10 @@ export function runRead(
   ) => Promise<RouteResult<unknown, unknown>>;
   return async (req, reply) => {
     const result = await run(req, scopeOf(kernel, req));
-    if (csv !== null && wantsCsv(req.headers.accept)) {
+    const asked = askedFor(req);
+    if (csv !== null && asked.csv) {
       const rows = csv.rows(result.data);
-      const layout = await csvLayout(kernel, req, csv.row, csv.file);
+      const layout = await csvLayout(kernel, req, asked.spreadsheet, csv.row, csv.file);
       return sendCsv(reply, {
         list: csv.file,
         item: csv.row,
@@ -68,9 +69,19 @@ export function runRead(
   };
 }
 
-/** The spreadsheet-friendly layout when the Accept header asks for it, else the raw one. */
-async function csvLayout(kernel: Kernel, req: FastifyRequest, item: TSchema, list: string) {
-  return wantsSpreadsheet(req.headers.accept)
+/** What CSV a request asks for: by its `format` parameter, else its Accept header. */
+const askedFor = (req: FastifyRequest) =>
+  csvAsked(req.headers.accept, (req.query as { format?: unknown } | undefined)?.format);
+
+/** The spreadsheet-friendly layout when the request asks for it, else the raw one. */
+async function csvLayout(
+  kernel: Kernel,
+  req: FastifyRequest,
+  spreadsheet: boolean,
+  item: TSchema,
+  list: string,
+) {
+  return spreadsheet
     ? spreadsheetLayout(
         csvColumns(item),
         list,
@@ -94,8 +105,9 @@ export function runList(
   const list = op.paging!.list;
   const csv = op.paging!.csv;
   return async (req, reply) => {
-    if (csv && wantsCsv(req.headers.accept)) {
-      const layout = await csvLayout(kernel, req, item, list);
+    const asked = askedFor(req);
+    if (csv && asked.csv) {
+      const layout = await csvLayout(kernel, req, asked.spreadsheet, item, list);
       return sendCsv(reply, {
         list,
         item,

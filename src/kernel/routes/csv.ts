@@ -1,9 +1,9 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
-import type { TSchema } from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { Page, PageRequest, SortKey } from '../../db/pages.js';
-import type { CsvLayout } from './csv-spreadsheet.js';
+import { wantsSpreadsheet, type CsvLayout } from './csv-spreadsheet.js';
 
 /**
  * CSV export of a list (a list route declares `paging.csv`): asked with
@@ -48,6 +48,37 @@ export function wantsCsv(accept: string | undefined): boolean {
     weights.get('*/*') ?? 0,
   );
   return csv >= json;
+}
+
+/**
+ * The `format` query parameter of every operation that answers CSV: what `Accept`
+ * asks, for a client that cannot set a header (a link, a browser's download).
+ * `csv` is `Accept: text/csv`, `spreadsheet` is `Accept: text/csv; profile=spreadsheet`;
+ * without it, the Accept header decides.
+ */
+export const FORMATS = ['csv', 'spreadsheet'] as const;
+
+export const formatParameter = () => ({
+  format: Type.Optional(
+    Type.Unsafe<(typeof FORMATS)[number]>({
+      type: 'string',
+      enum: [...FORMATS],
+      description:
+        'CSV without an Accept header (a link): `csv` answers as `Accept: text/csv`, ' +
+        '`spreadsheet` as `Accept: text/csv; profile=spreadsheet`',
+    }),
+  ),
+});
+
+/** Whether a request asks for CSV, and in its spreadsheet profile: its `format`, else its Accept. */
+export function csvAsked(
+  accept: string | undefined,
+  format: unknown,
+): { csv: boolean; spreadsheet: boolean } {
+  if (format === 'csv' || format === 'spreadsheet') {
+    return { csv: true, spreadsheet: format === 'spreadsheet' };
+  }
+  return { csv: wantsCsv(accept), spreadsheet: wantsSpreadsheet(accept) };
 }
 
 /** First characters a spreadsheet reads as a formula (OWASP CSV injection), tab and CR included. */

@@ -5,6 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.js';
 import { pagingParameters, type PageSettings } from '../paging.js';
 import { PageMeta, successEnvelope } from '../schemas.js';
+import { formatParameter } from './csv.js';
 import type { OperationSpec, RawBody } from './spec.js';
 
 /**
@@ -140,17 +141,20 @@ function accessText(op: Operation): string {
   ];
   if (op.readCsv) {
     lines.push(
-      '**CSV:** with `Accept: text/csv`, the answer as rows (header: the row fields), cells as ' +
-        "the lists' exports write them (text a spreadsheet would run as a formula prefixed with `'`)",
+      '**CSV:** with `Accept: text/csv` (or `?format=csv`), the answer as rows (header: the row ' +
+        "fields), cells as the lists' exports write them (text a spreadsheet would run as a " +
+        "formula prefixed with `'`)",
     );
   }
   if (op.paging?.csv) {
     lines.push(
-      '**CSV:** with `Accept: text/csv`, every row matching the filters (not one page; `limit`, ' +
+      '**CSV:** with `Accept: text/csv` (or `?format=csv`), every row matching the filters (not ' +
+        'one page; `limit`, ' +
         '`offset` and `cursor` play no part), streamed: one header row of the item fields, nested ' +
         "values as JSON text, text a spreadsheet would run as a formula prefixed with `'`, also " +
         'after a line break inside a field; a field holding a line break is always quoted.  \n' +
-        '**Spreadsheet CSV:** with `Accept: text/csv; profile=spreadsheet`, the same rows for ' +
+        '**Spreadsheet CSV:** with `Accept: text/csv; profile=spreadsheet` (or ' +
+        '`?format=spreadsheet`), the same rows for ' +
         "people: names instead of ids, times in the lab's time zone, a column per custom field, " +
         'headers in words',
     );
@@ -161,10 +165,15 @@ function accessText(op: Operation): string {
 /** The Fastify schema of an operation: validation of its input and its OpenAPI description. */
 export function routeSchema(op: Operation): Record<string, unknown> {
   const { spec, paging } = op;
+  const csv = paging?.csv === true || op.readCsv;
   const querystring =
-    paging !== null || spec.querystring
+    paging !== null || spec.querystring || csv
       ? Type.Object(
-          { ...queryProperties(spec.querystring), ...(paging ? pagingParameters(paging) : {}) },
+          {
+            ...queryProperties(spec.querystring),
+            ...(paging ? pagingParameters(paging) : {}),
+            ...(csv ? formatParameter() : {}),
+          },
           { additionalProperties: false },
         )
       : undefined;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { StageTable } from '../../db/schema.js';
+import { mediaBatchLabel } from '../media-batches/index.js';
 
 /*
  * What the insights are computed from: the explants handled in a period, with every
@@ -277,7 +278,7 @@ export async function namesOf(
     mediaBatches: new Map(
       batches.map((b) => [
         b.id,
-        { label: `${b.title} ${b.prepared_at.slice(0, 10)}`, recipeId: b.recipe_id },
+        { label: mediaBatchLabel(b.title, b.prepared_at), recipeId: b.recipe_id },
       ]),
     ),
     recipes: new Map(batches.map((b) => [b.recipe_id, b.title])),

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import { findExplantsByIdentity, getExplants } from '../explants/index.js';
+import { mediaBatchNames } from '../media-batches/index.js';
 import { findPlantsByIdentity, getPlants } from '../plants/index.js';
 import {
   findLabelsByBarcodes,
@@ -15,6 +16,7 @@ import {
   type LabelContentType,
   type LabelRecordType,
   type LabelResolution,
+  type LabelResolutionType,
 } from './labels.schemas.js';
 
 export {
@@ -27,40 +29,50 @@ export {
 export type LabelResolutionRecord = Static<typeof LabelResolution>;
 type ContentItem = Static<typeof LabelContentItem>;
 
-const API_PATHS: Readonly<Record<LabelContentType, string>> = {
+/** A record a code may name: a container's item, or a media batch (by its id). */
+type RecordKind = Exclude<LabelResolutionType, 'container'>;
+
+/** A record's own id resolves to it, in this order (a plant first). */
+const ID_KINDS: readonly RecordKind[] = [...LABEL_CONTENT_TYPES, 'media_batch'];
+
+const API_PATHS: Readonly<Record<RecordKind, string>> = {
   plant: 'plants',
   explant: 'explants',
+  media_batch: 'media-batches',
 };
 
 /** `{PUBLIC_URL}/api/v1/plants/{id}`: where the API serves the record. */
-const recordUrl = (publicUrl: string, type: LabelContentType, id: string) =>
+const recordUrl = (publicUrl: string, type: RecordKind, id: string) =>
   `${publicUrl}/api/v1/${API_PATHS[type]}/${id}`;
 
 interface RecordRef {
-  readonly type: LabelContentType;
+  readonly type: RecordKind;
   readonly id: string;
 }
 
-const refKey = (type: LabelContentType, id: string) => `${type}:${id}`;
+const refKey = (type: RecordKind, id: string) => `${type}:${id}`;
 
 /**
- * The names of some plants (common name, else species) and explants (their
- * label, else id), by `type:id`; a record the workspace does not hold (never
- * had it, or it was deleted) is absent. One query per type.
+ * The names of some plants (common name, else species), explants (their label,
+ * else id) and media batches (recipe and day), by `type:id`; a record the
+ * workspace does not hold (never had it, or it was deleted) is absent. One query
+ * per type.
  */
 async function namesOf(
   db: Db,
   workspaceId: string,
   refs: readonly RecordRef[],
 ): Promise<Map<string, string>> {
-  const idsOf = (type: LabelContentType) =>
-    refs.filter((ref) => ref.type === type).map((ref) => ref.id);
+  const idsOf = (type: RecordKind) => refs.filter((ref) => ref.type === type).map((ref) => ref.id);
   const names = new Map<string, string>();
   for (const plant of (await getPlants(db, workspaceId, idsOf('plant'))).values()) {
     names.set(refKey('plant', plant.id), plant.name);
   }
   for (const explant of (await getExplants(db, workspaceId, idsOf('explant'))).values()) {
     names.set(refKey('explant', explant.id), explant.label ?? explant.id);
+  }
+  for (const [id, name] of await mediaBatchNames(db, workspaceId, idsOf('media_batch'))) {
+    names.set(refKey('media_batch', id), name);
   }
   return names;
 }
@@ -69,16 +81,16 @@ async function namesOf(
 export type LabelTarget =
   /** An imported label: a container, or a plant or explant that still exists. */
   | { readonly via: 'label'; readonly label: LabelRow }
-  /** A plant's or explant's own identifier, or its id. */
+  /** A plant's or explant's own identifier, or its id (a media batch's too). */
   | {
       readonly via: 'identifier' | 'id';
-      readonly type: LabelContentType;
+      readonly type: RecordKind;
       readonly id: string;
       readonly name: string;
     };
 
 /** The record a target names. */
-export const targetRecord = (target: LabelTarget): { type: LabelRecordType; id: string } =>
+export const targetRecord = (target: LabelTarget): { type: LabelResolutionType; id: string } =>
   target.via === 'label'
     ? { type: target.label.record_type as LabelRecordType, id: target.label.record_id }
     : { type: target.type, id: target.id };
@@ -90,7 +102,8 @@ const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * imported label with exactly this barcode first (unless it names a plant or
  * explant that no longer exists), then a plant's external id, then an
  * explant's external id, batch number or label (the newest), all ignoring
- * case, then a plant's or explant's id. A code that names nothing is absent.
+ * case, then a plant's, explant's or media batch's id. A code that names
+ * nothing is absent.
  */
 export async function resolveLabelTargets(
   db: Db,
@@ -132,16 +145,16 @@ export async function resolveLabelTargets(
   }
 
   // Last, a record's own id: what the console prints on the label of a record
-  // with no other code of its own (GET /labels/codes). A plant first.
+  // with no other code of its own (GET /labels/codes), and on a media batch's label.
   const ids = unresolved().filter((code) => RECORD_ID.test(code));
   const names = await namesOf(
     db,
     workspaceId,
-    LABEL_CONTENT_TYPES.flatMap((type) => ids.map((code) => ({ type, id: code.toLowerCase() }))),
+    ID_KINDS.flatMap((type) => ids.map((code) => ({ type, id: code.toLowerCase() }))),
   );
   for (const code of ids) {
     const id = code.toLowerCase();
-    for (const type of LABEL_CONTENT_TYPES) {
+    for (const type of ID_KINDS) {
       const name = names.get(refKey(type, id));
       if (name !== undefined) {
         targets.set(code, { via: 'id', type, id, name });
@@ -180,7 +193,7 @@ async function contentsOf(db: Db, label: LabelRow, publicUrl: string): Promise<C
 /**
  * Resolves a label code (`resolveLabelTargets`): a container with its contents
  * (in label order), or a plant or explant under the label's display name, its
- * name otherwise; no match is 404. Reads only: resolving leaves no trace.
+ * name otherwise, or a media batch by its id; no match is 404. Reads only: resolving leaves no trace.
  */
 export async function resolveLabel(
   db: Db,

@@ -50,41 +50,63 @@ export interface Walk {
   readonly depth: number;
 }
 
-/** The walk's table: each explant reached, at each generation it is reached at. */
-type WalkDb = DB & { walk: { id: string; generation: number } };
+/**
+ * The walk's table: each explant reached, at each generation it is reached at, with the
+ * edge it was reached by (none for where the walk starts).
+ */
+type WalkDb = DB & {
+  walk: { id: string; generation: number; parent_id: string | null; child_id: string | null };
+};
 
 /**
- * The recursive walk over the family (`WITH RECURSIVE walk(id, generation)`), one step
- * a generation along explant_parents, up to `depth` generations: `UNION` keeps one row
- * per explant and generation, so a family that meets again (a merge) is walked once per
- * generation, and the bound ends it whatever the rows hold.
+ * The recursive walk over the family (`WITH RECURSIVE walk(id, generation, parent_id,
+ * child_id)`), one step a generation along explant_parents, up to `depth` generations:
+ * `UNION` keeps one row per explant, generation and edge, so a family that meets again
+ * (a merge) is walked once per generation, and the bound ends it whatever the rows hold.
  */
 function withWalk(db: Db, walk: Walk): Kysely<WalkDb> {
   const { workspaceId, start, depth } = walk;
   const up = walk.direction === 'ancestors';
-  return db.withRecursive('walk(id, generation)', (qb) => {
+  const none = sql<string | null>`cast(null as text)`;
+  return db.withRecursive('walk(id, generation, parent_id, child_id)', (qb) => {
     const anchor =
       'explantId' in start
         ? qb
             .selectFrom('explants')
-            .select(['id', sql<number>`0`.as('generation')])
+            .select([
+              'id',
+              sql<number>`0`.as('generation'),
+              none.as('parent_id'),
+              none.as('child_id'),
+            ])
             .where('workspace_id', '=', workspaceId)
             .where('id', '=', start.explantId)
             .where('deleted_at', 'is', null)
         : qb
             .selectFrom('explants')
-            .select(['id', sql<number>`1`.as('generation')])
+            .select([
+              'id',
+              sql<number>`1`.as('generation'),
+              none.as('parent_id'),
+              none.as('child_id'),
+            ])
             .where('workspace_id', '=', workspaceId)
             .where('plant_id', '=', start.plantId)
             .where('parent_explant_ids', '=', '[]')
             .where('deleted_at', 'is', null);
+    // Each step reads the edges of the rows walked (CROSS JOIN keeps that order on
+    // SQLite: with bound parameters its planner otherwise scanned the lab's every edge
+    // for each row walked, seconds for a family of thousands).
     return anchor.union(
       qb
-        .selectFrom('explant_parents as e')
-        .innerJoin('walk as w', 'w.id', up ? 'e.child_id' : 'e.parent_id')
+        .selectFrom('walk as w')
+        .crossJoin('explant_parents as e')
+        .whereRef(up ? 'e.child_id' : 'e.parent_id', '=', 'w.id')
         .select([
           up ? 'e.parent_id as id' : 'e.child_id as id',
           sql<number>`w.generation + 1`.as('generation'),
+          'e.parent_id',
+          'e.child_id',
         ])
         .where('e.workspace_id', '=', workspaceId)
         .where('w.generation', '<', depth),
@@ -106,59 +128,96 @@ export interface NodeRow {
   archived_at: string | null;
 }
 
-/** The explants a walk reaches, nearest generation first, then oldest first. */
-export async function walkNodes(db: Db, walk: Walk): Promise<NodeRow[]> {
+export interface Family {
+  /** The explants reached, each at the nearest generation it is reached at; nearest first, then oldest. */
+  nodes: NodeRow[];
+  /** The edges walked (between the explants reached), oldest first. */
+  edges: EdgeRow[];
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The explants a walk reaches and the edges it walks, in one query: each row of the walk
+ * with its explant (none when deleted) and its edge (none where it starts).
+ */
+export async function walkFamily(db: Db, walk: Walk): Promise<Family> {
   const rows = await withWalk(db, walk)
-    // Each explant once, at the nearest generation it is reached at.
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('walk')
-        .select(['id', (inner) => inner.fn.min<number>('generation').as('generation')])
-        .groupBy('id')
-        .as('g'),
+    .selectFrom('walk as w')
+    .leftJoin('explants as x', (join) =>
+      join
+        .onRef('x.id', '=', 'w.id')
+        .on('x.workspace_id', '=', walk.workspaceId)
+        .on('x.deleted_at', 'is', null),
     )
-    .innerJoin('explants as x', 'x.id', 'g.id')
+    .leftJoin('explant_parents as e', (join) =>
+      join
+        .onRef('e.child_id', '=', 'w.child_id')
+        .onRef('e.parent_id', '=', 'w.parent_id')
+        .on('e.workspace_id', '=', walk.workspaceId),
+    )
     .select([
-      'x.id',
+      'w.id',
+      'w.generation',
+      'x.id as explant_id',
       'x.label',
       'x.current_stage',
       'x.current_stage_name',
       'x.status',
-      'g.generation',
       'x.plant_id',
       'x.current_count',
       'x.plantlet_count',
       'x.created_at',
       'x.archived_at',
+      ...EDGE_COLUMNS.map((column) => `e.${column} as edge_${column}` as const),
     ])
-    .where('x.workspace_id', '=', walk.workspaceId)
-    .where('x.deleted_at', 'is', null)
-    .orderBy('g.generation')
-    .orderBy('x.created_at')
-    .orderBy('x.id')
     .execute();
-  return rows.map((row) => ({ ...row, generation: Number(row.generation) }));
-}
-
-/**
- * The edges between the explants a walk reaches: from each one short of the last
- * generation to the next (its children, or its parents for ancestors).
- */
-export async function walkEdges(db: Db, walk: Walk): Promise<EdgeRow[]> {
-  const up = walk.direction === 'ancestors';
-  const inner = walk.depth - 1;
-  return withWalk(db, walk)
-    .selectFrom('explant_parents as e')
-    .select(EDGE_COLUMNS.map((column) => `e.${column}` as const))
-    .where('e.workspace_id', '=', walk.workspaceId)
-    .where(up ? 'e.child_id' : 'e.parent_id', 'in', (eb) =>
-      eb.selectFrom('walk').select('id').where('generation', '<=', inner),
-    )
-    .where(up ? 'e.parent_id' : 'e.child_id', 'in', (eb) => eb.selectFrom('walk').select('id'))
-    .orderBy('e.occurred_at')
-    .orderBy('e.child_id')
-    .orderBy('e.parent_id')
-    .execute();
+  const nodes = new Map<string, NodeRow>();
+  const edges = new Map<string, EdgeRow>();
+  for (const row of rows) {
+    const generation = Number(row.generation);
+    if (row.explant_id !== null && (nodes.get(row.id)?.generation ?? Infinity) > generation) {
+      nodes.set(row.id, {
+        id: row.id,
+        label: row.label as string,
+        current_stage: row.current_stage,
+        current_stage_name: row.current_stage_name,
+        status: row.status as string,
+        generation,
+        plant_id: row.plant_id,
+        current_count: row.current_count,
+        plantlet_count: row.plantlet_count,
+        created_at: row.created_at as string,
+        archived_at: row.archived_at,
+      });
+    }
+    if (row.edge_parent_id !== null && row.edge_child_id !== null) {
+      edges.set(`${row.edge_parent_id} ${row.edge_child_id}`, {
+        workspace_id: row.edge_workspace_id as string,
+        parent_id: row.edge_parent_id,
+        child_id: row.edge_child_id,
+        kind: row.edge_kind as string,
+        transfer_id: row.edge_transfer_id,
+        occurred_at: row.edge_occurred_at as string,
+        recorded_by: row.edge_recorded_by,
+        room_id: row.edge_room_id,
+        media_batch_id: row.edge_media_batch_id,
+        created_at: row.edge_created_at as string,
+      });
+    }
+  }
+  return {
+    nodes: [...nodes.values()].sort(
+      (a, b) =>
+        a.generation - b.generation || byText(a.created_at, b.created_at) || byText(a.id, b.id),
+    ),
+    edges: [...edges.values()].sort(
+      (a, b) =>
+        byText(a.occurred_at, b.occurred_at) ||
+        byText(a.child_id, b.child_id) ||
+        byText(a.parent_id, b.parent_id),
+    ),
+  };
 }
 
 /** Whether `ancestorId` is among the ancestors of `explantId` (or is it). */

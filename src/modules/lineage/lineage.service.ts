@@ -10,8 +10,7 @@ import {
   recallCandidates,
   recalledLabel,
   setStatuses,
-  walkEdges,
-  walkNodes,
+  walkFamily,
   type Walk,
   type WalkStart,
 } from './lineage.repository.js';
@@ -41,7 +40,7 @@ async function requireRecord(
  * An explant's family (GET /explants/{id}/lineage), or a plant's descendants (GET
  * /plants/{id}/lineage): the explants reached within `depth` generations, each at the
  * nearest generation it is reached at, and the edges between them with the transfer,
- * time, person, room and medium batch of each. Two recursive queries.
+ * time, person, room and medium batch of each. One recursive query.
  */
 export async function readLineage(
   db: Db,
@@ -57,8 +56,7 @@ export async function readLineage(
     direction: query.direction ?? 'descendants',
     depth: query.depth ?? MAX_DEPTH,
   };
-  const nodes = await walkNodes(db, walk);
-  const edges = await walkEdges(db, walk);
+  const { nodes, edges } = await walkFamily(db, walk);
   return {
     nodes: nodes.map((row) => ({
       id: row.id,

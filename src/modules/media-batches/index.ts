@@ -1,3 +1,7 @@
 /* The media-batches module's face: batches of medium, and whether cultures may be put on one. */
 export { requireUsableMediaBatch } from './media-batches.service.js';
-export { markExpiredBatches } from './media-batches.repository.js';
+export {
+  markExpiredBatches,
+  mediaBatchLabel,
+  mediaBatchNames,
+} from './media-batches.repository.js';

@@ -119,3 +119,27 @@ export async function markExpiredBatches(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** What a batch is called where it is named: its recipe's title and the day it was made. */
+export const mediaBatchLabel = (title: string, preparedAt: string): string =>
+  `${title} ${preparedAt.slice(0, 10)}`;
+
+/**
+ * The names (`mediaBatchLabel`) of some batches of the lab, by id; one the lab does not
+ * hold is absent. A batch's recipe may be another lab's public one: named through the batch.
+ */
+export async function mediaBatchNames(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('media_batches as b')
+    .innerJoin('media_recipes as r', 'r.id', 'b.recipe_id')
+    .select(['b.id', 'b.prepared_at', 'r.title'])
+    .where('b.workspace_id', '=', workspaceId)
+    .where('b.id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, mediaBatchLabel(row.title, row.prepared_at)]));
+}

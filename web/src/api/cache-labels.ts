@@ -3,16 +3,26 @@ import type { SavedLabel } from './cache-store.js';
 
 type Kind = SavedLabel['recordType'];
 
-const RECORD = /^\/api\/v1\/(plants|explants)\/([0-9a-fA-F-]{36})$/;
+/** Where the API reads each kind of record a label opens. */
+const PATHS: Readonly<Record<Kind, string>> = {
+  plant: 'plants',
+  explant: 'explants',
+  media_batch: 'media-batches',
+};
 
-/** The API address of a plant's or explant's read, the key its answer is kept under. */
-export const recordPath = (kind: Kind, id: string) => `/api/v1/${kind}s/${id}`;
+const RECORD = /^\/api\/v1\/(plants|explants|media-batches)\/([0-9a-fA-F-]{36})$/;
 
-/** The plant or explant a read is of, when it is a record's read. */
+const isKind = (value: unknown): value is Kind => typeof value === 'string' && value in PATHS;
+
+/** The API address of a record's read, the key its answer is kept under. */
+export const recordPath = (kind: Kind, id: string) => `/api/v1/${PATHS[kind]}/${id}`;
+
+/** The plant, explant or media batch a read is of, when it is a record's read. */
 export function recordOf(url: URL): { kind: Kind; id: string } | null {
   const found = RECORD.exec(url.pathname);
   if (found === null) return null;
-  return { kind: found[1] === 'plants' ? 'plant' : 'explant', id: found[2]! };
+  const kind = (Object.keys(PATHS) as Kind[]).find((k) => PATHS[k] === found[1])!;
+  return { kind, id: found[2]! };
 }
 
 interface Fields {
@@ -41,7 +51,7 @@ export function labelsOf(url: URL, body: string, savedAt: number): SavedLabel[] 
   ): SavedLabel[] => {
     const c = text(code);
     const id = text(recordId);
-    if (c === null || id === null || (recordType !== 'plant' && recordType !== 'explant')) {
+    if (c === null || id === null || !isKind(recordType)) {
       return [];
     }
     const displayName = text(name) ?? c;
@@ -51,6 +61,8 @@ export function labelsOf(url: URL, body: string, savedAt: number): SavedLabel[] 
   if (record !== null) {
     const { kind } = record;
     const fields = data as Fields;
+    // A media batch's label carries its id alone.
+    if (kind === 'media_batch') return label(fields.id, kind, fields.id, fields.id);
     const name = kind === 'plant' ? fields.name : (fields.label ?? fields.id);
     return [fields.id, fields.external_id, fields.batch_number, fields.label].flatMap((code) =>
       label(code, kind, fields.id, name),
@@ -73,7 +85,7 @@ export function labelsOf(url: URL, body: string, savedAt: number): SavedLabel[] 
   return [];
 }
 
-/** GET /labels/resolve's answer for a kept label, as the API gives it for a plant or explant. */
+/** GET /labels/resolve's answer for a kept label, as the API gives it for a plant, explant or media batch. */
 export function resolution(barcode: string, found: SavedLabel, origin: string): string {
   return JSON.stringify({
     ok: true,

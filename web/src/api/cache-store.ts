@@ -14,7 +14,7 @@ export interface SavedAnswer {
 export interface SavedLabel {
   /** The code, lower-cased (the API matches identifiers ignoring case). */
   readonly code: string;
-  readonly recordType: 'plant' | 'explant';
+  readonly recordType: 'plant' | 'explant' | 'media_batch';
   readonly recordId: string;
   readonly displayName: string;
   readonly savedAt: number;

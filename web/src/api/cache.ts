@@ -56,7 +56,7 @@ function keep(url: URL, key: string, body: string, savedAt: number): Promise<unk
     await store.putLabels(labelsOf(url, body, savedAt));
     if (key !== '') await store.put({ key, body, savedAt });
     const record = recordOf(url);
-    if (record !== null) wantCodes(record.kind, record.id);
+    if (record !== null && record.kind !== 'media_batch') wantCodes(record.kind, record.id);
   });
 }
 

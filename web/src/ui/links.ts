@@ -7,4 +7,5 @@ export const recordHref = {
   room: (id: string) => `/rooms/${id}`,
   sop: (id: string) => `/sops/${id}`,
   device: (id: string) => `/devices/${id}`,
+  media_batch: (id: string) => `/media/${id}`,
 } as const;

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { CsvLink } from '../../ui/download';
 import type { DrawnChart } from '../sensors/chart-draw';
 
 /**
@@ -53,27 +54,43 @@ export function InsightChart(props: {
   );
 }
 
-/** A table of a chart's figures: scrolls sideways on a phone, reachable by keyboard. */
+/** The operation a figures table shows, and its query: the same figures as CSV. */
+export interface FiguresCsv {
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly file: string;
+}
+
+/**
+ * A table of a chart's figures: scrolls sideways on a phone, reachable by keyboard;
+ * under it, "Download CSV" of the same figures from the API.
+ */
 export function FiguresTable(props: {
   label: string;
   columns: readonly string[];
+  csv: FiguresCsv;
   children: ComponentChildren;
 }) {
   return (
-    <div class="table-scroll insight-table" tabIndex={0} role="region" aria-label={props.label}>
-      <table>
-        <caption class="visually-hidden">{props.label}</caption>
-        <thead>
-          <tr>
-            {props.columns.map((column, i) => (
-              <th scope="col" key={i}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{props.children}</tbody>
-      </table>
-    </div>
+    <>
+      <div class="table-scroll insight-table" tabIndex={0} role="region" aria-label={props.label}>
+        <table>
+          <caption class="visually-hidden">{props.label}</caption>
+          <thead>
+            <tr>
+              {props.columns.map((column, i) => (
+                <th scope="col" key={i}>
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{props.children}</tbody>
+        </table>
+      </div>
+      <p class="insight-csv no-print">
+        <CsvLink {...props.csv} about={props.label} />
+      </p>
+    </>
   );
 }

@@ -5,9 +5,9 @@ import { FiguresTable, InsightChart } from './chart';
 import { Exposures } from './exposures';
 import {
   byRate,
+  contaminationQuery,
   isWorse,
   groupKey,
-  periodQuery,
   searchOf,
   weekStart,
   type ContaminationGroup,
@@ -24,13 +24,7 @@ function useContamination(filters: Filters, by: Filters['by']) {
     () =>
       call(
         api.GET('/api/v1/insights/contamination', {
-          params: {
-            query: {
-              by,
-              ...periodQuery(filters),
-              ...(filters.window ? { window_days: Number(filters.window) } : {}),
-            },
-          },
+          params: { query: contaminationQuery(filters, by) },
         }),
       ),
     [by, filters.since, filters.until, filters.window],
@@ -120,7 +114,15 @@ function Groups(props: {
             );
           }}
         >
-          <FiguresTable label={words.table(by)} columns={words.columns}>
+          <FiguresTable
+            label={words.table(by)}
+            columns={words.columns}
+            csv={{
+              path: '/api/v1/insights/contamination',
+              query: contaminationQuery(filters, filters.by),
+              file: `contamination-by-${filters.by}`,
+            }}
+          >
             {groups.map((group) => (
               <tr
                 key={`${group.group.id ?? ''}|${group.group.label}`}
@@ -202,7 +204,15 @@ function Trend(props: { filters: Filters }) {
             );
           }}
         >
-          <FiguresTable label={t.table} columns={t.columns}>
+          <FiguresTable
+            label={t.table}
+            columns={t.columns}
+            csv={{
+              path: '/api/v1/insights/contamination',
+              query: contaminationQuery(props.filters, 'week'),
+              file: 'contamination-by-week',
+            }}
+          >
             {weeks.map((week) => (
               <tr key={week.group.label} data-week={week.group.label}>
                 <th scope="row">{week.group.label}</th>

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
+import { useAnswer } from '../../ui/answer';
 import { recordHref } from '../../ui/links';
 import { words as wordsOf } from '../../ui/words';
 import { LoadMore } from '../../ui/list';
 import { usePagedList } from '../../ui/paged';
 import { Chip, Notice } from '../../ui/parts';
 import { FiguresTable } from './chart';
-import { periodQuery, type Exposure, type Filters } from './model';
+import { exposuresQuery, type Exposure, type Filters } from './model';
 import { strings } from './strings';
 
 const words = strings.drill;
@@ -28,15 +29,7 @@ export function Exposures(props: {
       const answer = await call(
         api.GET('/api/v1/insights/exposures', {
           params: {
-            query: {
-              by: filters.by,
-              group: filters.group,
-              ...periodQuery(filters),
-              ...(filters.window ? { window_days: Number(filters.window) } : {}),
-              ...(filters.contaminated ? { contaminated: filters.contaminated === 'true' } : {}),
-              limit: PAGE,
-              ...(cursor ? { cursor } : {}),
-            },
+            query: { ...exposuresQuery(filters), limit: PAGE, ...(cursor ? { cursor } : {}) },
           },
         }),
       );
@@ -47,6 +40,11 @@ export function Exposures(props: {
     },
     [filters.by, filters.group, filters.since, filters.until, filters.window, filters.contaminated],
   );
+  // The lab's names of its explant stages: an exposure names its stage by key.
+  const lists = useAnswer(() => call(api.GET('/api/v1/stage-lists')));
+  const stageName = (key: string) =>
+    (lists?.ok ? lists.data.explant.find((stage) => stage.key === key)?.name : undefined) ??
+    wordsOf(key);
   const section = useRef<HTMLElement>(null);
   // Opened from a bar or a link: brought into view, under the chart.
   useEffect(() => {
@@ -85,7 +83,15 @@ export function Exposures(props: {
         <p class="muted">{words.none}</p>
       )}
       {list.items.length > 0 && (
-        <FiguresTable label={words.table(props.label)} columns={words.columns}>
+        <FiguresTable
+          label={words.table(props.label)}
+          columns={words.columns}
+          csv={{
+            path: '/api/v1/insights/exposures',
+            query: exposuresQuery(filters),
+            file: 'exposures',
+          }}
+        >
           {list.items.map((row) => (
             <tr
               key={row.id}
@@ -103,7 +109,7 @@ export function Exposures(props: {
               <td>{words.kinds[row.kind] ?? row.kind}</td>
               <td>{row.operator.label}</td>
               <td>{row.location ?? '–'}</td>
-              <td>{row.stage === null ? '–' : wordsOf(row.stage)}</td>
+              <td>{row.stage === null ? '–' : stageName(row.stage)}</td>
               <td>
                 {row.contaminated && row.contamination_id ? (
                   <a href={recordHref.contamination(row.contamination_id)}>

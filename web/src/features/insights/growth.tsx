@@ -9,11 +9,12 @@ import { count, strings, times } from './strings';
 /** Each line's multiplication: its 4-week rate as a bar, fastest first, the figures below. */
 export function Multiplication(props: { filters: Filters; own: boolean }) {
   const words = strings.multiplication;
+  const query = { by: 'plant' as const, ...periodQuery(props.filters) };
   const answer = useAnswer(
     () =>
       call(
         api.GET('/api/v1/insights/multiplication', {
-          params: { query: { by: 'plant', ...periodQuery(props.filters) } },
+          params: { query },
         }),
       ),
     [props.filters.since, props.filters.until],
@@ -41,7 +42,11 @@ export function Multiplication(props: { filters: Filters; own: boolean }) {
             );
           }}
         >
-          <FiguresTable label={words.table} columns={words.columns}>
+          <FiguresTable
+            label={words.table}
+            columns={words.columns}
+            csv={{ path: '/api/v1/insights/multiplication', query, file: 'multiplication' }}
+          >
             {lines.map((line) => (
               <tr key={line.group.id ?? line.group.label} data-group={line.group.label}>
                 <th scope="row">
@@ -103,7 +108,15 @@ export function Stages(props: { filters: Filters }) {
             );
           }}
         >
-          <FiguresTable label={words.table} columns={words.columns}>
+          <FiguresTable
+            label={words.table}
+            columns={words.columns}
+            csv={{
+              path: '/api/v1/insights/stages',
+              query: periodQuery(props.filters),
+              file: 'stages',
+            }}
+          >
             {stages.map((stage) => (
               <tr key={stage.stage.key} data-stage={stage.stage.key}>
                 <th scope="row">{stage.stage.name}</th>

@@ -97,6 +97,34 @@ export function periodQuery(filters: Filters): { since?: string; until?: string 
   };
 }
 
+/** GET /insights/contamination's query for a grouping: the filters' period and window. */
+export function contaminationQuery(filters: Filters, by: Filters['by']) {
+  return {
+    by,
+    ...periodQuery(filters),
+    ...(filters.window ? { window_days: Number(filters.window) } : {}),
+  };
+}
+
+/** GET /insights/exposures' query: the bar's group, and which of its exposures. */
+export function exposuresQuery(filters: Filters) {
+  return {
+    ...contaminationQuery(filters, filters.by),
+    group: filters.group,
+    ...(filters.contaminated ? { contaminated: filters.contaminated === 'true' } : {}),
+  };
+}
+
+/** GET /insights/forecast's query: the line, its target and date, the period its rates rest on. */
+export function forecastQuery(filters: Filters) {
+  return {
+    plant_id: filters.plant,
+    ...(filters.target ? { target_plantlets: Number(filters.target) } : {}),
+    ...(filters.date ? { by: filters.date } : {}),
+    ...periodQuery(filters),
+  };
+}
+
 /**
  * How the exposures operation names a contamination group: its id, else (a location,
  * a week) its label; `none` for the handlings that name none.

@@ -5,7 +5,7 @@ import { RecordPicker, type PickedRecord } from '../../forms/record-picker';
 import { useAnswer } from '../../ui/answer';
 import { Chip, Fact, Notice } from '../../ui/parts';
 import { FiguresTable, InsightChart } from './chart';
-import { dateSeconds, periodQuery, type Filters, type Forecast } from './model';
+import { dateSeconds, forecastQuery, type Filters, type Forecast } from './model';
 import { count, strings, times } from './strings';
 
 const words = strings.plan;
@@ -83,14 +83,7 @@ function PlanAnswer(props: { filters: Filters; onLine: (line: PickedRecord) => v
     () =>
       call(
         api.GET('/api/v1/insights/forecast', {
-          params: {
-            query: {
-              plant_id: filters.plant,
-              ...(filters.target ? { target_plantlets: Number(filters.target) } : {}),
-              ...(filters.date ? { by: filters.date } : {}),
-              ...periodQuery(filters),
-            },
-          },
+          params: { query: forecastQuery(filters) },
         }),
       ),
     [filters.plant, filters.target, filters.date, filters.since, filters.until],
@@ -100,10 +93,10 @@ function PlanAnswer(props: { filters: Filters; onLine: (line: PickedRecord) => v
   }, [answer]);
   if (answer === null) return <p aria-busy="true">{strings.loading}</p>;
   if (!answer.ok) return <Notice tone="bad">{answer.failure.error}</Notice>;
-  return <Plan forecast={answer.data} />;
+  return <Plan forecast={answer.data} query={forecastQuery(filters)} />;
 }
 
-function Plan(props: { forecast: Forecast }) {
+function Plan(props: { forecast: Forecast; query: ReturnType<typeof forecastQuery> }) {
   const { forecast } = props;
   const { plan, rates, weeks } = forecast;
   return (
@@ -175,7 +168,11 @@ function Plan(props: { forecast: Forecast }) {
           );
         }}
       >
-        <FiguresTable label={words.table} columns={words.columns}>
+        <FiguresTable
+          label={words.table}
+          columns={words.columns}
+          csv={{ path: '/api/v1/insights/forecast', query: props.query, file: 'forecast' }}
+        >
           {weeks.map((week) => (
             <tr key={week.week} data-week={week.week}>
               <th scope="row">{week.week}</th>

@@ -11,8 +11,6 @@ import { strings } from './strings';
 
 type Resolution = Schemas['LabelResolution'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export default function LabelScan() {
   useTitle(strings.scan.title);
   const { route } = useLocation();
@@ -61,16 +59,6 @@ export default function LabelScan() {
             body: { barcode, context: 'console', ...named },
           }),
         );
-      }
-      if (!answer.ok && UUID.test(barcode)) {
-        // A media batch's label carries the batch's id, which labels do not resolve.
-        const batch = await call(
-          api.GET('/api/v1/media-batches/{id}', { params: { path: { id: barcode } } }),
-        );
-        if (batch.ok) {
-          route(`/media/${batch.data.id}`);
-          return;
-        }
       }
       setStatus(null);
       if (!answer.ok) {
