@@ -27,6 +27,7 @@ import * as searchDocuments from './20261128400100_search_documents.js';
 import * as labTimeZone from './20261128400200_lab_time_zone.js';
 import * as explantLineage from './20261128700000_explant_lineage.js';
 import * as mediaBatches from './20261128800000_media_batches.js';
+import * as insightRollup from './20261129100000_insight_rollup.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '20261128400200_lab_time_zone': labTimeZone,
   '20261128700000_explant_lineage': explantLineage,
   '20261128800000_media_batches': mediaBatches,
+  '20261129100000_insight_rollup': insightRollup,
 };

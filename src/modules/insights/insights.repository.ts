@@ -110,13 +110,28 @@ function handledIn(db: Db, workspaceId: string, period: Period, scope: ExplantSc
 }
 
 /** Every fact the insights of a period need, for the explants handled in it. */
-export async function loadFacts(
+export function loadFacts(
   db: Db,
   workspaceId: string,
   period: Period,
   scope: ExplantScope,
 ): Promise<Facts> {
-  const ids = () => handledIn(db, workspaceId, period, scope);
+  return factsOf(db, workspaceId, () => handledIn(db, workspaceId, period, scope), period.since);
+}
+
+/** Some explants, by id or by a query of ids. */
+type ExplantIds = () => ReturnType<typeof handledIn> | string[];
+
+/**
+ * Every fact the handlings of some explants (not deleted) are made from; with
+ * `contaminationsSince`, only the contaminations observed after it.
+ */
+export async function factsOf(
+  db: Db,
+  workspaceId: string,
+  ids: ExplantIds,
+  contaminationsSince: string | null,
+): Promise<Facts> {
   const [explants, transfers, edges, stages, contaminations] = await Promise.all([
     db
       .selectFrom('explants')
@@ -132,6 +147,7 @@ export async function loadFacts(
         'media_batch_id',
       ])
       .where('workspace_id', '=', workspaceId)
+      .where('deleted_at', 'is', null)
       .where('id', 'in', ids())
       .execute(),
     db
@@ -180,7 +196,7 @@ export async function loadFacts(
       .where('workspace_id', '=', workspaceId)
       .where('entity_type', '=', 'explant')
       .where('deleted_at', 'is', null)
-      .where('observed_at', '>', period.since)
+      .$if(contaminationsSince !== null, (q) => q.where('observed_at', '>', contaminationsSince!))
       .where('entity_id', 'in', ids())
       .execute(),
   ]);
@@ -204,7 +220,7 @@ export async function loadFacts(
 async function madeMediaBatches(
   db: Db,
   workspaceId: string,
-  ids: ReturnType<typeof handledIn>,
+  ids: ReturnType<ExplantIds>,
 ): Promise<Map<string, string | null>> {
   const rows = await db
     .selectFrom('events')
