@@ -267,7 +267,7 @@ describeOnDatabases('Insights kept by the drain', (target) => {
       }),
       201,
     );
-    const edge = (await transfer(owner, explants[3]!, Date.now() - 6 * DAY, () => 0.1)) as Json;
+    const edge = await transfer(owner, explants[3]!, Date.now() - 6 * DAY, () => 0.1);
     await contamination(explants[3]!, Date.parse(edge.transfer_date as string) + 3 * DAY);
     await expectSameAnswers();
 

@@ -35,7 +35,8 @@ async function databaseBefore(name: 'sqlite' | 'postgres') {
     provider: { getMigrations: () => Promise.resolve(migrations) },
   });
   const check = ({ error }: { error?: unknown }) => {
-    if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+    if (error !== undefined)
+      throw error instanceof Error ? error : new Error(JSON.stringify(error));
   };
   check(await migrator.migrateTo(BEFORE));
   return {
