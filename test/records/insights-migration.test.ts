@@ -1,53 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator } from 'kysely';
-import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { addMember, createWorkspace } from '../../src/modules/identity/index.js';
 import { drainAll } from '../../src/modules/insights/index.js';
+import { databaseAt } from '../support/migration-db.js';
 
 const BEFORE = '20261128800000_media_batches';
-
-/** A database at the schema just before the kept insights: SQLite in memory, or a new PostgreSQL one. */
-async function databaseBefore(name: 'sqlite' | 'postgres') {
-  let database: Database;
-  let drop = async () => undefined as void;
-  if (name === 'sqlite') {
-    database = openDatabase({ dialect: 'sqlite', path: ':memory:', url: 'sqlite::memory:' });
-  } else {
-    const url = inject('postgresUrl')!;
-    const created = `vitro_migration_${randomUUID().replace(/-/g, '')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${created}`);
-    const other = new URL(url);
-    other.pathname = `/${created}`;
-    database = openDatabase({ dialect: 'postgres', url: other.toString() });
-    drop = async () => {
-      await admin.query(`drop database ${created}`);
-      await admin.end();
-    };
-  }
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-  });
-  const check = ({ error }: { error?: unknown }) => {
-    if (error !== undefined)
-      throw error instanceof Error ? error : new Error(JSON.stringify(error));
-  };
-  check(await migrator.migrateTo(BEFORE));
-  return {
-    database,
-    migrateToLatest: async () => check(await migrator.migrateToLatest()),
-    close: async () => {
-      await database.close();
-      await drop();
-    },
-  };
-}
 
 /** Explants and transfers as a lab holds them before the upgrade (one explant deleted). */
 async function seedLab(database: Database) {
@@ -72,8 +31,8 @@ async function seedLab(database: Database) {
       plantlet_count: null,
       custom_fields: '{}',
       created_by: member,
-      created_at: at(1),
-      updated_at: at(1),
+      created_at: at(1 + i),
+      updated_at: at(1 + i),
       deleted_at: i === 2 ? at(3) : null,
       current_stage_id: null,
       current_stage: null,
@@ -115,7 +74,7 @@ async function seedLab(database: Database) {
 
 describe.each(['sqlite', 'postgres'] as const)('The kept insights migration on %s', (name) => {
   it('marks every explant not deleted, and the drain fills the kept handlings from the records', async () => {
-    const before = await databaseBefore(name);
+    const before = await databaseAt(name, BEFORE);
     try {
       const { ws, kept } = await seedLab(before.database);
       await before.migrateToLatest();
