@@ -39,10 +39,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('contaminated_days', 'integer')
     .addPrimaryKeyConstraint('insight_handlings_pk', ['workspace_id', 'key'])
     .execute();
+  // Not (…, handled_at, key): SQLite would then walk it for one member's newest
+  // handlings rather than take insight_handlings_operator, which orders them too.
   await db.schema
     .createIndex('insight_handlings_time')
     .on('insight_handlings')
-    .columns(['workspace_id', 'handled_at', 'key'])
+    .columns(['workspace_id', 'handled_at'])
     .execute();
   await db.schema
     .createIndex('insight_handlings_explant')
@@ -52,7 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('insight_handlings_operator')
     .on('insight_handlings')
-    .columns(['workspace_id', 'operator_id', 'handled_at'])
+    .columns(['workspace_id', 'operator_id', 'handled_at', 'key'])
     .execute();
   await db.schema
     .createTable('insight_daily')
