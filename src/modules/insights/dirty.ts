@@ -19,7 +19,13 @@ export function explantsChanged(
       await t
         .insertInto('insight_dirty')
         .values([...ids].sort().map((id) => ({ workspace_id: workspaceId, explant_id: id })))
-        .onConflict((oc) => oc.columns(['workspace_id', 'explant_id']).doNothing())
+        // Updated, not left alone, when already marked: on PostgreSQL the mark is then
+        // locked until this commits, so a drain taking it waits and reads this write.
+        .onConflict((oc) =>
+          oc
+            .columns(['workspace_id', 'explant_id'])
+            .doUpdateSet((eb) => ({ explant_id: eb.ref('excluded.explant_id') })),
+        )
         .execute();
     },
   );
