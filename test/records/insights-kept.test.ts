@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { wilsonInterval } from '../../src/lib/wilson.js';
 import { GROUPINGS, groupedBy } from '../../src/modules/insights/groups.js';
 import {
   handlingsOf,
@@ -10,7 +9,7 @@ import {
 } from '../../src/modules/insights/handlings.js';
 import { explantsChanged } from '../../src/modules/insights/index.js';
 import { loadFacts } from '../../src/modules/insights/insights.repository.js';
-import { labNames } from '../../src/modules/insights/insights.service.js';
+import { labNames, rateOf } from '../../src/modules/insights/insights.service.js';
 import { isMultiplication } from '../../src/modules/insights/kept.js';
 import { periodOf } from '../../src/modules/insights/period.js';
 import { body } from '../support/harness.js';
@@ -68,17 +67,6 @@ async function computed(database: Database, workspaceId: string, query: Record<s
 
 const geometricMean = (values: readonly number[]) =>
   Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
-
-function rateOf(exposures: number, contaminated: number) {
-  const interval = wilsonInterval(contaminated, exposures);
-  return {
-    exposures,
-    contaminated,
-    rate: exposures === 0 ? null : contaminated / exposures,
-    ci_low: interval?.low ?? null,
-    ci_high: interval?.high ?? null,
-  };
-}
 
 function multiplication(handlings: readonly (Handling & { before: number; after: number })[]) {
   const rates = handlings.map((h) => h.after / h.before);

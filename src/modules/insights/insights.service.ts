@@ -41,7 +41,8 @@ export function groupedTallies(tallies: readonly Tally[], by: string, names: Nam
   );
 }
 
-function rateOf(exposures: number, contaminated: number) {
+/** A group's contamination figures: the rate and its Wilson 95 % interval. */
+export function rateOf(exposures: number, contaminated: number) {
   const interval = wilsonInterval(contaminated, exposures);
   return {
     exposures,
