@@ -34,6 +34,7 @@ import {
   registerSystemRoutes,
 } from './modules/index.js';
 import { startSilenceTimer } from './modules/alerts/index.js';
+import { startSearchCatchUp } from './modules/search/index.js';
 import {
   DeliveryThread,
   DeliveryWorker,
@@ -296,8 +297,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   let silenceTimer: { stop(): Promise<void> } | null = null;
   let reminders: { stop(): Promise<void> } | null = null;
   let insightsDrain: { stop(): Promise<void> } | null = null;
+  let searchCatchUp: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();
+    searchCatchUp = startSearchCatchUp(database, app.log);
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
     if (config.worker) reminders = startReminders(database, records, app.log);
     if (config.worker) insightsDrain = startInsightsDrain(database, app.log);
@@ -335,6 +338,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await silenceTimer?.stop();
     await reminders?.stop();
     await insightsDrain?.stop();
+    await searchCatchUp?.stop();
     await emails?.stop();
     await maintenance.stop();
     await backups?.stop();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, Trx } from './database.js';
 import { inTransaction } from './transaction.js';
 
@@ -59,60 +58,5 @@ export function leaseOf(db: Db, name: string, holder: string, ms: number) {
         ),
       ),
     release: (): Promise<void> => inTransaction(db, (trx) => releaseLease(trx, name, holder)),
-  };
-}
-
-/**
- * Runs `pass` `firstMs` after the start, then `everyMs` after each pass ends, in a
- * process with background work; processes sharing the database take turns through
- * the lease `name` (held `leaseMs` at most), so one pass runs at a time. A pass that
- * fails is logged as `failure` and the next one runs as planned.
- */
-export function everyUnderLease(
-  db: Db,
-  job: {
-    name: string;
-    leaseMs: number;
-    firstMs: number;
-    everyMs: number;
-    failure: string;
-    log: { warn(object: unknown, message: string): void };
-  },
-  pass: (nowMs: number) => Promise<void>,
-): { stop(): Promise<void> } {
-  const { take: lease, release } = leaseOf(db, job.name, randomUUID(), job.leaseMs);
-  let stopping = false;
-  let running: Promise<unknown> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
-  const leased = async () => {
-    const now = Date.now();
-    if (!(await lease(now))) return;
-    try {
-      await pass(now);
-    } finally {
-      await release();
-    }
-  };
-  const schedule = (delay: number) => {
-    if (stopping) return;
-    timer = setTimeout(() => {
-      running = leased()
-        .catch((error: unknown) => job.log.warn({ err: error }, job.failure))
-        .finally(() => {
-          running = null;
-          schedule(job.everyMs);
-        });
-    }, delay);
-    timer.unref();
-  };
-  schedule(job.firstMs);
-
-  return {
-    async stop() {
-      stopping = true;
-      if (timer !== null) clearTimeout(timer);
-      await running;
-    },
   };
 }

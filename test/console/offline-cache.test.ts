@@ -123,6 +123,7 @@ describe('what a read is kept under, and the label codes it tells', () => {
     expect(answerKey('http://lab/api/v1/plants?stage=x&limit=50')).toBe(
       '/api/v1/plants?limit=50&stage=x',
     );
+    expect(answerKey('http://lab/api/v1/plants?limit=50&cursor=abc')).toBeNull();
     expect(answerKey('http://lab/api/v1/sign-in-link')).toBeNull();
     expect(answerKey('http://lab/api/v1/labels/codes?plant_ids=a')).toBeNull();
     expect(answerKey('http://lab/files/photo.jpg')).toBeNull();

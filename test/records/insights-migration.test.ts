@@ -6,7 +6,7 @@ import { addMember, createWorkspace } from '../../src/modules/identity/index.js'
 import { drainAll } from '../../src/modules/insights/index.js';
 import { databaseAt } from '../support/migration-db.js';
 
-const BEFORE = '20261128800000_media_batches';
+const BEFORE = '20261129000100_search_pending';
 
 /** Explants and transfers as a lab holds them before the upgrade (one explant deleted). */
 async function seedLab(database: Database) {

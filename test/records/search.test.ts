@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { createPlant } from '../../src/modules/plants/plants.service.js';
@@ -171,5 +172,56 @@ describeOnDatabases('Search', (target) => {
       }),
     ).rejects.toThrow('undone');
     expect(await found(owner, 'q=anthurium')).toEqual([]);
+  });
+  it('finds a record changed before the index took it in as it is now, and keeps the index whole', async () => {
+    // SQLite takes new documents into its index in batches (before each search and
+    // every second): a document changed or removed while it waits needs nothing of
+    // the index, one already in it is taken out and put back.
+    const db = t.database.db;
+    const pending = async () =>
+      target.name === 'sqlite'
+        ? Number(
+            (await sql<{ n: number }>`select count(*) as n from search_pending`.execute(db))
+              .rows[0]!.n,
+          )
+        : 0;
+    const plant = await newPlant(owner, { species: 'Calathea orbifolia' });
+    const gone = await newPlant(owner, { species: 'Calathea zebrina' });
+    if (target.name === 'sqlite') expect(await pending()).toBeGreaterThanOrEqual(2);
+    dataOf(await owner.patch(`/api/v1/plants/${plant.id}`, { species: 'Maranta leuconeura' }), 200);
+    await sql`delete from search_documents where record_id = ${gone.id}`.execute(db);
+    const explant = await newExplant(owner, { label: 'Vial 3', plant_id: plant.id });
+    expect(await found(owner, 'q=calathea')).toEqual([]);
+    expect(await found(owner, 'q=maranta')).toEqual(['plant:Maranta leuconeura', 'explant:Vial 3']);
+    expect(await pending()).toBe(0);
+    // Taken in: a change now goes through the index at once.
+    dataOf(await owner.patch(`/api/v1/explants/${explant.id}`, { label: 'Vial 4' }), 200);
+    dataOf(await owner.patch(`/api/v1/plants/${plant.id}`, { species: 'Stromanthe' }), 200);
+    expect(await found(owner, 'q=maranta')).toEqual([]);
+    expect(await found(owner, 'q=vial')).toEqual(['explant:Vial 4']);
+    expect(await found(owner, 'q=stromanthe')).toEqual(['plant:Stromanthe', 'explant:Vial 4']);
+    await sql`delete from search_documents where record_id = ${explant.id}`.execute(db);
+    expect(await found(owner, 'q=vial')).toEqual([]);
+    if (target.name === 'sqlite') {
+      // FTS5 checks its index against the documents: a wrong removal would fail it.
+      await sql`insert into search_fts(search_fts, rank) values ('integrity-check', 1)`.execute(db);
+    }
+  });
+
+  it('takes new documents into the index by itself, with no search asking', async () => {
+    if (target.name !== 'sqlite') return;
+    await newPlant(owner, { species: 'Peperomia prostrata' });
+    const waiting = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from search_pending`.execute(t.database.db))
+          .rows[0]!.n,
+      );
+    expect(await waiting()).toBeGreaterThan(0);
+    const deadline = Date.now() + 10_000;
+    while ((await waiting()) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await waiting()).toBe(0);
+    expect(await found(owner, 'q=peperomia')).toEqual(['plant:Peperomia prostrata']);
   });
 });

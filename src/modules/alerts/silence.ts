@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
+import { every, type Repeating } from '../../lib/every.js';
 import { newestReadingAt } from '../readings/index.js';
 import { quietRuleCandidates, rulesByIds } from './alerts.repository.js';
 import { openAlert } from './episodes.js';
@@ -42,21 +43,10 @@ export function startSilenceTimer(
   database: Database,
   log: FastifyBaseLogger,
   intervalMs: number = SILENCE_CHECK_MS,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A check still running (a slow database) is not overlapped by the next.
-    running ??= checkSilentSensors(database, Date.now())
-      .catch((error: unknown) =>
-        log.warn({ err: error }, 'could not check alert rules for silent sensors'),
-      )
-      .finally(() => (running = null));
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+): Repeating {
+  return every(
+    intervalMs,
+    () => checkSilentSensors(database, Date.now()),
+    (error) => log.warn({ err: error }, 'could not check alert rules for silent sensors'),
+  );
 }

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
-import { everyUnderLease } from '../../db/leases.js';
+import { leaseOf } from '../../db/leases.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { runExpiry } from './expiry.js';
 import { runReminders } from './reminders.js';
@@ -22,17 +23,17 @@ export function startReminders(
   records: RecordLookup,
   log: FastifyBaseLogger,
 ): { stop(): Promise<void> } {
-  return everyUnderLease(
-    database.db,
-    {
-      name: LEASE,
-      leaseMs: LEASE_MS,
-      firstMs: FIRST_RUN_MS,
-      everyMs: REMINDER_INTERVAL_MS,
-      failure: 'reminders pass failed',
-      log,
-    },
-    async (now) => {
+  const holder = randomUUID();
+  let stopping = false;
+  let running: Promise<unknown> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const { take: lease, release } = leaseOf(database.db, LEASE, holder, LEASE_MS);
+
+  const pass = async () => {
+    const now = Date.now();
+    if (!(await lease(now))) return;
+    try {
       const report = await runReminders(database, now);
       if (report.told > 0)
         log.info({ reminders: report }, `reminders: ${report.told} notifications`);
@@ -40,6 +41,30 @@ export function startReminders(
       if (expired.lots + expired.batches > 0) {
         log.info({ expiry: expired }, `expiry: ${expired.lots} lots, ${expired.batches} batches`);
       }
+    } finally {
+      await release();
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (stopping) return;
+    timer = setTimeout(() => {
+      running = pass()
+        .catch((error: unknown) => log.warn({ err: error }, 'reminders pass failed'))
+        .finally(() => {
+          running = null;
+          schedule(REMINDER_INTERVAL_MS);
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(FIRST_RUN_MS);
+
+  return {
+    async stop() {
+      stopping = true;
+      if (timer !== null) clearTimeout(timer);
+      await running;
     },
-  );
+  };
 }

@@ -8,5 +8,7 @@ export {
   saveNewDocument as indexNewForSearch,
   saveNewDocuments as indexManyNewForSearch,
   setDocumentArchived,
+  catchUpSearchIndex,
 } from './search.repository.js';
+export { startSearchCatchUp } from './catch-up.js';
 export type { SearchKind } from './search.schemas.js';

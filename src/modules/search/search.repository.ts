@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { SearchDocumentTable } from '../../db/schema.js';
 import { normaliseSearchText, type SearchDocument } from './search.documents.js';
 import type { SearchKind } from './search.schemas.js';
@@ -155,6 +156,28 @@ export async function setDocumentArchived(
     .execute();
 }
 
+/**
+ * SQLite: takes the documents written since the last time (`search_pending`) into
+ * the FTS5 index, all in one transaction, so that one segment of the index is
+ * written for all of them rather than one per record's transaction. Runs before
+ * every search and every second (`startSearchCatchUp`); nothing pending, it only
+ * reads. PostgreSQL keeps its index in each write's transaction: nothing to do.
+ */
+export async function catchUpSearchIndex(db: Db): Promise<void> {
+  if (isPostgres(db)) return;
+  const pending = await sql<{ seq: number }>`select seq from search_pending limit 1`.execute(db);
+  if (pending.rows.length === 0) return;
+  const takeIn = async (trx: Trx) => {
+    await sql`insert into search_fts(rowid, name_text, text, parent_text)
+      select d.seq, d.name_text, d.text, d.parent_text
+      from search_pending p join search_documents d on d.seq = p.seq
+      order by p.seq`.execute(trx);
+    await sql`delete from search_pending`.execute(trx);
+  };
+  if (db.isTransaction) await takeIn(db as Trx);
+  else await inTransaction(db, takeIn);
+}
+
 export type SearchHit = Pick<
   SearchDocumentTable,
   'kind' | 'record_id' | 'title' | 'subtitle' | 'parent_id'
@@ -198,6 +221,7 @@ export async function searchDocuments(
       limit ${limit} offset ${offset}`.execute(db);
     return result.rows;
   }
+  await catchUpSearchIndex(db);
   const match = words.map((word) => (word.length === 1 ? `"${word}"` : `"${word}"*`)).join(' AND ');
   const result = await sql<SearchHit>`
     select d.kind, d.record_id, d.title, d.subtitle, d.parent_id

@@ -7,13 +7,17 @@ const NOT_KEPT = new Set(['/api/v1/sign-in-link', LABEL_CODES_PATH]);
 const MOMENT = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
- * The key a read of `url` is kept under, or null for a read not kept. The query's
+ * The key a read of `url` is kept under, or null for a read not kept (a later page of
+ * a list among them). The query's
  * parameters are sorted, and a moment's value left out, so Today's "due before the
  * end of tomorrow" read of this morning answers this afternoon's reload offline.
  */
 export function answerKey(url: string): string | null {
   const parsed = new URL(url, 'http://console.invalid');
   if (!parsed.pathname.startsWith('/api/v1/') || NOT_KEPT.has(parsed.pathname)) return null;
+  // A list's later pages ("More") are not kept: read once, they would only crowd out
+  // the first pages and records that a screen opens with.
+  if (parsed.searchParams.has('cursor')) return null;
   const params = [...parsed.searchParams.entries()]
     .map(([name, value]) => `${name}=${MOMENT.test(value) ? '*' : value}`)
     .sort();

@@ -18,7 +18,7 @@ export const strings = {
   },
   print: {
     title: 'Print labels',
-    lead: 'A QR code and the name, stage and date of each record. Scanning the code opens its record.',
+    lead: 'A QR code with the name, stage and date of each plant or explant, or the recipe and dates of a media batch. Scanning the code opens it.',
     layout: 'Label stock',
     print: 'Print',
     zpl: 'Download ZPL',
