@@ -48,6 +48,7 @@ import {
 import { createSessionAuthenticator, purgeFinishedSessions } from './modules/sessions/index.js';
 import { startReadingsMaintenance, type ReadingsMaintenance } from './modules/readings/index.js';
 import { startReminders } from './modules/reminders/index.js';
+import { startInsightsDrain } from './modules/insights/index.js';
 import {
   EmailWorker,
   purgeEmails,
@@ -295,12 +296,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   let silenceTimer: { stop(): Promise<void> } | null = null;
   let reminders: { stop(): Promise<void> } | null = null;
+  let insightsDrain: { stop(): Promise<void> } | null = null;
   let searchCatchUp: { stop(): Promise<void> } | null = null;
   app.addHook('onReady', async () => {
     worker?.start();
     searchCatchUp = startSearchCatchUp(database, app.log);
     if (config.worker) silenceTimer = startSilenceTimer(database, app.log);
     if (config.worker) reminders = startReminders(database, records, app.log);
+    if (config.worker) insightsDrain = startInsightsDrain(database, app.log);
     emails?.start();
   });
 
@@ -334,6 +337,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await worker?.stop();
     await silenceTimer?.stop();
     await reminders?.stop();
+    await insightsDrain?.stop();
     await searchCatchUp?.stop();
     await emails?.stop();
     await maintenance.stop();

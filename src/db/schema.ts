@@ -891,6 +891,65 @@ export interface MediaBatchTable {
   updated_at: string;
 }
 
+/** An explant whose records changed since its kept handlings were made (the insights' drain). */
+export interface InsightDirtyTable {
+  workspace_id: string;
+  explant_id: string;
+}
+
+/**
+ * The handlings of explants as the insights define them (src/modules/insights/), one
+ * row each, made anew from an explant's records by the insights' drain.
+ */
+export interface InsightHandlingTable {
+  workspace_id: string;
+  /** The transfer's id, or the explant's for its making. */
+  key: string;
+  explant_id: string;
+  plant_id: string | null;
+  kind: string;
+  handled_at: string;
+  operator_id: string | null;
+  location: string | null;
+  media_batch_id: string | null;
+  room_id: string | null;
+  stage: string | null;
+  before_count: number | null;
+  after_count: number | null;
+  plantlet_count: number | null;
+  cycle_days: number | null;
+  next_at: string | null;
+  /** The first contamination after it, before the next handling; null when none. */
+  contamination_id: string | null;
+  contamination_at: string | null;
+  /** Whole days (rounded up) from it to that contamination; null when none. */
+  contaminated_days: number | null;
+}
+
+/**
+ * The kept handlings' figures added up per UTC day, grouping (`dimension`) and group
+ * (`group_key`, '' for none) and days to their contamination (0: none).
+ */
+export interface InsightDailyTable {
+  workspace_id: string;
+  dimension: string;
+  group_key: string;
+  day: string;
+  contaminated_days: number;
+  exposures: number;
+  /** Handlings a multiplication rate rests on, the sums of their ln rates and cycles. */
+  rated: number;
+  ln_rate_sum: number;
+  cycle_days_sum: number;
+  /** Of them, those with a 4-week rate, the sums of its ln and of its ln squared. */
+  rated_4w: number;
+  ln_rate_4w_sum: number;
+  ln_rate_4w_squares: number;
+  /** Of them, transfers that counted plantlets, and the sum of plantlets per vessel. */
+  yielded: number;
+  plantlets_per_vessel_sum: number;
+}
+
 export interface DB {
   assets: AssetTable;
   workspaces: WorkspaceTable;
@@ -906,6 +965,9 @@ export interface DB {
   plants: PlantTable;
   explants: ExplantTable;
   explant_parents: ExplantParentTable;
+  insight_dirty: InsightDirtyTable;
+  insight_handlings: InsightHandlingTable;
+  insight_daily: InsightDailyTable;
   stages: StageTable;
   events: EventTable;
   sops: SopTable;

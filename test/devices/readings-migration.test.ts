@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
@@ -8,52 +7,9 @@ import { backfillFiveMinutesSqlite } from '../../src/db/migrations/2026112706100
 import { formatDecimal, parseDecimal } from '../../src/lib/exact-sum.js';
 import { rollupRowsOf, type RollupRow } from '../../src/modules/readings/rollups.js';
 import type { ReadingRow } from '../../src/modules/readings/readings.repository.js';
+import { databaseAt } from '../support/migration-db.js';
 
 const BEFORE = '20261123170000_comments';
-
-/** A database at the schema of the release before this one: SQLite in memory, or a new PostgreSQL database. */
-async function databaseBefore(name: 'sqlite' | 'postgres') {
-  let database: Database;
-  let drop = async () => undefined as void;
-  if (name === 'sqlite') {
-    database = openDatabase({ dialect: 'sqlite', path: ':memory:', url: 'sqlite::memory:' });
-  } else {
-    const url = inject('postgresUrl')!;
-    const created = `vitro_migration_${randomUUID().replace(/-/g, '')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${created}`);
-    const other = new URL(url);
-    other.pathname = `/${created}`;
-    database = openDatabase({ dialect: 'postgres', url: other.toString() });
-    drop = async () => {
-      await admin.query(`drop database ${created}`);
-      await admin.end();
-    };
-  }
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-  });
-  const to = async (target: string) => {
-    const { error } = await migrator.migrateTo(target);
-    if (error !== undefined)
-      throw error instanceof Error ? error : new Error(JSON.stringify(error));
-  };
-  await to(BEFORE);
-  return {
-    database,
-    migrateToLatest: async () => {
-      const { error } = await migrator.migrateToLatest();
-      if (error !== undefined)
-        throw error instanceof Error ? error : new Error(JSON.stringify(error));
-    },
-    close: async () => {
-      await database.close();
-      await drop();
-    },
-  };
-}
 
 /** Readings as the release before stored them: text ids and times. */
 function oldReadings(): ReadingRow[] {
@@ -131,7 +87,7 @@ describe.each(['sqlite', 'postgres'] as const)('readings migrations on %s', (nam
   it.runIf(name === 'sqlite' || inject('postgresUrl') !== null)(
     'convert stored readings and give them the rollups ingest would have kept',
     async () => {
-      const before = await databaseBefore(name);
+      const before = await databaseAt(name, BEFORE);
       try {
         const { db } = before.database;
         const rows = oldReadings();
@@ -206,7 +162,7 @@ describe.each(['sqlite', 'postgres'] as const)('readings migrations on %s', (nam
 
 describe('the readings rollups migration on sqlite', () => {
   it('backfills in batches that end with a device-hour, and adds up one larger than a batch', async () => {
-    const before = await databaseBefore('sqlite');
+    const before = await databaseAt('sqlite', BEFORE);
     try {
       const { db } = before.database;
       const workspace = randomUUID();

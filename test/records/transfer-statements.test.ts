@@ -29,10 +29,11 @@ describeOnDatabases('The statements of one explant transfer', (target) => {
     const transaction = transactionOf(statements);
     // begin; lock the explant; the highest cycle; the transfer; the explant's counts;
     // the sequence reservation and last_event_at; two events (one statement for both on
-    // PostgreSQL); commit.
+    // PostgreSQL); the explant marked for the insights' drain; commit.
     const eventInserts = target.name === 'postgres' ? 1 : 2;
-    expect(transaction, transaction.join('\n')).toHaveLength(8 + eventInserts);
+    expect(transaction, transaction.join('\n')).toHaveLength(9 + eventInserts);
     expect(count(transaction, /^select .* from "explants"/)).toBe(1);
+    expect(count(transaction, /^insert into "insight_dirty"/)).toBe(1);
     expect(count(transaction, /^update "workspaces"/)).toBe(2);
     expect(count(transaction, /^insert into "events"/)).toBe(eventInserts);
 

@@ -28,6 +28,7 @@ import * as labTimeZone from './20261128400200_lab_time_zone.js';
 import * as explantLineage from './20261128700000_explant_lineage.js';
 import * as mediaBatches from './20261128800000_media_batches.js';
 import * as searchPending from './20261129000100_search_pending.js';
+import * as insightRollup from './20261129100000_insight_rollup.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '20261128700000_explant_lineage': explantLineage,
   '20261128800000_media_batches': mediaBatches,
   '20261129000100_search_pending': searchPending,
+  '20261129100000_insight_rollup': insightRollup,
 };

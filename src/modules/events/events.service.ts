@@ -23,6 +23,7 @@ import type {
   ChangeEvent as ChangeEventSchema,
   ENTITY_TYPES,
 } from './events.schemas.js';
+import { explantsChanged } from '../insights/index.js';
 
 export type { EventRow };
 
@@ -142,6 +143,9 @@ export async function recordChangeEvents(
   await setLastEventAt(trx, workspaceId, previous!);
   if (rows.length === 1) await insertEvent(trx, rows[0]!);
   else await insertEvents(trx, rows);
+  // Every change to an explant records an event of it: its kept handlings follow.
+  const explantIds = events.flatMap((e) => (e.entityType === 'explant' ? [e.entityId] : []));
+  if (explantIds.length > 0) explantsChanged(trx, workspaceId, explantIds);
   return rows;
 }
 

@@ -1,9 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
-import { pageOf, type Page, type PageRequest } from '../../db/pages.js';
+import type { Page, PageRequest } from '../../db/pages.js';
 import type { Principal } from '../../kernel/principal.js';
-import { GROUPINGS, NONE_RECORDED, type GroupName, type Names } from './groups.js';
-import { contaminationOf, isoWeek, type Handling } from './handlings.js';
+import { drainLab } from './drain.js';
+import { GROUPINGS, type GroupName, type Names } from './groups.js';
+import { contaminationOf, DAY_MS, isoWeek, type Handling } from './handlings.js';
 import { explantLabels } from './insights.repository.js';
 import {
   DEFAULT_WINDOW_DAYS,
@@ -11,19 +12,13 @@ import {
   type Exposure,
   type ExposuresQuery,
 } from './insights.schemas.js';
-import { handlingsIn, labNames } from './insights.service.js';
+import { labNames } from './insights.service.js';
+import { handlingOfRow, weekStart } from './kept.js';
+import { keptPage, type GroupFilter } from './kept.repository.js';
 import { periodOf } from './period.js';
+import { ownOf } from './tallies.js';
 
 type ExposureRow = Static<typeof Exposure>;
-
-/** Newest first: by the handling's time, then its key. */
-const ORDERING = { columns: ['at', 'key'], direction: 'desc' } as const;
-
-/** Whether a handling's group is the one asked for: by id, by label (no id), or "none". */
-function isGroup(group: GroupName, wanted: string): boolean {
-  if (group.id === null && group.label === NONE_RECORDED) return wanted === NONE_GROUP;
-  return group.id === null ? group.label === wanted : group.id === wanted;
-}
 
 /** A group as a row's field: null for "none recorded". */
 const namedOrNull = (group: GroupName) =>
@@ -56,7 +51,8 @@ function exposureOf(
 
 /**
  * GET /insights/exposures: the exposures of one contamination group (the drill-down
- * behind a bar), newest first, with the same period, window and own-handlings rule.
+ * behind a bar), newest first, with the same period, window and own-handlings rule,
+ * read from the kept handlings.
  */
 export async function listExposures(
   db: Db,
@@ -67,28 +63,56 @@ export async function listExposures(
 ): Promise<Page<ExposureRow>> {
   const period = periodOf(query, now);
   const windowDays = query.window_days ?? DEFAULT_WINDOW_DAYS;
-  const [handlings, names] = await Promise.all([
-    handlingsIn(db, principal, period, { plantIds: null }),
-    labNames(db, principal.workspaceId),
-  ]);
-  const groupOf = GROUPINGS[query.by]!;
-  const after = page.after;
-  const rows = handlings
-    .filter(
-      (h) =>
-        isGroup(groupOf(h, names), query.group) &&
-        (query.contaminated === undefined ||
-          (contaminationOf(h, windowDays) !== undefined) === query.contaminated),
-    )
-    .filter((h) => after === null || h.at < after[0]! || (h.at === after[0] && h.key < after[1]!))
-    .sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.key < b.key ? 1 : -1));
-  const { items, nextKey } = pageOf(
-    rows.slice(after === null ? page.offset : 0).slice(0, page.limit + 1),
-    ORDERING,
-    page.limit,
+  await drainLab(db, principal.workspaceId);
+  const names = await labNames(db, principal.workspaceId);
+  const { items, nextKey } = await keptPage(
+    db,
+    principal.workspaceId,
+    {
+      period,
+      operatorId: ownOf(principal),
+      group: groupFilterOf(query.by, query.group, names),
+      windowDays,
+      contaminated: query.contaminated ?? null,
+    },
+    page,
   );
+  const handlings = items.map(handlingOfRow);
   const labels = await explantLabels(db, principal.workspaceId, [
-    ...new Set(items.map((h) => h.explantId)),
+    ...new Set(handlings.map((h) => h.explantId)),
   ]);
-  return { items: items.map((h) => exposureOf(h, names, labels, windowDays)), nextKey };
+  return { items: handlings.map((h) => exposureOf(h, names, labels, windowDays)), nextKey };
+}
+
+/**
+ * The kept handlings' column and values a group of a grouping is (what `GROUPINGS`
+ * names them by): `null` in the values for none recorded; no values at all for none.
+ */
+function groupFilterOf(by: string, wanted: string, names: Names): GroupFilter {
+  const none = wanted === NONE_GROUP;
+  switch (by) {
+    case 'operator':
+      return { column: 'operator_id', values: [none ? null : wanted] };
+    case 'media_batch':
+      return { column: 'media_batch_id', values: [none ? null : wanted] };
+    case 'room':
+      return { column: 'room_id', values: [none ? null : wanted] };
+    case 'stage':
+      return { column: 'stage', values: [none ? null : wanted] };
+    case 'location':
+      // A location is its own label: "none" is also a location of that name.
+      return { column: 'location', values: none ? [null, '', wanted] : [wanted] };
+    case 'recipe': {
+      const batches = [...names.mediaBatches].filter(([, b]) => b.recipeId === wanted);
+      if (!none) return { column: 'media_batch_id', values: batches.map(([id]) => id) };
+      return { column: 'media_batch_id', values: [null], orNotIn: [...names.mediaBatches.keys()] };
+    }
+    default: {
+      const start = weekStart(wanted);
+      if (start === null) return { column: 'media_batch_id', values: [] };
+      return {
+        between: [new Date(start).toISOString(), new Date(start + 7 * DAY_MS).toISOString()],
+      };
+    }
+  }
 }

@@ -4,11 +4,12 @@ import { errors } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { ENDED_EXPLANT_STATUSES } from '../explants/index.js';
-import { DAY_MS, handlingsOf, type Handling } from './handlings.js';
-import { livingVessels, loadFacts, namesOf } from './insights.repository.js';
+import { DAY_MS } from './handlings.js';
+import { livingVessels, namesOf } from './insights.repository.js';
 import type { Forecast, ForecastQuery } from './insights.schemas.js';
-import { isMultiplication, multiplicationOf } from './insights.service.js';
+import type { Tally } from './kept.js';
 import { periodOf } from './period.js';
+import { talliesIn, total } from './tallies.js';
 
 type ForecastRecord = Static<typeof Forecast>;
 
@@ -23,39 +24,47 @@ const finite = (value: number) => Math.min(value, Number.MAX_VALUE);
 
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The spread (standard deviation) of n values from their sum and sum of squares; 0
+ * when it is within rounding of none (equal values, as the counts of vessels make
+ * them, leave a residue of the order of the last digits).
+ */
+function spreadOf(n: number, sum: number, squares: number): number {
+  if (n < 2) return 0;
+  const mean = sum / n;
+  const variance = (squares - sum * mean) / (n - 1);
+  return variance <= 1e-11 * (squares / n) ? 0 : Math.sqrt(variance);
+}
+
 /** The rates a forecast uses: the line's, else its species', else the lab's. */
 function ratesFrom(
-  handlings: readonly Handling[],
+  tallies: readonly Tally[],
   plantId: string,
   speciesOf: (plantId: string | null) => string | undefined,
 ): ForecastRecord['rates'] {
   const species = speciesOf(plantId);
   const sources = [
-    { source: 'line' as const, of: (h: Handling) => h.plantId === plantId },
-    { source: 'species' as const, of: (h: Handling) => speciesOf(h.plantId) === species },
+    { source: 'line' as const, of: (t: Tally) => t.group_key === plantId },
+    {
+      source: 'species' as const,
+      of: (t: Tally) => speciesOf(t.group_key === '' ? null : t.group_key) === species,
+    },
     { source: 'lab' as const, of: () => true },
   ];
   for (const { source, of } of sources) {
-    const chosen = handlings.filter(of);
-    const figures = chosen.length === 0 ? null : multiplicationOf(chosen);
-    if (figures === null || figures.handlings_4w < (source === 'lab' ? 1 : MIN_RATES)) continue;
-    const logs = figures.fourWeekly.map(Math.log);
-    const mean = logs.reduce((sum, v) => sum + v, 0) / logs.length;
-    const sd =
-      logs.length < 2
-        ? 0
-        : Math.sqrt(logs.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (logs.length - 1));
-    const counted = chosen.filter((h) => h.kind === 'transfer' && h.plantlets !== null);
+    const figures = total(tallies.filter(of));
+    if (figures.rated_4w < (source === 'lab' ? 1 : MIN_RATES)) continue;
+    const n = figures.rated_4w;
+    const mean = figures.ln_rate_4w_sum / n;
+    const sd = spreadOf(n, figures.ln_rate_4w_sum, figures.ln_rate_4w_squares);
     return {
       source,
-      handlings: figures.handlings_4w,
-      rate_4w: finite(figures.rate_4w!),
+      handlings: n,
+      rate_4w: finite(Math.exp(mean)),
       rate_4w_low: finite(Math.exp(mean - sd)),
       rate_4w_high: finite(Math.exp(mean + sd)),
       plantlets_per_vessel:
-        counted.length === 0
-          ? null
-          : counted.reduce((sum, h) => sum + h.plantlets! / h.after!, 0) / counted.length,
+        figures.yielded === 0 ? null : figures.plantlets_per_vessel_sum / figures.yielded,
     };
   }
   throw errors.validation(
@@ -91,15 +100,12 @@ export async function forecast(
     throw errors.validation(`by: ${query.by} is not after today (${dateOf(today)})`);
   }
   const period = periodOf(query, now);
-  const [facts, names, current] = await Promise.all([
-    loadFacts(db, workspaceId, period, { plantIds: null }),
+  const [tallies, names, current] = await Promise.all([
+    talliesIn(db, workspaceId, period, 'plant', null),
     namesOf(db, workspaceId),
     livingVessels(db, workspaceId, query.plant_id, ENDED_EXPLANT_STATUSES),
   ]);
-  const handlings = handlingsOf(facts).filter(
-    (h) => h.at >= period.since && h.at < period.before && isMultiplication(h),
-  );
-  const rates = ratesFrom(handlings, query.plant_id, (id) =>
+  const rates = ratesFrom(tallies, query.plant_id, (id) =>
     id === null ? undefined : names.plants.get(id)?.species,
   );
   const growth = (rate: number, days: number) => rate ** (days / 28);

@@ -58,20 +58,18 @@ export const GROUPINGS: Record<string, (handling: Handling, names: Names) => Gro
   },
 };
 
-/** Handlings by group, the groups in label order ("none recorded" last). */
-export function grouped(
-  handlings: readonly Handling[],
-  by: string,
-  names: Names,
-): { group: GroupName; handlings: Handling[] }[] {
-  const groupOf = GROUPINGS[by]!;
-  const groups = new Map<string, { group: GroupName; handlings: Handling[] }>();
-  for (const handling of handlings) {
-    const group = groupOf(handling, names);
+/** Items by group, the groups in label order ("none recorded" last). */
+export function groupedBy<T>(
+  items: readonly T[],
+  groupOf: (item: T) => GroupName,
+): { group: GroupName; items: T[] }[] {
+  const groups = new Map<string, { group: GroupName; items: T[] }>();
+  for (const item of items) {
+    const group = groupOf(item);
     const key = `${group.id ?? ''}\u0000${group.label}`;
     const entry = groups.get(key);
-    if (entry === undefined) groups.set(key, { group, handlings: [handling] });
-    else entry.handlings.push(handling);
+    if (entry === undefined) groups.set(key, { group, items: [item] });
+    else entry.items.push(item);
   }
   const rank = (g: GroupName) =>
     g === none || (g.id === null && g.label === NONE_RECORDED) ? 1 : 0;

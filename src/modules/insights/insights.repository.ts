@@ -111,13 +111,28 @@ function handledIn(db: Db, workspaceId: string, period: Period, scope: ExplantSc
 }
 
 /** Every fact the insights of a period need, for the explants handled in it. */
-export async function loadFacts(
+export function loadFacts(
   db: Db,
   workspaceId: string,
   period: Period,
   scope: ExplantScope,
 ): Promise<Facts> {
-  const ids = () => handledIn(db, workspaceId, period, scope);
+  return factsOf(db, workspaceId, () => handledIn(db, workspaceId, period, scope), period.since);
+}
+
+/** Some explants, by id or by a query of ids. */
+type ExplantIds = () => ReturnType<typeof handledIn> | string[];
+
+/**
+ * Every fact the handlings of some explants (not deleted) are made from; with
+ * `contaminationsSince`, only the contaminations observed after it.
+ */
+export async function factsOf(
+  db: Db,
+  workspaceId: string,
+  ids: ExplantIds,
+  contaminationsSince: string | null,
+): Promise<Facts> {
   const [explants, transfers, edges, stages, contaminations] = await Promise.all([
     db
       .selectFrom('explants')
@@ -133,6 +148,7 @@ export async function loadFacts(
         'media_batch_id',
       ])
       .where('workspace_id', '=', workspaceId)
+      .where('deleted_at', 'is', null)
       .where('id', 'in', ids())
       .execute(),
     db
@@ -181,7 +197,7 @@ export async function loadFacts(
       .where('workspace_id', '=', workspaceId)
       .where('entity_type', '=', 'explant')
       .where('deleted_at', 'is', null)
-      .where('observed_at', '>', period.since)
+      .$if(contaminationsSince !== null, (q) => q.where('observed_at', '>', contaminationsSince!))
       .where('entity_id', 'in', ids())
       .execute(),
   ]);
@@ -205,7 +221,7 @@ export async function loadFacts(
 async function madeMediaBatches(
   db: Db,
   workspaceId: string,
-  ids: ReturnType<typeof handledIn>,
+  ids: ReturnType<ExplantIds>,
 ): Promise<Map<string, string | null>> {
   const rows = await db
     .selectFrom('events')
@@ -317,33 +333,11 @@ export async function plantsOfSpecies(
   return rows.filter((row) => row.species.trim().toLowerCase() === wanted).map((row) => row.id);
 }
 
-export interface StageStayFact {
-  entity_id: string;
-  stage: string;
-  status: string;
-  entered_on: string;
-  completed_at: string | null;
-  explant_status: string;
-}
-
-/** The explant stages entered in the period (of some plants' explants), with the explant's status. */
-export function stagesEnteredIn(
-  db: Db,
-  workspaceId: string,
-  period: Period,
-  scope: ExplantScope,
-): Promise<StageStayFact[]> {
+/** The explant stages entered in the period (of some plants' explants), joined with their explant. */
+function staysIn(db: Db, workspaceId: string, period: Period, scope: ExplantScope) {
   let query = db
     .selectFrom('stages as s')
     .innerJoin('explants as x', 'x.id', 's.entity_id')
-    .select([
-      's.entity_id',
-      's.stage',
-      's.status',
-      's.entered_on',
-      's.completed_at',
-      'x.status as explant_status',
-    ])
     .where('s.workspace_id', '=', workspaceId)
     .where('s.entity_type', '=', 'explant')
     .where('s.entered_on', '>=', period.since)
@@ -353,30 +347,88 @@ export function stagesEnteredIn(
   if (scope.plantIds !== null) {
     query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
   }
-  return query.execute();
+  return query;
 }
 
-/** Which of these explants have a contamination resolved as discarded. */
-export async function discardedForContamination(
+/**
+ * How many stays of the period each stage has, by whether the explant moved on from
+ * it (`completed`: 1) and, for those that did not, by the explant's status and (for
+ * a discarded one) whether a contamination of it observed in the period was resolved
+ * as discarded (`for_contamination`: 1).
+ */
+export async function stayCounts(
   db: Db,
   workspaceId: string,
   period: Period,
   scope: ExplantScope,
-): Promise<Set<string>> {
-  let query = db
-    .selectFrom('contaminations as c')
-    .innerJoin('explants as x', 'x.id', 'c.entity_id')
-    .select('c.entity_id')
-    .where('c.workspace_id', '=', workspaceId)
-    .where('c.entity_type', '=', 'explant')
-    .where('c.deleted_at', 'is', null)
-    .where('c.resolution_outcome', '=', 'discarded')
-    .where('c.observed_at', '>=', period.since)
-    .where('x.workspace_id', '=', workspaceId);
-  if (scope.plantIds !== null) {
-    query = query.where('x.plant_id', 'in', plantList(scope.plantIds));
-  }
-  return new Set((await query.execute()).map((row) => row.entity_id));
+): Promise<
+  {
+    stage: string;
+    completed: number;
+    explant_status: string;
+    for_contamination: number;
+    stays: number;
+  }[]
+> {
+  // The explants with such a contamination, joined once (not looked up per stay).
+  const discarded = db
+    .selectFrom('contaminations')
+    .select('entity_id')
+    .distinct()
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', 'explant')
+    .where('deleted_at', 'is', null)
+    .where('resolution_outcome', '=', 'discarded')
+    .where('observed_at', '>=', period.since);
+  const rows = await staysIn(db, workspaceId, period, scope)
+    .leftJoin(discarded.as('d'), 'd.entity_id', 's.entity_id')
+    .select((eb) => [
+      's.stage',
+      eb
+        .case()
+        .when('s.completed_at', 'is', null)
+        .then(eb.lit(0))
+        .else(eb.lit(1))
+        .end()
+        .as('completed'),
+      'x.status as explant_status',
+      eb
+        .case()
+        .when(
+          eb.and([
+            eb('s.completed_at', 'is', null),
+            eb('x.status', '=', 'discarded'),
+            eb('d.entity_id', 'is not', null),
+          ]),
+        )
+        .then(eb.lit(1))
+        .else(eb.lit(0))
+        .end()
+        .as('for_contamination'),
+      eb.fn.countAll<number | string>().as('stays'),
+    ])
+    .groupBy(['s.stage', 'completed', 'x.status', 'for_contamination'])
+    .execute();
+  return rows.map((row) => ({
+    stage: row.stage,
+    completed: Number(row.completed),
+    explant_status: row.explant_status,
+    for_contamination: Number(row.for_contamination),
+    stays: Number(row.stays),
+  }));
+}
+
+/** The stays of the period the explant moved on from: when each was entered and left. */
+export function completedStays(
+  db: Db,
+  workspaceId: string,
+  period: Period,
+  scope: ExplantScope,
+): Promise<{ stage: string; entered_on: string; completed_at: string | null }[]> {
+  return staysIn(db, workspaceId, period, scope)
+    .select(['s.stage', 's.entered_on', 's.completed_at'])
+    .where('s.completed_at', 'is not', null)
+    .execute();
 }
 
 /** The vessels of a plant's living explants now: not ended, not archived, not deleted. */

@@ -1,12 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.js';
-import { roleAtLeast } from '../../kernel/access.js';
 import type { Principal } from '../../kernel/principal.js';
 import { wilsonInterval } from '../../lib/wilson.js';
 import { stageList } from '../lab/index.js';
-import { handlingsOf, isContaminated, type Handling } from './handlings.js';
-import { grouped, type Names } from './groups.js';
-import { loadFacts, namesOf, type ExplantScope, type Period } from './insights.repository.js';
+import { GROUPINGS, groupedBy, type Names } from './groups.js';
+import { namesOf } from './insights.repository.js';
 import {
   DEFAULT_WINDOW_DAYS,
   type ContaminationInsight,
@@ -15,7 +13,9 @@ import {
   type MultiplicationInsight,
   type MultiplicationInsightQuery,
 } from './insights.schemas.js';
+import { DIMENSION_OF, handlingOfGroup, type Tally } from './kept.js';
 import { periodOf } from './period.js';
+import { ownOf, talliesIn, total } from './tallies.js';
 
 type ContaminationRow = Static<typeof ContaminationInsight>;
 type MultiplicationRow = Static<typeof MultiplicationInsight>;
@@ -32,25 +32,17 @@ export async function labNames(db: Db, workspaceId: string): Promise<Names> {
   };
 }
 
-/**
- * The handlings of the period, of the explants in scope. A member below manager
- * sees the figures of their own handlings only.
- */
-export async function handlingsIn(
-  db: Db,
-  principal: Principal,
-  period: Period,
-  scope: ExplantScope,
-): Promise<Handling[]> {
-  const facts = await loadFacts(db, principal.workspaceId, period, scope);
-  const own =
-    principal.role !== null && roleAtLeast(principal.role, 'manager') ? null : principal.memberId;
-  return handlingsOf(facts).filter(
-    (h) => h.at >= period.since && h.at < period.before && (own === null || h.by === own),
+/** Tallies by the groups of an insight's grouping `by` (named as its handlings would be). */
+export function groupedTallies(tallies: readonly Tally[], by: string, names: Names) {
+  const dimension = DIMENSION_OF[by]!;
+  const groupOf = GROUPINGS[by]!;
+  return groupedBy(tallies, (t) => groupOf(handlingOfGroup(dimension, t.group_key), names)).map(
+    ({ group, items }) => ({ group, items, figures: total(items) }),
   );
 }
 
-function rateOf(exposures: number, contaminated: number) {
+/** A group's contamination figures: the rate and its Wilson 95 % interval. */
+export function rateOf(exposures: number, contaminated: number) {
   const interval = wilsonInterval(contaminated, exposures);
   return {
     exposures,
@@ -61,6 +53,14 @@ function rateOf(exposures: number, contaminated: number) {
   };
 }
 
+/** Exposures contaminated within a window: a contamination at most `windowDays` days after. */
+const contaminatedWithin = (tallies: readonly Tally[], windowDays: number) =>
+  tallies.reduce(
+    (sum, t) =>
+      sum + (t.contaminated_days > 0 && t.contaminated_days <= windowDays ? t.exposures : 0),
+    0,
+  );
+
 /** GET /insights/contamination: exposures, contaminated ones and the rate, per group. */
 export async function contaminationInsights(
   db: Db,
@@ -70,71 +70,42 @@ export async function contaminationInsights(
 ): Promise<{ data: ContaminationRow[]; meta: Static<typeof ContaminationInsightMeta> }> {
   const period = periodOf(query, now);
   const windowDays = query.window_days ?? DEFAULT_WINDOW_DAYS;
-  const [handlings, names] = await Promise.all([
-    handlingsIn(db, principal, period, { plantIds: null }),
+  const [tallies, names] = await Promise.all([
+    talliesIn(db, principal.workspaceId, period, DIMENSION_OF[query.by]!, ownOf(principal)),
     labNames(db, principal.workspaceId),
   ]);
-  const contaminatedCount = (list: readonly Handling[]) =>
-    list.filter((h) => isContaminated(h, windowDays)).length;
-  const data = grouped(handlings, query.by, names).map(({ group, handlings: list }) => {
-    const figures = rateOf(list.length, contaminatedCount(list));
-    return {
-      group,
-      exposures: figures.exposures,
-      contaminated: figures.contaminated,
-      rate: figures.rate!,
-      ci_low: figures.ci_low!,
-      ci_high: figures.ci_high!,
-    };
-  });
+  const data = groupedTallies(tallies, query.by, names)
+    .filter(({ figures }) => figures.exposures > 0)
+    .map(({ group, items, figures: { exposures } }) => {
+      const figures = rateOf(exposures, contaminatedWithin(items, windowDays));
+      return {
+        group,
+        exposures: figures.exposures,
+        contaminated: figures.contaminated,
+        rate: figures.rate!,
+        ci_low: figures.ci_low!,
+        ci_high: figures.ci_high!,
+      };
+    });
   return {
     data,
     meta: {
       since: period.since,
       until: period.before,
       window_days: windowDays,
-      overall: rateOf(handlings.length, contaminatedCount(handlings)),
+      overall: rateOf(total(tallies).exposures, contaminatedWithin(tallies, windowDays)),
     },
   };
 }
 
-const geometricMean = (values: readonly number[]) =>
-  Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
-
-/**
- * The handlings a multiplication rate rests on: transfers and splits (not the making
- * of an explant, not a merge) with vessels counted before and after, both above 0.
- */
-export function isMultiplication(h: Handling): h is Handling & { before: number; after: number } {
-  return (
-    (h.kind === 'transfer' || h.kind === 'split') &&
-    h.before !== null &&
-    h.after !== null &&
-    h.before > 0 &&
-    h.after > 0 &&
-    h.cycleDays !== null
-  );
-}
-
-/**
- * The shortest cycle a 4-week rate is extrapolated from: one day. A handling soon after
- * the previous one (the same day, the same instant) has a rate but no 4-week rate.
- */
-export const MIN_CYCLE_DAYS = 1;
-
-/** The multiplication figures of some handlings (all of them multiplication handlings). */
-export function multiplicationOf(handlings: readonly Handling[]) {
-  const rates = handlings.map((h) => h.after! / h.before!);
-  const fourWeekly = handlings.flatMap((h, i) =>
-    h.cycleDays! >= MIN_CYCLE_DAYS ? [Math.exp((Math.log(rates[i]!) * 28) / h.cycleDays!)] : [],
-  );
+/** The multiplication figures of a group's tallies (those of at least one rated handling). */
+export function multiplicationOf(figures: Tally) {
   return {
-    handlings: handlings.length,
-    rate: geometricMean(rates),
-    handlings_4w: fourWeekly.length,
-    rate_4w: fourWeekly.length === 0 ? null : geometricMean(fourWeekly),
-    cycle_days: handlings.reduce((sum, h) => sum + h.cycleDays!, 0) / handlings.length,
-    fourWeekly,
+    handlings: figures.rated,
+    rate: Math.exp(figures.ln_rate_sum / figures.rated),
+    handlings_4w: figures.rated_4w,
+    rate_4w: figures.rated_4w === 0 ? null : Math.exp(figures.ln_rate_4w_sum / figures.rated_4w),
+    cycle_days: figures.cycle_days_sum / figures.rated,
   };
 }
 
@@ -146,22 +117,12 @@ export async function multiplicationInsights(
   now: string,
 ): Promise<{ data: MultiplicationRow[]; meta: { since: string; until: string } }> {
   const period = periodOf(query, now);
-  const [handlings, names] = await Promise.all([
-    handlingsIn(db, principal, period, { plantIds: null }),
+  const [tallies, names] = await Promise.all([
+    talliesIn(db, principal.workspaceId, period, DIMENSION_OF[query.by]!, ownOf(principal)),
     labNames(db, principal.workspaceId),
   ]);
-  const data = grouped(handlings.filter(isMultiplication), query.by, names).map(
-    ({ group, handlings: list }) => {
-      const figures = multiplicationOf(list);
-      return {
-        group,
-        handlings: figures.handlings,
-        rate: figures.rate,
-        handlings_4w: figures.handlings_4w,
-        rate_4w: figures.rate_4w,
-        cycle_days: figures.cycle_days,
-      };
-    },
-  );
+  const data = groupedTallies(tallies, query.by, names)
+    .filter(({ figures }) => figures.rated > 0)
+    .map(({ group, figures }) => ({ group, ...multiplicationOf(figures) }));
   return { data, meta: { since: period.since, until: period.before } };
 }

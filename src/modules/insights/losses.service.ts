@@ -4,7 +4,7 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup } from '../../kernel/record-lookup.js';
 import { stageList } from '../lab/index.js';
 import { DAY_MS } from './handlings.js';
-import { discardedForContamination, stagesEnteredIn } from './insights.repository.js';
+import { completedStays, stayCounts } from './insights.repository.js';
 import type { StageLosses, StagesInsightQuery } from './insights.schemas.js';
 import { periodOf } from './period.js';
 import { scopeOf } from './scope.js';
@@ -36,9 +36,9 @@ export async function stageInsights(
   const workspaceId = principal.workspaceId;
   const scope = await scopeOf(db, workspaceId, query, records);
   const period = periodOf(query, now);
-  const [stays, discarded, list] = await Promise.all([
-    stagesEnteredIn(db, workspaceId, period, scope),
-    discardedForContamination(db, workspaceId, period, scope),
+  const [counts, completed, list] = await Promise.all([
+    stayCounts(db, workspaceId, period, scope),
+    completedStays(db, workspaceId, period, scope),
     stageList(db, workspaceId, 'explant'),
   ]);
   const rows = new Map<string, LossRow & { days: number[] }>();
@@ -63,18 +63,21 @@ export async function stageInsights(
   };
   for (const option of list.active) rowOf(option.key, option.name);
   const retiredNames = new Map(list.retired.map((o) => [o.key, o.name]));
-  for (const stay of [...stays].sort((a, b) => (a.stage < b.stage ? -1 : 1))) {
-    const row = rowOf(stay.stage, retiredNames.get(stay.stage) ?? stay.stage);
-    row.entered += 1;
-    if (stay.completed_at !== null) {
-      row.moved_on += 1;
-      row.days.push((Date.parse(stay.completed_at) - Date.parse(stay.entered_on)) / DAY_MS);
-    } else if (stay.explant_status === 'discarded') {
-      if (discarded.has(stay.entity_id)) row.contaminated_discarded += 1;
-      else row.discarded += 1;
-    } else if (stay.explant_status === 'lost') row.lost += 1;
-    else if (stay.explant_status === 'retired') row.retired += 1;
-    else row.still_there += 1;
+  const named = (stage: string) => rowOf(stage, retiredNames.get(stage) ?? stage);
+  for (const count of [...counts].sort((a, b) => (a.stage < b.stage ? -1 : 1))) {
+    const row = named(count.stage);
+    row.entered += count.stays;
+    if (count.completed === 1) row.moved_on += count.stays;
+    else if (count.for_contamination === 1) row.contaminated_discarded += count.stays;
+    else if (count.explant_status === 'discarded') row.discarded += count.stays;
+    else if (count.explant_status === 'lost') row.lost += count.stays;
+    else if (count.explant_status === 'retired') row.retired += count.stays;
+    else row.still_there += count.stays;
+  }
+  for (const stay of completed) {
+    named(stay.stage).days.push(
+      (Date.parse(stay.completed_at!) - Date.parse(stay.entered_on)) / DAY_MS,
+    );
   }
   const data = [...rows.values()].map(({ days, ...row }) => ({
     ...row,
