@@ -1,19 +1,7 @@
 import { expect, it } from 'vitest';
-import { statementsOf } from '../support/statements.js';
+import { countMatching as count, statementsOf, transactionOf } from '../support/statements.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
 import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from '../support/helpers.js';
-
-/** The statements from `begin` to `commit`: the request's write transaction. */
-function transactionOf(statements: readonly string[]): string[] {
-  const begin = statements.findIndex((text) => /^begin/i.test(text));
-  const commit = statements.findIndex((text) => /^commit/i.test(text));
-  expect(begin).toBeGreaterThanOrEqual(0);
-  expect(commit).toBeGreaterThan(begin);
-  return statements.slice(begin, commit + 1);
-}
-
-const count = (statements: readonly string[], pattern: RegExp) =>
-  statements.filter((text) => pattern.test(text)).length;
 
 describeOnDatabases('The statements of one explant transfer', (target) => {
   const { owner } = labSuite(target, { env: GENEROUS_LIMITS });

@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /**
  * Every SQL statement the process sends to a database while `work` runs, in order,
@@ -55,3 +55,16 @@ function sqliteStatementSpies(seen: string[]) {
     });
   });
 }
+
+/** The statements from `begin` to `commit`: a request's write transaction. */
+export function transactionOf(statements: readonly string[]): string[] {
+  const begin = statements.findIndex((text) => /^begin/i.test(text));
+  const commit = statements.findIndex((text) => /^commit/i.test(text));
+  expect(begin).toBeGreaterThanOrEqual(0);
+  expect(commit).toBeGreaterThan(begin);
+  return statements.slice(begin, commit + 1);
+}
+
+/** How many of `statements` match `pattern`. */
+export const countMatching = (statements: readonly string[], pattern: RegExp): number =>
+  statements.filter((text) => pattern.test(text)).length;

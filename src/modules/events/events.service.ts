@@ -149,6 +149,20 @@ export async function recordChangeEvents(
   return rows;
 }
 
+/**
+ * Records `events` now with `recordChangeEvents`, or, when the caller gathers the events
+ * of a larger write (a split records a transfer and creates daughters) to record them
+ * all in one call at its end, appends them to `gathered` in order instead.
+ */
+export async function recordOrGather(
+  trx: Trx,
+  events: readonly NewChangeEvent[],
+  gathered: NewChangeEvent[] | undefined,
+): Promise<void> {
+  if (gathered === undefined) await recordChangeEvents(trx, events);
+  else gathered.push(...events);
+}
+
 export function presentEvent(row: EventRow): ChangeEvent {
   return {
     id: row.id,

@@ -8,6 +8,7 @@ export {
   presentEvent,
   recordChangeEvent,
   recordChangeEvents,
+  recordOrGather,
   type ChangeEventType,
   type EntityType,
   type EventRow,

@@ -66,7 +66,7 @@ export type ExplantRecord = Static<typeof Explant>;
 const batchNumberOf = (row: ExplantRow) => (row.batch_number === '' ? null : row.batch_number);
 
 /** What presenting an explant needs of its lab: the subculture interval, in days. */
-interface ExplantContext {
+export interface ExplantContext {
   readonly intervalDays: number;
 }
 
@@ -75,7 +75,8 @@ const DAY_MS = 86_400_000;
 const addDays = (at: string, days: number) =>
   new Date(new Date(at).getTime() + days * DAY_MS).toISOString();
 
-async function explantContext(db: Db, workspaceId: string): Promise<ExplantContext> {
+/** What presenting an explant needs of its lab (read once for any number of explants). */
+export async function explantContext(db: Db, workspaceId: string): Promise<ExplantContext> {
   return { intervalDays: (await getWorkspace(db, workspaceId)).subculture_interval_days };
 }
 
@@ -174,8 +175,15 @@ export async function createExplant(
   input: Static<typeof CreateExplantBody>,
   now: string,
   records: RecordLookup,
-  /** A split's daughter or a merge's pooled culture: the explants it came from. */
-  family: { readonly parentIds: readonly string[] } = { parentIds: [] },
+  /**
+   * A split's daughter or a merge's pooled culture: the explants it came from; and, for a
+   * split, the lab's explant context it read once and where it gathers the events.
+   */
+  family: {
+    readonly parentIds: readonly string[];
+    readonly context?: ExplantContext;
+    readonly events?: NewChangeEvent[];
+  } = { parentIds: [] },
 ): Promise<ExplantRecord> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
@@ -193,6 +201,8 @@ export async function createExplant(
     },
     openStage: openInitialStage,
     row: (columns) => ({ ...columns, ...explantColumns(input, now, family.parentIds) }),
+    ...(family.context === undefined ? {} : { context: family.context }),
+    ...(family.events === undefined ? {} : { events: family.events }),
   });
   return record;
 }
@@ -469,6 +479,14 @@ export type ExplantFamilyRow = ExplantCounts &
 export type ExplantCounts = RecordRef &
   Pick<ExplantRow, 'current_count' | 'plantlet_count' | 'subcultured_at'>;
 
+/** The columns a transfer writes of its explant. */
+export type ExplantTransferUpdate = Partial<
+  Pick<
+    ExplantRow,
+    'current_count' | 'plantlet_count' | 'updated_at' | 'subcultured_at' | 'media_batch_id'
+  >
+>;
+
 /**
  * What a transfer changes of its explant, in the transfer's transaction:
  * `explant` is the row the transfer locked through the record lookup, so it is
@@ -480,7 +498,9 @@ export type ExplantCounts = RecordRef &
  * - `subcultured_at`, when the transfer is completed and later than the last one
  *   (the transfer event says so already; no event of its own, `updated_at` kept),
  *   and then `media_batch_id` too when the transfer named a batch.
- * Nothing that differs: nothing written; no counts changed: no event (null).
+ * Nothing that differs: nothing written; no counts changed: no event (null). The
+ * answer's `update` is the columns written (the caller may present the explant as
+ * it is now from the row it locked, without reading it again).
  */
 export async function applyExplantTransfer(
   trx: Trx,
@@ -496,21 +516,22 @@ export async function applyExplantTransfer(
     by: string | null;
     at: string;
   },
-): Promise<NewChangeEvent | null> {
+): Promise<{ event: NewChangeEvent | null; update: ExplantTransferUpdate }> {
   const { workspaceId, at } = input;
   const changes = diffFields(explant, input.counts, ['current_count', 'plantlet_count']);
   const counted = Object.keys(changes).length > 0;
   const later =
     input.subculturedAt !== null &&
     (explant.subcultured_at === null || input.subculturedAt > explant.subcultured_at);
-  if (!counted && !later) return null;
-  await explants.update(trx, workspaceId, explant.id, {
+  if (!counted && !later) return { event: null, update: {} };
+  const update: ExplantTransferUpdate = {
     ...(counted ? { ...(changedValues(changes) as ObservedCounts), updated_at: at } : {}),
     ...(later ? { subcultured_at: input.subculturedAt } : {}),
     ...(later && input.mediaBatchId != null ? { media_batch_id: input.mediaBatchId } : {}),
-  });
-  if (!counted) return null;
-  return {
+  };
+  await explants.update(trx, workspaceId, explant.id, update);
+  if (!counted) return { event: null, update };
+  const event: NewChangeEvent = {
     workspaceId,
     entityType: 'explant',
     entityId: explant.id,
@@ -519,6 +540,7 @@ export async function applyExplantTransfer(
     recordedBy: input.by,
     payload: { changes, transfer_id: input.transferId },
   };
+  return { event, update };
 }
 
 /**

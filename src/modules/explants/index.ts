@@ -1,5 +1,5 @@
 /* The explants module's face: explants, and what a transfer changes of one. */
-export { explantRecords } from './explants.repository.js';
+export { explantRecords, type ExplantRow } from './explants.repository.js';
 export {
   CreateExplantBody,
   ENDED_EXPLANT_STATUSES,
@@ -13,7 +13,11 @@ export {
   type ExplantFamilyRow,
   archiveExplant,
   type ExplantCounts,
+  type ExplantTransferUpdate,
   createExplant,
+  explantContext,
+  type ExplantContext,
+  presentExplant,
   explantsFallingDue,
   findExplantIdentities,
   findExplantsByIdentity,

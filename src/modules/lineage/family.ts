@@ -1,10 +1,17 @@
 import type { Trx } from '../../db/database.js';
 import { AppError, errors } from '../../kernel/errors.js';
 import type { RecordLookup, RecordRefs } from '../../kernel/record-lookup.js';
-import { ENDED_EXPLANT_STATUSES, type ExplantFamilyRow } from '../explants/index.js';
+import {
+  ENDED_EXPLANT_STATUSES,
+  type ExplantFamilyRow,
+  type ExplantRow,
+} from '../explants/index.js';
 
-/** The record lookup as a split or merge uses it: an explant comes with what they read of it. */
-export type LineageRecords = RecordLookup<RecordRefs & { readonly explant: ExplantFamilyRow }>;
+/**
+ * The record lookup as a split or merge uses it: an explant comes as its whole row (a
+ * split answers its parent from the row it locked).
+ */
+export type LineageRecords = RecordLookup<RecordRefs & { readonly explant: ExplantRow }>;
 
 /**
  * Runs `work`; a 422 it throws names the part of the body it was about

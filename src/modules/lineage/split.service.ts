@@ -2,9 +2,14 @@ import type { Static } from 'typebox';
 import type { Trx } from '../../db/database.js';
 import { errors } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/principal.js';
-import { recordChangeEvent } from '../events/index.js';
-import { createExplant, getExplant, type ExplantRecord } from '../explants/index.js';
-import { createTransfer } from '../transfers/index.js';
+import { recordChangeEvents, type NewChangeEvent } from '../events/index.js';
+import {
+  createExplant,
+  explantContext,
+  presentExplant,
+  type ExplantRecord,
+} from '../explants/index.js';
+import { recordTransfer } from '../transfers/index.js';
 import { namingPart, requireLiving, type LineageRecords } from './family.js';
 import { countChildren, insertEdges, type EdgeRow } from './lineage.repository.js';
 import type { SplitBody } from './lineage.schemas.js';
@@ -50,6 +55,8 @@ function checkCounts(
  * events), each daughter is created as POST /explants creates one (a `created` event;
  * its first stage the parent's, in its room, unless the daughter names others), one
  * edge per daughter keeps the family, and a `split` event on the parent names them.
+ * The parent is read once (the row locked is handed on), the lab once, and every event
+ * is recorded in order in one call at the end.
  */
 export async function splitExplant(
   trx: Trx,
@@ -64,7 +71,8 @@ export async function splitExplant(
   if (parent === undefined) throw errors.notFound('Explant');
   requireLiving(parent, 'id');
   const left = checkCounts(parent, input.daughters);
-  const transfer = await createTransfer(
+  const events: NewChangeEvent[] = [];
+  const { transfer, explantUpdate } = await recordTransfer(
     trx,
     principal,
     {
@@ -75,7 +83,9 @@ export async function splitExplant(
     },
     records,
     now,
+    { explant: parent, events },
   );
+  const context = await explantContext(trx, workspaceId);
   const occurredAt = transfer.transfer_date ?? now;
   const numbered = await countChildren(trx, workspaceId, parentId);
   const daughters: ExplantRecord[] = [];
@@ -102,7 +112,7 @@ export async function splitExplant(
         },
         now,
         records,
-        { parentIds: [parentId] },
+        { parentIds: [parentId], context, events },
       ),
     );
     daughters.push(record);
@@ -120,7 +130,7 @@ export async function splitExplant(
     });
   }
   await insertEdges(trx, edges);
-  await recordChangeEvent(trx, {
+  events.push({
     workspaceId,
     entityType: 'explant',
     entityId: parentId,
@@ -137,5 +147,6 @@ export async function splitExplant(
       })),
     },
   });
-  return { parent: await getExplant(trx, workspaceId, parentId), daughters };
+  await recordChangeEvents(trx, events);
+  return { parent: presentExplant({ ...parent, ...explantUpdate }, context), daughters };
 }

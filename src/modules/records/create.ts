@@ -3,7 +3,7 @@ import { errors } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Principal } from '../../kernel/principal.js';
 import { indexManyNewForSearch, indexNewForSearch } from '../search/index.js';
-import { recordChangeEvent, type EntityType } from '../events/index.js';
+import { recordOrGather, type EntityType, type NewChangeEvent } from '../events/index.js';
 import {
   hasRoom,
   requireRoomIds,
@@ -130,6 +130,10 @@ export async function createTracked<
     firstStage: () => Promise<StageOption | null>;
     openStage: OpenStage;
     row: (columns: NewTrackedColumns) => Omit<Row, 'search_text'>;
+    /** What presenting needs of the workspace, when the caller has read it already. */
+    context?: C;
+    /** Where the `created` event goes when the caller records a larger write's together. */
+    events?: NewChangeEvent[];
   },
 ): Promise<{ record: Out; stage: { id: string; stage: string } | null }> {
   const workspaceId = principal.workspaceId;
@@ -171,17 +175,25 @@ export async function createTracked<
   const row = { ...fields, search_text: kind.searchText(fields as Row) } as Row;
   await kind.externalIds.guard(kind.table.insert(trx, row), externalId);
   await indexNewForSearch(trx, kind.searchDocument(row));
-  const record = kind.present(row, await kind.context(trx, workspaceId));
-  await recordChangeEvent(trx, {
-    workspaceId,
-    entityType: kind.entity,
-    entityId: id,
-    stageId: stage?.id ?? null,
-    eventType: 'created',
-    eventTime: now,
-    recordedBy: principal.memberId,
-    payload: { ...record, initial_stage: stage?.stage ?? null },
-  });
+  const context =
+    build.context === undefined ? await kind.context(trx, workspaceId) : build.context;
+  const record = kind.present(row, context);
+  await recordOrGather(
+    trx,
+    [
+      {
+        workspaceId,
+        entityType: kind.entity,
+        entityId: id,
+        stageId: stage?.id ?? null,
+        eventType: 'created',
+        eventTime: now,
+        recordedBy: principal.memberId,
+        payload: { ...record, initial_stage: stage?.stage ?? null },
+      },
+    ],
+    build.events,
+  );
   return { record, stage };
 }
 

@@ -1,3 +1,3 @@
 /* The transfers module's face: transfers of plants and explants. */
 export { explantTransferRecords, plantTransferRecords } from './transfers.repository.js';
-export { createTransfer, type TransferRecords } from './transfers.service.js';
+export { createTransfer, recordTransfer, type TransferRecords } from './transfers.service.js';

@@ -9,8 +9,12 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RecordLookup, RecordRefs } from '../../kernel/record-lookup.js';
 import { INT32_MAX } from '../../kernel/schemas.js';
 import { nowIso } from '../../kernel/time.js';
-import { recordChangeEvents, type EntityType, type NewChangeEvent } from '../events/index.js';
-import { applyExplantTransfer, type ExplantCounts } from '../explants/index.js';
+import { recordOrGather, type EntityType, type NewChangeEvent } from '../events/index.js';
+import {
+  applyExplantTransfer,
+  type ExplantCounts,
+  type ExplantTransferUpdate,
+} from '../explants/index.js';
 import { requireUsableMediaBatch } from '../media-batches/index.js';
 import { applyCustomFields, customFieldsOf, targetOf } from '../records/index.js';
 import {
@@ -104,6 +108,23 @@ export async function createTransfer(
   records: TransferRecords,
   now: string,
 ): Promise<TransferRecord> {
+  return (await recordTransfer(trx, principal, input, records, now)).transfer;
+}
+
+/**
+ * `createTransfer` as a larger write uses it (a split): `explant` is the explant the
+ * caller has locked already (not read again), `events` gathers the transfer's events
+ * for the caller to record with its own; the answer says too which columns of the
+ * explant changed.
+ */
+export async function recordTransfer(
+  trx: Trx,
+  principal: Principal,
+  input: CreateTransferInput,
+  records: TransferRecords,
+  now: string,
+  options: { explant?: ExplantCounts; events?: NewChangeEvent[] } = {},
+): Promise<{ transfer: TransferRecord; explantUpdate: ExplantTransferUpdate }> {
   const target = targetOf(input);
   if (target.entity === 'plant') refuseExplantOnlyFields(input);
   const workspaceId = principal.workspaceId;
@@ -111,7 +132,11 @@ export async function createTransfer(
   // Concurrent transfers of one record queue here (PostgreSQL; SQLite has one writer).
   // The explant's row is kept: its counts change below without reading it again.
   const explant =
-    target.entity === 'explant' ? await records.lock(trx, 'explant', workspaceId, target.id) : null;
+    target.entity !== 'explant'
+      ? null
+      : options.explant?.id === target.id
+        ? options.explant
+        : await records.lock(trx, 'explant', workspaceId, target.id);
   const plant =
     target.entity === 'plant' ? await records.lock(trx, 'plant', workspaceId, target.id) : null;
   if (explant === undefined || plant === undefined) throw errors.notFound(TITLE[target.entity]);
@@ -175,9 +200,9 @@ export async function createTransfer(
   };
   // The explant's own change (its counts, its subculture) is the explants module's,
   // handed the row locked above; both events are recorded together.
-  const countsEvent =
+  const applied =
     explant === null
-      ? null
+      ? { event: null, update: {} }
       : await applyExplantTransfer(trx, explant, {
           workspaceId,
           counts: {
@@ -190,11 +215,12 @@ export async function createTransfer(
           by: principal.memberId,
           at: now,
         });
-  await recordChangeEvents(
+  await recordOrGather(
     trx,
-    countsEvent === null ? [transferEvent] : [transferEvent, countsEvent],
+    applied.event === null ? [transferEvent] : [transferEvent, applied.event],
+    options.events,
   );
-  return presentTransfer(row);
+  return { transfer: presentTransfer(row), explantUpdate: applied.update };
 }
 
 /** Transfers of one plant or explant, newest first by transfer date. */

@@ -1,0 +1,53 @@
+import { expect, it } from 'vitest';
+import { countMatching as count, statementsOf, transactionOf } from '../support/statements.js';
+import { describeOnDatabases, labSuite } from '../support/suite.js';
+import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from '../support/helpers.js';
+
+describeOnDatabases('The statements of one split', (target) => {
+  const { owner } = labSuite(target, { env: GENEROUS_LIMITS });
+
+  it('locks the parent once, reads the lab once, and records every event with one reservation', async () => {
+    const explant = await newExplant(owner, { initial_count: 10 });
+    let answer: { parent: { current_count: number }; daughters: { id: string }[] } | undefined;
+    const statements = await statementsOf(target.name, async () => {
+      answer = dataOf(
+        await owner.post(`/api/v1/explants/${explant.id}/split`, {
+          daughters: [{ vessel_count: 1 }, { vessel_count: 2 }],
+        }),
+        201,
+      );
+    });
+    const transaction = transactionOf(statements);
+    // begin; lock the parent; its highest cycle; the transfer; the parent's counts; the
+    // children counted; the lab (once); per daughter its row and search document; the
+    // edges; the sequence reservation and last_event_at; five events (transfer, updated,
+    // two created, split: one statement for all on PostgreSQL); commit.
+    const eventInserts = target.name === 'postgres' ? 1 : 5;
+    expect(transaction, transaction.join('\n')).toHaveLength(15 + eventInserts);
+    expect(count(transaction, /^select .* from "explants"/)).toBe(1);
+    expect(count(transaction, /^select .* from "workspaces"/)).toBe(1);
+    expect(count(transaction, /^update "workspaces"/)).toBe(2);
+    expect(count(transaction, /^insert into "events"/)).toBe(eventInserts);
+
+    const [first, second] = answer!.daughters;
+    const events = (await eventsOf(owner, 'explant')).filter((event: { entity_id: string }) =>
+      [explant.id, first!.id, second!.id].includes(event.entity_id),
+    );
+    expect(
+      events.map((event: { entity_id: string; event_type: string }) => [
+        event.entity_id,
+        event.event_type,
+      ]),
+    ).toEqual([
+      [explant.id, 'created'],
+      [explant.id, 'transfer'],
+      [explant.id, 'updated'],
+      [first!.id, 'created'],
+      [second!.id, 'created'],
+      [explant.id, 'split'],
+    ]);
+    expect(events[2].payload.changes).toEqual({ current_count: { from: 10, to: 7 } });
+    expect(answer!.parent.current_count).toBe(7);
+    expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(answer!.parent);
+  });
+});
