@@ -21,9 +21,11 @@ describeOnDatabases('The statements of one split', (target) => {
     // begin; lock the parent; its highest cycle; the transfer; the parent's counts; the
     // children counted; the lab (once); per daughter its row and search document; the
     // edges; the sequence reservation and last_event_at; five events (transfer, updated,
-    // two created, split: one statement for all on PostgreSQL); commit.
+    // two created, split: one statement for all on PostgreSQL); the insights' one mark
+    // of the explants changed; commit.
     const eventInserts = target.name === 'postgres' ? 1 : 5;
-    expect(transaction, transaction.join('\n')).toHaveLength(15 + eventInserts);
+    expect(transaction, transaction.join('\n')).toHaveLength(16 + eventInserts);
+    expect(count(transaction, /^insert into "insight_dirty"/)).toBe(1);
     expect(count(transaction, /^select .* from "explants"/)).toBe(1);
     expect(count(transaction, /^select .* from "workspaces"/)).toBe(1);
     expect(count(transaction, /^update "workspaces"/)).toBe(2);
