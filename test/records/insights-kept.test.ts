@@ -11,6 +11,7 @@ import { explantsChanged } from '../../src/modules/insights/index.js';
 import { loadFacts } from '../../src/modules/insights/insights.repository.js';
 import { labNames, rateOf } from '../../src/modules/insights/insights.service.js';
 import { isMultiplication } from '../../src/modules/insights/kept.js';
+import { lockLabDrain, takeDirty } from '../../src/modules/insights/kept.repository.js';
 import { periodOf } from '../../src/modules/insights/period.js';
 import { body } from '../support/harness.js';
 import {
@@ -231,6 +232,30 @@ describeOnDatabases('Insights kept by the drain', (target) => {
     expect(await dirty()).toEqual([{ explant_id: explant.id }]);
     const res = await owner.get('/api/v1/insights/contamination?by=location');
     expect(dataOf(res, 200)).toMatchObject([{ group: { label: 'Hood 7' }, exposures: 1 }, {}]);
+    expect(await dirty()).toEqual([]);
+  });
+
+  it('never holds a write up while a drain round runs, and keeps the mark the write made', async () => {
+    // A round takes the marks it makes anew at its start; on SQLite it is the one writer
+    // meanwhile, so this is PostgreSQL's case: a write of a marked explant during the
+    // round must neither wait for it (it would hold the lab's event sequence, so every
+    // write of the lab, until the round ends) nor lose its mark.
+    if (target.name !== 'postgres') return;
+    const explant = await newExplant(owner, { initial_count: 4 });
+    const moved = (vessels: number) =>
+      owner.post('/api/v1/transfers', { explant_id: explant.id, vessel_count: vessels });
+    dataOf(await moved(6), 201);
+    await inTransaction(t.database.db, async (trx) => {
+      await lockLabDrain(trx, lab.workspaceId);
+      expect(await takeDirty(trx, lab.workspaceId, 100)).toContain(explant.id);
+      // Answered while the round still holds what it took (a wait here never ends).
+      dataOf(await moved(9), 201);
+    });
+    expect(await dirty()).toEqual([{ explant_id: explant.id }]);
+    const res = await owner.get('/api/v1/insights/multiplication?by=plant');
+    expect(
+      dataOf(res, 200).reduce((n: number, g: { handlings: number }) => n + g.handlings, 0),
+    ).toBe(2);
     expect(await dirty()).toEqual([]);
   });
 

@@ -14,7 +14,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('insight_dirty')
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
     .addColumn('explant_id', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('insight_dirty_pk', ['workspace_id', 'explant_id'])
+    .execute();
+  // A mark per write, never one shared row: a write's mark never waits for a drain
+  // that holds another's (see the insights' dirty.ts).
+  await db.schema
+    .createIndex('insight_dirty_explant')
+    .on('insight_dirty')
+    .columns(['workspace_id', 'explant_id'])
     .execute();
   await db.schema
     .createTable('insight_handlings')

@@ -16,16 +16,14 @@ export function explantsChanged(
     `insight-dirty:${workspaceId}`,
     () => new Set<string>(),
     async (t, ids) => {
+      // A new row each time, never an upsert of a shared one: the drain deletes the
+      // marks it takes at the start of its round, and a write whose mark met one of
+      // those would wait (holding the lab's event sequence, so every write of the lab
+      // would) until the round commits. A mark made while a round runs stays for the
+      // next.
       await t
         .insertInto('insight_dirty')
         .values([...ids].sort().map((id) => ({ workspace_id: workspaceId, explant_id: id })))
-        // Updated, not left alone, when already marked: on PostgreSQL the mark is then
-        // locked until this commits, so a drain taking it waits and reads this write.
-        .onConflict((oc) =>
-          oc
-            .columns(['workspace_id', 'explant_id'])
-            .doUpdateSet((eb) => ({ explant_id: eb.ref('excluded.explant_id') })),
-        )
         .execute();
     },
   );

@@ -19,6 +19,7 @@ import {
   dirtyWorkspaces,
   hasDirty,
   insertKept,
+  lockLabDrain,
   takeDirty,
   takeKept,
 } from './kept.repository.js';
@@ -31,7 +32,7 @@ import {
  */
 
 /** Explants made anew per round (one transaction). */
-const EXPLANTS_PER_ROUND = 1000;
+const EXPLANTS_PER_ROUND = 100;
 
 /** A bound on the rounds of one drain, should writes keep marking explants as it goes. */
 const MAX_ROUNDS = 100_000;
@@ -96,6 +97,7 @@ function changesOf(
 
 /** One round: takes some marked explants and makes their kept handlings anew. */
 async function drainRound(trx: Trx, workspaceId: string): Promise<number> {
+  await lockLabDrain(trx, workspaceId);
   const ids = await takeDirty(trx, workspaceId, EXPLANTS_PER_ROUND);
   if (ids.length === 0) return 0;
   const old = await takeKept(trx, workspaceId, ids);

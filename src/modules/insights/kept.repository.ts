@@ -1,4 +1,5 @@
-import type { Db, Trx } from '../../db/database.js';
+import { sql } from 'kysely';
+import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { fetchPage, type Page, type PageRequest } from '../../db/pages.js';
 import type { InsightDailyTable, InsightHandlingTable } from '../../db/schema.js';
 import type { Dimension, Tally } from './kept.js';
@@ -12,9 +13,9 @@ import type { Dimension, Tally } from './kept.js';
 const ROWS_PER_INSERT = 1000;
 
 /**
- * Takes (unmarks) up to `limit` explants marked for the drain, returning them. Two
- * drains never take the same mark: on PostgreSQL the second waits on the first's
- * deletion of it and then finds it gone.
+ * Takes (unmarks) up to `limit` explants marked for the drain, every mark of each,
+ * returning the explants once each. The caller holds the lab's drain lock
+ * (`lockLabDrain`), so no other drain takes them meanwhile.
  */
 export async function takeDirty(trx: Trx, workspaceId: string, limit: number): Promise<string[]> {
   const rows = await trx
@@ -30,7 +31,19 @@ export async function takeDirty(trx: Trx, workspaceId: string, limit: number): P
     )
     .returning('explant_id')
     .execute();
-  return rows.map((row) => row.explant_id);
+  return [...new Set(rows.map((row) => row.explant_id))];
+}
+
+/**
+ * PostgreSQL: one drain of a lab at a time (until this transaction ends), so that two
+ * never make the same explant anew at once (both would add its figures). Writes never
+ * take this lock. SQLite: its one writer at a time already does that.
+ */
+export async function lockLabDrain(trx: Trx, workspaceId: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${`vitro-insights-drain:${workspaceId}`}))`.execute(
+    trx,
+  );
 }
 
 /** Whether any explant of the workspace is marked. */
