@@ -259,6 +259,9 @@ consoleSuite('insights screen in Chromium', ({ browser, t, demo }) => {
     await page.waitForURL((url) => !url.searchParams.has('group'));
     await page.setViewportSize(DESKTOP);
     const over = page.locator('figure[data-chart="contamination"] .u-over');
+    // The chart is drawn again for the new width: its box exists once it is shown.
+    await over.waitFor({ state: 'visible' });
+    await expect.poll(async () => (await over.boundingBox())?.height ?? 0).toBeGreaterThan(0);
     const box = (await over.boundingBox())!;
     await over.click({ position: { x: 20, y: (box.height / first.groups.length) * 1.5 } });
     await page.waitForURL((url) => url.searchParams.get('group') === ana.id);
