@@ -72,7 +72,7 @@ async function seed(database) {
     and deleted_at is null`.execute(database.db);
   const drained = await drainLab(database.db, seeded.workspaceId);
   console.log(
-    `[insights] kept handlings of ${drained} explants made in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+    `[insights] kept handlings of ${drained.explants} explants made in ${((Date.now() - t1) / 1000).toFixed(1)} s`,
   );
   return seeded;
 }

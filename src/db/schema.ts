@@ -895,6 +895,8 @@ export interface MediaBatchTable {
 export interface InsightDirtyTable {
   workspace_id: string;
   explant_id: string;
+  /** The transfer added to the explant's history that marked it; null: any other change. */
+  transfer_id: string | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import type { InsightHandlingTable } from '../../src/db/schema.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { GROUPINGS, groupedBy } from '../../src/modules/insights/groups.js';
 import {
@@ -7,10 +8,10 @@ import {
   isContaminated,
   type Handling,
 } from '../../src/modules/insights/handlings.js';
-import { explantsChanged } from '../../src/modules/insights/index.js';
-import { loadFacts } from '../../src/modules/insights/insights.repository.js';
+import { drainLab, explantsChanged } from '../../src/modules/insights/index.js';
+import { factsOf, loadFacts } from '../../src/modules/insights/insights.repository.js';
 import { labNames, rateOf } from '../../src/modules/insights/insights.service.js';
-import { isMultiplication } from '../../src/modules/insights/kept.js';
+import { isMultiplication, keptRowOf } from '../../src/modules/insights/kept.js';
 import { lockLabDrain, takeDirty } from '../../src/modules/insights/kept.repository.js';
 import { periodOf } from '../../src/modules/insights/period.js';
 import { body } from '../support/harness.js';
@@ -247,7 +248,7 @@ describeOnDatabases('Insights kept by the drain', (target) => {
     dataOf(await moved(6), 201);
     await inTransaction(t.database.db, async (trx) => {
       await lockLabDrain(trx, lab.workspaceId);
-      expect(await takeDirty(trx, lab.workspaceId, 100)).toContain(explant.id);
+      expect([...(await takeDirty(trx, lab.workspaceId, 100)).keys()]).toContain(explant.id);
       // Answered while the round still holds what it took (a wait here never ends).
       dataOf(await moved(9), 201);
     });
@@ -315,6 +316,85 @@ describeOnDatabases('Insights kept by the drain', (target) => {
       .where('explant_id', '=', explants[4]!)
       .execute();
     expect(kept).toEqual([]);
+  });
+
+  /** The kept handlings, and what making every explant's anew from its records gives. */
+  async function keptAndRemade() {
+    const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+    const kept = await t.database.db
+      .selectFrom('insight_handlings')
+      .selectAll()
+      .where('workspace_id', '=', lab.workspaceId)
+      .execute();
+    const ids = await t.database.db
+      .selectFrom('explants')
+      .select('id')
+      .where('workspace_id', '=', lab.workspaceId)
+      .execute();
+    const facts = await factsOf(
+      t.database.db,
+      lab.workspaceId,
+      () => ids.map((row) => row.id),
+      null,
+    );
+    const remade = handlingsOf(facts).map((h) => keptRowOf(lab.workspaceId, h));
+    const numbers = (row: InsightHandlingTable) => ({
+      ...row,
+      before_count: row.before_count === null ? null : Number(row.before_count),
+      after_count: row.after_count === null ? null : Number(row.after_count),
+      plantlet_count: row.plantlet_count === null ? null : Number(row.plantlet_count),
+      cycle_days: row.cycle_days === null ? null : Number(row.cycle_days),
+      contaminated_days: row.contaminated_days === null ? null : Number(row.contaminated_days),
+    });
+    return { kept: kept.map(numbers).sort(byKey), remade: remade.map(numbers).sort(byKey) };
+  }
+
+  it("adds the handlings of transfers recorded after an explant's last, as making it anew would", async () => {
+    const { explants, member, rand } = await buildLab(19);
+    await drainLab(t.database.db, lab.workspaceId);
+    const lastOf = async (id: string) =>
+      (
+        await t.database.db
+          .selectFrom('insight_handlings')
+          .select(['handled_at', 'kind'])
+          .where('explant_id', '=', id)
+          .where('next_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).handled_at;
+    // Explants whose history ends before now: a transfer recorded now comes after it.
+    const past: string[] = [];
+    for (const id of explants) if ((await lastOf(id)) < new Date().toISOString()) past.push(id);
+    expect(past.length).toBeGreaterThanOrEqual(5);
+    const [a, b, c, d, e] = past as [string, string, string, string, string];
+    await transfer(owner, a, Date.now(), rand);
+    await transfer(member, b, Date.now(), rand);
+    await transfer(owner, b, Date.now() + 1000, rand);
+    dataOf(
+      await member.post(`/api/v1/explants/${c}/split`, {
+        daughters: [{ vessel_count: 2 }, { vessel_count: 3 }],
+      }),
+      201,
+    );
+    // Not completed: no handling. Backdated: made anew, the whole history.
+    dataOf(await owner.post('/api/v1/transfers', { explant_id: d, status: 'pending' }), 201);
+    await transfer(owner, e, Date.parse(await lastOf(e)) - DAY, rand);
+    const contaminated = await contamination(a, Date.now() + 500);
+    expect(contaminated.id).toBeDefined();
+
+    // a: a transfer and a contamination (made anew); b: two transfers; c: a split;
+    // d: a pending transfer (nothing to add); e: backdated (made anew); the daughters.
+    expect(await drainLab(t.database.db, lab.workspaceId)).toEqual({ explants: 7, appended: 3 });
+    let { kept, remade } = await keptAndRemade();
+    expect(kept).toEqual(remade);
+    await expectSameAnswers();
+
+    // After a split, the parent's next transfer counts from what the parent kept.
+    await transfer(owner, c, Date.now() + 2000, () => 0.2);
+    await transfer(member, a, Date.now() + 3000, rand);
+    expect(await drainLab(t.database.db, lab.workspaceId)).toEqual({ explants: 2, appended: 2 });
+    ({ kept, remade } = await keptAndRemade());
+    expect(kept).toEqual(remade);
+    await expectSameAnswers();
   });
 
   it('the forecast uses the kept rates as it used the computed ones', async () => {

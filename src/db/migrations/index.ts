@@ -29,6 +29,7 @@ import * as explantLineage from './20261128700000_explant_lineage.js';
 import * as mediaBatches from './20261128800000_media_batches.js';
 import * as searchPending from './20261129000100_search_pending.js';
 import * as insightRollup from './20261129100000_insight_rollup.js';
+import * as insightAppended from './20261129200000_insight_appended.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '20261128800000_media_batches': mediaBatches,
   '20261129000100_search_pending': searchPending,
   '20261129100000_insight_rollup': insightRollup,
+  '20261129200000_insight_appended': insightAppended,
 };

@@ -144,9 +144,22 @@ export async function recordChangeEvents(
   if (rows.length === 1) await insertEvent(trx, rows[0]!);
   else await insertEvents(trx, rows);
   // Every change to an explant records an event of it: its kept handlings follow.
-  const explantIds = events.flatMap((e) => (e.entityType === 'explant' ? [e.entityId] : []));
-  if (explantIds.length > 0) explantsChanged(trx, workspaceId, explantIds);
+  for (const event of events) {
+    if (event.entityType === 'explant') {
+      explantsChanged(trx, workspaceId, [event.entityId], transferOf(event));
+    }
+  }
   return rows;
+}
+
+/**
+ * The transfer an explant's event records the adding of, with what followed from it
+ * (the explant's counts, a split); null for any other change.
+ */
+function transferOf(event: NewChangeEvent): string | null {
+  if (!['transfer', 'split', 'updated'].includes(event.eventType)) return null;
+  const payload = event.payload as { transfer_id?: unknown } | null | undefined;
+  return typeof payload?.transfer_id === 'string' ? payload.transfer_id : null;
 }
 
 /**

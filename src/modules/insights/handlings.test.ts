@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { handlingsOf, isContaminated, isoWeek } from './handlings.js';
+import {
+  appendedHandlings,
+  countAfter,
+  handlingsOf,
+  isContaminated,
+  isoWeek,
+} from './handlings.js';
+import { handlingOfRow, keptRowOf } from './kept.js';
 import type { Facts } from './insights.repository.js';
 
 const explant = (id: string, createdAt: string, initial: number | null) => ({
@@ -153,6 +160,113 @@ describe('handlingsOf', () => {
     expect(isContaminated(making!, 20)).toBe(false);
     // Observed at the very time of the transfer: neither after it nor before it.
     expect(isContaminated(next!, 365)).toBe(false);
+  });
+});
+
+describe('appendedHandlings', () => {
+  const DAY = 86_400_000;
+  const START = Date.parse('2026-01-01T00:00:00.000Z');
+  const iso = (days: number) => new Date(START + days * DAY).toISOString();
+  /** Kept and read back: what the drain has of a handling (its first contamination only). */
+  const asKept = (h: Parameters<typeof keptRowOf>[1]) => handlingOfRow(keptRowOf('w', h));
+
+  function random(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+  }
+
+  /** An explant's random history: transfers (some uncounted, some splits), stages, contaminations. */
+  function history(seed: number) {
+    const rand = random(seed);
+    let day = rand() * 3;
+    const transfers = Array.from({ length: 2 + Math.floor(rand() * 8) }, (_, i) => {
+      day += rand() < 0.1 ? 0 : rand() * 20;
+      return {
+        ...transfer(
+          `t${i}`,
+          'e',
+          iso(day),
+          i + 1,
+          rand() < 0.25 ? null : 1 + Math.floor(rand() * 30),
+        ),
+        plantlet_count: rand() < 0.5 ? Math.floor(rand() * 90) : null,
+        from_location: rand() < 0.5 ? 'Hood 1' : null,
+      };
+    });
+    const edges = transfers.flatMap((t, i) =>
+      rand() < 0.3 ? [splitEdge('e', `d${i}`, t.id, 1 + Math.floor(rand() * 5), null)] : [],
+    );
+    const stages = Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, i) => ({
+      id: `s${i}`,
+      entity_id: 'e',
+      stage: ['multiplication', 'elongation', 'rooting'][i]!,
+      status: 'active',
+      entered_on: iso(i === 0 ? 0 : rand() * day),
+      completed_at: null,
+      room_id: rand() < 0.5 ? 'r1' : null,
+    }));
+    const contaminations = Array.from({ length: Math.floor(rand() * 4) }, (_, i) => ({
+      id: `c${i}`,
+      entity_id: 'e',
+      observed_at: iso(rand() * (day + 10)),
+      resolution_outcome: null,
+    }));
+    return {
+      explants: [explant('e', iso(0), 1 + Math.floor(rand() * 8))],
+      transfers,
+      edges,
+      stages,
+      contaminations,
+    };
+  }
+
+  it('makes of transfers added after the last handling what the whole history makes', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const all = history(seed);
+      const whole = handlingsOf(all).map((h) => keptRowOf('w', h));
+      for (let kept = 0; kept < all.transfers.length; kept++) {
+        const before = all.transfers.slice(0, kept);
+        const added = all.transfers.slice(kept);
+        if (
+          added[0]!.transfer_date <= (before.at(-1)?.transfer_date ?? all.explants[0]!.created_at)
+        ) {
+          continue;
+        }
+        const last = asKept(handlingsOf({ ...all, transfers: before }).at(-1)!);
+        const vessels = new Map(before.map((t) => [t.id, t.vessel_count]));
+        const appended = appendedHandlings(last, countAfter(last, vessels)!, {
+          ...all,
+          transfers: added,
+        });
+        expect(
+          appended?.map((h) => keptRowOf('w', h)),
+          `seed ${seed}, ${kept} kept`,
+        ).toEqual(whole.slice(kept));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it('answers null for a transfer dated at or before the last handling', () => {
+    const all = history(3);
+    const last = asKept(handlingsOf(all).at(-1)!);
+    const backdated = { ...transfer('late', 'e', last.at, 99, 4) };
+    expect(appendedHandlings(last, 4, { ...all, transfers: [backdated] })).toBeNull();
+  });
+
+  it("knows no split's count without its transfer", () => {
+    const split = asKept({
+      ...handlingsOf(history(5))[1]!,
+      kind: 'split',
+    });
+    expect(countAfter(split, new Map())).toBeUndefined();
+    expect(countAfter(split, new Map([[split.key, 7]]))).toBe(7);
+    expect(countAfter(split, new Map([[split.key, null]]))).toBe(split.before);
   });
 });
 

@@ -73,28 +73,16 @@ export function handlingsOf(facts: Facts): Handling[] {
   const madeBy = groupBy(facts.edges, (e) => e.child_id);
   const handlings: Handling[] = [];
   for (const explant of facts.explants) {
-    const stages = [...(stagesOf.get(explant.id) ?? [])].sort((a, b) =>
-      byTime({ at: a.entered_on, order: a.id }, { at: b.entered_on, order: b.id }),
-    );
-    const transfers = [...(transfersOf.get(explant.id) ?? [])].sort((a, b) =>
-      byTime(
-        { at: a.transfer_date, order: String(a.transfer_cycle).padStart(10, '0') + a.id },
-        { at: b.transfer_date, order: String(b.transfer_cycle).padStart(10, '0') + b.id },
-      ),
-    );
-    const observed = (contaminationsOf.get(explant.id) ?? [])
-      .map((c) => ({ id: c.id, at: c.observed_at }))
-      .sort((a, b) => byTime({ at: a.at, order: a.id }, { at: b.at, order: b.id }));
+    const stages = stagesInOrder(stagesOf.get(explant.id) ?? []);
+    const transfers = transfersInOrder(transfersOf.get(explant.id) ?? []);
+    const observed = observedInOrder(contaminationsOf.get(explant.id) ?? []);
     const made = madeBy.get(explant.id)?.[0];
     // An explant recorded after its first transfers is taken as made at the earliest.
     const madeAt =
       transfers.length > 0 && transfers[0]!.transfer_date < explant.created_at
         ? transfers[0]!.transfer_date
         : explant.created_at;
-    const steps: Omit<
-      Handling,
-      'cycleDays' | 'nextAt' | 'contaminationsAfter' | 'stage' | 'roomId'
-    >[] = [
+    const steps: Step[] = [
       {
         key: explant.id,
         explantId: explant.id,
@@ -114,28 +102,120 @@ export function handlingsOf(facts: Facts): Handling[] {
         plantlets: null,
       },
     ];
-    let count = explant.initial_count;
-    for (const transfer of transfers) {
-      steps.push(transferStep(explant, transfer, count, edgesOfTransfer.get(transfer.id) ?? []));
-      if (transfer.vessel_count !== null) count = transfer.vessel_count;
-    }
-    steps.forEach((step, i) => {
-      const previous = i === 0 ? null : steps[i - 1]!.at;
-      const nextAt = i + 1 < steps.length ? steps[i + 1]!.at : null;
-      const stage = stageAt(stages, step.at);
-      handlings.push({
-        ...step,
-        stage: stage?.stage ?? null,
-        roomId: stage?.room_id ?? null,
-        cycleDays: previous === null ? null : (Date.parse(step.at) - Date.parse(previous)) / DAY_MS,
-        nextAt,
-        contaminationsAfter: observed.filter(
-          (c) => c.at > step.at && (nextAt === null || c.at < nextAt),
-        ),
-      });
-    });
+    steps.push(...transferSteps(explant, transfers, explant.initial_count, edgesOfTransfer));
+    handlings.push(...placed(steps, stages, observed, null));
   }
   return handlings;
+}
+
+/** A handling before its place in the explant's history (stage, cycle, next) is known. */
+type Step = Omit<Handling, 'cycleDays' | 'nextAt' | 'contaminationsAfter' | 'stage' | 'roomId'>;
+
+/** The steps of an explant's transfers in time order, from `count` vessels before the first. */
+function transferSteps(
+  explant: { id: string; plant_id: string | null },
+  transfers: readonly TransferFact[],
+  count: number | null,
+  edgesOfTransfer: ReadonlyMap<string, readonly { kind: string; initial_count: number | null }[]>,
+): Step[] {
+  let before = count;
+  return transfers.map((transfer) => {
+    const step = transferStep(explant, transfer, before, edgesOfTransfer.get(transfer.id) ?? []);
+    if (transfer.vessel_count !== null) before = transfer.vessel_count;
+    return step;
+  });
+}
+
+/**
+ * An explant's steps as handlings, in time order: each with the stage and room it
+ * was in then, the days since the one before (`previousAt` for the first), the next,
+ * and the contaminations observed between it and the next.
+ */
+function placed(
+  steps: readonly Step[],
+  stages: readonly StageFact[],
+  observed: readonly { id: string; at: string }[],
+  previousAt: string | null,
+): Handling[] {
+  return steps.map((step, i) => {
+    const previous = i === 0 ? previousAt : steps[i - 1]!.at;
+    const nextAt = i + 1 < steps.length ? steps[i + 1]!.at : null;
+    const stage = stageAt(stages, step.at);
+    return {
+      ...step,
+      stage: stage?.stage ?? null,
+      roomId: stage?.room_id ?? null,
+      cycleDays: previous === null ? null : (Date.parse(step.at) - Date.parse(previous)) / DAY_MS,
+      nextAt,
+      contaminationsAfter: observed.filter(
+        (c) => c.at > step.at && (nextAt === null || c.at < nextAt),
+      ),
+    };
+  });
+}
+
+/** Sorted as `handlingsOf` orders an explant's records. */
+const stagesInOrder = (stages: readonly StageFact[]) =>
+  [...stages].sort((a, b) =>
+    byTime({ at: a.entered_on, order: a.id }, { at: b.entered_on, order: b.id }),
+  );
+const transfersInOrder = (transfers: readonly TransferFact[]) =>
+  [...transfers].sort((a, b) =>
+    byTime(
+      { at: a.transfer_date, order: String(a.transfer_cycle).padStart(10, '0') + a.id },
+      { at: b.transfer_date, order: String(b.transfer_cycle).padStart(10, '0') + b.id },
+    ),
+  );
+const observedInOrder = (contaminations: Facts['contaminations']) =>
+  contaminations
+    .map((c) => ({ id: c.id, at: c.observed_at }))
+    .sort((a, b) => byTime({ at: a.at, order: a.id }, { at: b.at, order: b.id }));
+
+/**
+ * The vessels an explant's handling left it with (the count `handlingsOf` carries to
+ * the next): its making's, a transfer's counted vessels, else those before it; for a
+ * split, what the parent kept (`splitVessels`: its transfer's counted vessels by id),
+ * undefined when its transfer is not there.
+ */
+export function countAfter(
+  handling: Handling,
+  splitVessels: ReadonlyMap<string, number | null>,
+): number | null | undefined {
+  if (handling.key === handling.explantId) return handling.after;
+  if (handling.kind !== 'split') return handling.after ?? handling.before;
+  if (!splitVessels.has(handling.key)) return undefined;
+  return splitVessels.get(handling.key) ?? handling.before;
+}
+
+/**
+ * An explant's handlings when some transfers were added at the end of its history,
+ * without the rest of it: `last` is its last handling as it stood (kept), `count` the
+ * vessels it left, `facts` the added transfers with their family edges, the explant's
+ * stages, and its contaminations observed after `last`. Answers `last` (now with a
+ * next) followed by the new handlings — what `handlingsOf` makes of the whole history
+ * for them, the earlier handlings unchanged — or null when the transfers are not all
+ * after `last` (a backdated one: the whole history must be made anew).
+ */
+export function appendedHandlings(
+  last: Handling,
+  count: number | null,
+  facts: Pick<Facts, 'transfers' | 'edges' | 'stages' | 'contaminations'>,
+): Handling[] | null {
+  const transfers = transfersInOrder(facts.transfers);
+  if (transfers.length === 0) return [last];
+  if (transfers[0]!.transfer_date <= last.at) return null;
+  const explant = { id: last.explantId, plant_id: last.plantId };
+  const edgesOfTransfer = groupBy(
+    facts.edges.filter((e) => e.transfer_id !== null),
+    (e) => e.transfer_id!,
+  );
+  const observed = observedInOrder(facts.contaminations).filter((c) => c.at > last.at);
+  const steps = transferSteps(explant, transfers, count, edgesOfTransfer);
+  const nextAt = steps[0]!.at;
+  return [
+    { ...last, nextAt, contaminationsAfter: observed.filter((c) => c.at < nextAt) },
+    ...placed(steps, stagesInOrder(facts.stages), observed, last.at),
+  ];
 }
 
 function transferStep(

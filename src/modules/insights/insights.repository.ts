@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { StageTable } from '../../db/schema.js';
 import { mediaBatchLabel } from '../media-batches/index.js';
 
@@ -123,6 +123,68 @@ export function loadFacts(
 /** Some explants, by id or by a query of ids. */
 type ExplantIds = () => ReturnType<typeof handledIn> | string[];
 
+/** The completed transfers of explants, as facts. */
+const transferFacts = (db: Db | Trx, workspaceId: string) =>
+  db
+    .selectFrom('transfers')
+    .select([
+      'id',
+      'entity_id',
+      'transfer_date',
+      'transfer_cycle',
+      'from_location',
+      'vessel_count',
+      'plantlet_count',
+      'created_by',
+      'media_batch_id',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', 'explant')
+    .where('status', '=', 'completed');
+
+/** Family edges, with the child's vessels when it was made. */
+const edgeFacts = (db: Db | Trx, workspaceId: string) =>
+  db
+    .selectFrom('explant_parents as e')
+    .innerJoin('explants as c', 'c.id', 'e.child_id')
+    .select([
+      'e.parent_id',
+      'e.child_id',
+      'e.kind',
+      'e.transfer_id',
+      'c.initial_count',
+      'e.media_batch_id',
+    ])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('c.workspace_id', '=', workspaceId);
+
+/** The stages of some explants. */
+const stageFacts = (db: Db | Trx, workspaceId: string, ids: ReturnType<ExplantIds>) =>
+  db
+    .selectFrom('stages')
+    .select(['id', 'entity_id', 'stage', 'status', 'entered_on', 'completed_at', 'room_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', 'explant')
+    .where('entity_id', 'in', ids)
+    .execute();
+
+/** The contaminations (not deleted) of some explants; with `since`, those observed after it. */
+const contaminationFacts = (
+  db: Db | Trx,
+  workspaceId: string,
+  ids: ReturnType<ExplantIds>,
+  since: string | null,
+) =>
+  db
+    .selectFrom('contaminations')
+    .select(['id', 'entity_id', 'observed_at', 'resolution_outcome'])
+    .where('workspace_id', '=', workspaceId)
+    .where('entity_type', '=', 'explant')
+    .where('deleted_at', 'is', null)
+    .$if(since !== null, (q) => q.where('observed_at', '>', since!))
+    .where('entity_id', 'in', ids)
+    .execute();
+
 /**
  * Every fact the handlings of some explants (not deleted) are made from; with
  * `contaminationsSince`, only the contaminations observed after it.
@@ -151,55 +213,12 @@ export async function factsOf(
       .where('deleted_at', 'is', null)
       .where('id', 'in', ids())
       .execute(),
-    db
-      .selectFrom('transfers')
-      .select([
-        'id',
-        'entity_id',
-        'transfer_date',
-        'transfer_cycle',
-        'from_location',
-        'vessel_count',
-        'plantlet_count',
-        'created_by',
-        'media_batch_id',
-      ])
-      .where('workspace_id', '=', workspaceId)
-      .where('entity_type', '=', 'explant')
-      .where('status', '=', 'completed')
-      .where('entity_id', 'in', ids())
-      .execute(),
-    db
-      .selectFrom('explant_parents as e')
-      .innerJoin('explants as c', 'c.id', 'e.child_id')
-      .select([
-        'e.parent_id',
-        'e.child_id',
-        'e.kind',
-        'e.transfer_id',
-        'c.initial_count',
-        'e.media_batch_id',
-      ])
-      .where('e.workspace_id', '=', workspaceId)
-      .where('c.workspace_id', '=', workspaceId)
+    transferFacts(db, workspaceId).where('entity_id', 'in', ids()).execute(),
+    edgeFacts(db, workspaceId)
       .where((eb) => eb.or([eb('e.parent_id', 'in', ids()), eb('e.child_id', 'in', ids())]))
       .execute(),
-    db
-      .selectFrom('stages')
-      .select(['id', 'entity_id', 'stage', 'status', 'entered_on', 'completed_at', 'room_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('entity_type', '=', 'explant')
-      .where('entity_id', 'in', ids())
-      .execute(),
-    db
-      .selectFrom('contaminations')
-      .select(['id', 'entity_id', 'observed_at', 'resolution_outcome'])
-      .where('workspace_id', '=', workspaceId)
-      .where('entity_type', '=', 'explant')
-      .where('deleted_at', 'is', null)
-      .$if(contaminationsSince !== null, (q) => q.where('observed_at', '>', contaminationsSince!))
-      .where('entity_id', 'in', ids())
-      .execute(),
+    stageFacts(db, workspaceId, ids()),
+    contaminationFacts(db, workspaceId, ids(), contaminationsSince),
   ]);
   const made = await madeMediaBatches(db, workspaceId, ids());
   return {
@@ -212,6 +231,31 @@ export async function factsOf(
     stages,
     contaminations,
   };
+}
+
+/**
+ * The facts a few transfers added to explants' histories need (`appendedHandlings`):
+ * those transfers (completed ones) with their family edges, and the explants' stages
+ * and contaminations observed after `since`.
+ */
+export async function appendedFactsOf(
+  trx: Trx,
+  workspaceId: string,
+  explantIds: readonly string[],
+  transferIds: readonly string[],
+  since: string,
+): Promise<Omit<Facts, 'explants'>> {
+  const [transfers, edges, stages, contaminations] = await Promise.all([
+    transferFacts(trx, workspaceId)
+      .where('id', 'in', [...transferIds])
+      .execute(),
+    edgeFacts(trx, workspaceId)
+      .where('e.transfer_id', 'in', [...transferIds])
+      .execute(),
+    stageFacts(trx, workspaceId, [...explantIds]),
+    contaminationFacts(trx, workspaceId, [...explantIds], since),
+  ]);
+  return { transfers, edges, stages, contaminations };
 }
 
 /**

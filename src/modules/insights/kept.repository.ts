@@ -13,11 +13,17 @@ import type { Dimension, Tally } from './kept.js';
 const ROWS_PER_INSERT = 1000;
 
 /**
- * Takes (unmarks) up to `limit` explants marked for the drain, every mark of each,
- * returning the explants once each. The caller holds the lab's drain lock
- * (`lockLabDrain`), so no other drain takes them meanwhile.
+ * An explant's marks as the drain takes them: the transfers added to its history, or
+ * null when anything else changed (its whole history is made anew).
  */
-export async function takeDirty(trx: Trx, workspaceId: string, limit: number): Promise<string[]> {
+export type Marks = ReadonlyMap<string, readonly string[] | null>;
+
+/**
+ * Takes (unmarks) up to `limit` explants marked for the drain, every mark of each. The
+ * caller holds the lab's drain lock (`lockLabDrain`), so no other drain takes them
+ * meanwhile.
+ */
+export async function takeDirty(trx: Trx, workspaceId: string, limit: number): Promise<Marks> {
   const rows = await trx
     .deleteFrom('insight_dirty')
     .where('workspace_id', '=', workspaceId)
@@ -29,9 +35,16 @@ export async function takeDirty(trx: Trx, workspaceId: string, limit: number): P
         .orderBy('explant_id')
         .limit(limit),
     )
-    .returning('explant_id')
+    .returning(['explant_id', 'transfer_id'])
     .execute();
-  return [...new Set(rows.map((row) => row.explant_id))];
+  const marks = new Map<string, string[] | null>();
+  for (const { explant_id: id, transfer_id: transfer } of rows) {
+    const transfers = marks.get(id);
+    if (transfer === null) marks.set(id, null);
+    else if (transfers === undefined) marks.set(id, [transfer]);
+    else transfers?.push(transfer);
+  }
+  return marks;
 }
 
 /**
@@ -73,6 +86,21 @@ export function takeKept(
     .deleteFrom('insight_handlings')
     .where('workspace_id', '=', workspaceId)
     .where('explant_id', 'in', [...explantIds])
+    .returningAll()
+    .execute();
+}
+
+/** Removes each of some explants' last kept handling (the one with no next yet), returning them. */
+export function takeLastKept(
+  trx: Trx,
+  workspaceId: string,
+  explantIds: readonly string[],
+): Promise<InsightHandlingTable[]> {
+  return trx
+    .deleteFrom('insight_handlings')
+    .where('workspace_id', '=', workspaceId)
+    .where('explant_id', 'in', [...explantIds])
+    .where('next_at', 'is', null)
     .returningAll()
     .execute();
 }

@@ -23,8 +23,11 @@ export function startInsightsDrain(database: Database, log: FastifyBaseLogger): 
       if (!(await lease.take(Date.now()))) return;
       try {
         const drained = await drainAll(database.db);
-        if (drained > 0) {
-          log.info({ insights: { drained } }, `insights: ${drained} explants kept anew`);
+        if (drained.explants > 0) {
+          log.info(
+            { insights: drained },
+            `insights: ${drained.explants} explants kept anew (${drained.appended} by added transfers)`,
+          );
         }
       } finally {
         await lease.release();
