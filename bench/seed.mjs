@@ -11,7 +11,9 @@ import { migrateToLatest } from '../dist/db/migrate.js';
 import { inTransaction } from '../dist/db/transaction.js';
 import { SCOPES } from '../dist/kernel/access.js';
 import { addMember, createApiKey, createWorkspace } from '../dist/modules/identity/index.js';
+import { drainLab } from '../dist/modules/insights/index.js';
 import { saveRoom } from '../dist/modules/lab/index.js';
+import { sql } from 'kysely';
 import { FIELDS, valuesOf } from './baseline-sql.mjs';
 import { seedReadings } from './readings.mjs';
 import { SEEDED_VESSELS_BELOW } from './cases.mjs';
@@ -222,6 +224,23 @@ async function insertPgRows(url, tables) {
   }
 }
 
+/**
+ * The seeded explants' kept insights made, as a running lab has them (its drain keeps
+ * them up to date): marked, as the migration marks a lab's, and drained.
+ */
+async function keepInsights(config, workspaceId) {
+  const database = openDatabase(config);
+  try {
+    await sql`insert into insight_dirty (workspace_id, explant_id)
+      select workspace_id, id from explants where workspace_id = ${workspaceId}`.execute(
+      database.db,
+    );
+    await drainLab(database.db, workspaceId);
+  } finally {
+    await database.close();
+  }
+}
+
 /** Removes a SQLite database with its WAL and shared-memory files. */
 export function removeSqliteFiles(path) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
@@ -287,6 +306,7 @@ export async function seed(target, { plants, readings = 0, transfers = false }) 
     : { plants: rows, explants: [], transfers: [] };
   if (target.dialect === 'sqlite') insertSqliteRows(target.path, tablesOf(records));
   else await insertPgRows(target.url, tablesOf(records));
+  if (records.explants.length > 0) await keepInsights(config, workspace.id);
   const listed = records.explants[Math.floor(records.explants.length / 2)];
   return {
     workspaceId: workspace.id,

@@ -236,6 +236,27 @@ describeOnDatabases('Insights kept by the drain', (target) => {
     expect(await dirty()).toEqual([]);
   });
 
+  it('a round takes so many explants, however many marks each has, and all their marks', async () => {
+    const ids = [
+      (await newExplant(owner, { initial_count: 4 })).id as string,
+      (await newExplant(owner, { initial_count: 4 })).id as string,
+      (await newExplant(owner, { initial_count: 4 })).id as string,
+    ].sort();
+    await drainLab(t.database.db, lab.workspaceId);
+    for (let i = 0; i < 5; i++) {
+      dataOf(
+        await owner.post('/api/v1/transfers', { explant_id: ids[0], vessel_count: 5 + i }),
+        201,
+      );
+    }
+    dataOf(await owner.post('/api/v1/transfers', { explant_id: ids[1], vessel_count: 5 }), 201);
+    dataOf(await owner.post(`/api/v1/explants/${ids[2]}/archive`, { reason: 'Done' }), 200);
+    const taken = await inTransaction(t.database.db, (trx) => takeDirty(trx, lab.workspaceId, 2));
+    expect([...taken.keys()].sort()).toEqual([ids[0], ids[1]]);
+    expect(taken.get(ids[0])).toHaveLength(5);
+    expect(await dirty()).toEqual([{ explant_id: ids[2] }]);
+  });
+
   it('never holds a write up while a drain round runs, and keeps the mark the write made', async () => {
     // A round takes the marks it makes anew at its start; on SQLite it is the one writer
     // meanwhile, so this is PostgreSQL's case: a write of a marked explant during the

@@ -124,20 +124,22 @@ export function loadFacts(
 type ExplantIds = () => ReturnType<typeof handledIn> | string[];
 
 /** The completed transfers of explants, as facts. */
+const TRANSFER_FACT_COLUMNS = [
+  'id',
+  'entity_id',
+  'transfer_date',
+  'transfer_cycle',
+  'from_location',
+  'vessel_count',
+  'plantlet_count',
+  'created_by',
+  'media_batch_id',
+] as const;
+
 const transferFacts = (db: Db | Trx, workspaceId: string) =>
   db
     .selectFrom('transfers')
-    .select([
-      'id',
-      'entity_id',
-      'transfer_date',
-      'transfer_cycle',
-      'from_location',
-      'vessel_count',
-      'plantlet_count',
-      'created_by',
-      'media_batch_id',
-    ])
+    .select(TRANSFER_FACT_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('entity_type', '=', 'explant')
     .where('status', '=', 'completed');
@@ -233,6 +235,9 @@ export async function factsOf(
   };
 }
 
+/** Ids per `in` list of the drain's reads: under both databases' limits on bound values. */
+const IDS_PER_READ = 1000;
+
 /**
  * The facts a few transfers added to explants' histories need (`appendedHandlings`):
  * those transfers (completed ones) with their family edges, and the explants' stages
@@ -245,17 +250,37 @@ export async function appendedFactsOf(
   transferIds: readonly string[],
   since: string,
 ): Promise<Omit<Facts, 'explants'>> {
-  const [transfers, edges, stages, contaminations] = await Promise.all([
-    transferFacts(trx, workspaceId)
-      .where('id', 'in', [...transferIds])
-      .execute(),
+  const transfers: TransferFact[] = [];
+  for (let i = 0; i < transferIds.length; i += IDS_PER_READ) {
+    // By id alone: SQLite (no statistics) would rather walk the lab's transfers by its
+    // (workspace, kind) index than look a few up by id. The lab, kind and status are
+    // checked on the rows read.
+    const rows = await trx
+      .selectFrom('transfers')
+      .select([...TRANSFER_FACT_COLUMNS, 'workspace_id', 'entity_type', 'status'])
+      .where('id', 'in', transferIds.slice(i, i + IDS_PER_READ))
+      .execute();
+    for (const { workspace_id, entity_type, status, ...fact } of rows) {
+      if (workspace_id === workspaceId && entity_type === 'explant' && status === 'completed') {
+        transfers.push(fact);
+      }
+    }
+  }
+  const added = new Set(transferIds);
+  const [edges, stages, contaminations] = await Promise.all([
+    // A transfer's edges go from its explant (the parent split or pooled) to the children.
     edgeFacts(trx, workspaceId)
-      .where('e.transfer_id', 'in', [...transferIds])
+      .where('e.parent_id', 'in', [...explantIds])
       .execute(),
     stageFacts(trx, workspaceId, [...explantIds]),
     contaminationFacts(trx, workspaceId, [...explantIds], since),
   ]);
-  return { transfers, edges, stages, contaminations };
+  return {
+    transfers,
+    edges: edges.filter((e) => e.transfer_id !== null && added.has(e.transfer_id)),
+    stages,
+    contaminations,
+  };
 }
 
 /**

@@ -31,6 +31,7 @@ export async function takeDirty(trx: Trx, workspaceId: string, limit: number): P
       eb
         .selectFrom('insight_dirty')
         .select('explant_id')
+        .distinct()
         .where('workspace_id', '=', workspaceId)
         .orderBy('explant_id')
         .limit(limit),
