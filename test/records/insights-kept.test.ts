@@ -253,7 +253,7 @@ describeOnDatabases('Insights kept by the drain', (target) => {
     dataOf(await owner.post(`/api/v1/explants/${ids[2]}/archive`, { reason: 'Done' }), 200);
     const taken = await inTransaction(t.database.db, (trx) => takeDirty(trx, lab.workspaceId, 2));
     expect([...taken.keys()].sort()).toEqual([ids[0], ids[1]]);
-    expect(taken.get(ids[0])).toHaveLength(5);
+    expect(taken.get(ids[0]!)).toHaveLength(5);
     expect(await dirty()).toEqual([{ explant_id: ids[2] }]);
   });
 
