@@ -8,7 +8,9 @@ describeOnDatabases('The statements of one split', (target) => {
 
   it('locks the parent once, reads the lab once, and records every event with one reservation', async () => {
     const explant = await newExplant(owner, { initial_count: 10 });
-    let answer: { parent: { current_count: number }; daughters: { id: string }[] } | undefined;
+    let answer:
+      | { parent: { current_count: number }; daughters: { id: string; transfer_due_at?: string }[] }
+      | undefined;
     const statements = await statementsOf(target.name, async () => {
       answer = dataOf(
         await owner.post(`/api/v1/explants/${explant.id}/split`, {
@@ -19,12 +21,13 @@ describeOnDatabases('The statements of one split', (target) => {
     });
     const transaction = transactionOf(statements);
     // begin; lock the parent; its highest cycle; the transfer; the parent's counts; the
-    // children counted; the lab (once); per daughter its row and search document; the
-    // edges; the sequence reservation and last_event_at; five events (transfer, updated,
-    // two created, split: one statement for all on PostgreSQL); the insights' one mark
-    // of the explants changed; commit.
+    // lab and the parent's children (one statement); per daughter its row and search
+    // document; the edges; the sequence reservation and last_event_at; five events
+    // (transfer, updated, two created, split: one statement for all on PostgreSQL); the
+    // insights' one mark of the explants changed; commit.
     const eventInserts = target.name === 'postgres' ? 1 : 5;
-    expect(transaction, transaction.join('\n')).toHaveLength(16 + eventInserts);
+    expect(transaction, transaction.join('\n')).toHaveLength(15 + eventInserts);
+    expect(count(transaction, /from "explant_parents"/)).toBe(1);
     expect(count(transaction, /^insert into "insight_dirty"/)).toBe(1);
     expect(count(transaction, /^select .* from "explants"/)).toBe(1);
     expect(count(transaction, /^select .* from "workspaces"/)).toBe(1);
@@ -51,5 +54,7 @@ describeOnDatabases('The statements of one split', (target) => {
     expect(events[2].payload.changes).toEqual({ current_count: { from: 10, to: 7 } });
     expect(answer!.parent.current_count).toBe(7);
     expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(answer!.parent);
+    // Each daughter as answered is the daughter read (its due date from the lab's interval).
+    expect(dataOf(await owner.get(`/api/v1/explants/${first!.id}`), 200)).toEqual(first);
   });
 });

@@ -25,19 +25,30 @@ export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<v
     .execute();
 }
 
-/** How many children an explant has (a split numbers its daughters' labels after them). */
-export async function countChildren(
-  db: Db,
+/**
+ * What a split reads besides its parent, in one statement: the lab's subculture interval
+ * (its daughters are answered with their transfer due dates) and how many children the
+ * parent has (its daughters' labels are numbered after them).
+ */
+export async function splitContext(
+  trx: Trx,
   workspaceId: string,
   parentId: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom('explant_parents')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('parent_id', '=', parentId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+): Promise<{ intervalDays: number; children: number }> {
+  const row = await trx
+    .selectFrom('workspaces as w')
+    .select((eb) => [
+      'w.subculture_interval_days',
+      eb
+        .selectFrom('explant_parents as e')
+        .select((c) => c.fn.countAll<string | number>().as('n'))
+        .where('e.workspace_id', '=', workspaceId)
+        .where('e.parent_id', '=', parentId)
+        .as('children'),
+    ])
+    .where('w.id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return { intervalDays: row.subculture_interval_days, children: Number(row.children ?? 0) };
 }
 
 /** Where a walk starts: one explant (generation 0), or a plant's first explants (generation 1). */

@@ -5,13 +5,13 @@ import type { Principal } from '../../kernel/principal.js';
 import { recordChangeEvents, type NewChangeEvent } from '../events/index.js';
 import {
   createExplant,
-  explantContext,
   presentExplant,
+  type ExplantContext,
   type ExplantRecord,
 } from '../explants/index.js';
 import { recordTransfer } from '../transfers/index.js';
 import { namingPart, requireLiving, type LineageRecords } from './family.js';
-import { countChildren, insertEdges, type EdgeRow } from './lineage.repository.js';
+import { insertEdges, splitContext, type EdgeRow } from './lineage.repository.js';
 import type { SplitBody } from './lineage.schemas.js';
 
 type SplitInput = Static<typeof SplitBody>;
@@ -55,7 +55,8 @@ function checkCounts(
  * events), each daughter is created as POST /explants creates one (a `created` event;
  * its first stage the parent's, in its room, unless the daughter names others), one
  * edge per daughter keeps the family, and a `split` event on the parent names them.
- * The parent is read once (the row locked is handed on), the lab once, and every event
+ * The parent is read once (the row locked is handed on), the lab and the parent's
+ * children once (one statement), and every event
  * is recorded in order in one call at the end.
  */
 export async function splitExplant(
@@ -85,9 +86,9 @@ export async function splitExplant(
     now,
     { explant: parent, events },
   );
-  const context = await explantContext(trx, workspaceId);
+  const { intervalDays, children: numbered } = await splitContext(trx, workspaceId, parentId);
+  const context: ExplantContext = { intervalDays };
   const occurredAt = transfer.transfer_date ?? now;
-  const numbered = await countChildren(trx, workspaceId, parentId);
   const daughters: ExplantRecord[] = [];
   const edges: EdgeRow[] = [];
   for (const [i, daughter] of input.daughters.entries()) {
