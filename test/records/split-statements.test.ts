@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { countMatching as count, statementsOf, transactionOf } from '../support/statements.js';
 import { describeOnDatabases, labSuite } from '../support/suite.js';
-import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant } from '../support/helpers.js';
+import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant, newPlant } from '../support/helpers.js';
 
 describeOnDatabases('The statements of one split', (target) => {
   const { owner } = labSuite(target, { env: GENEROUS_LIMITS });
@@ -56,5 +56,31 @@ describeOnDatabases('The statements of one split', (target) => {
     expect(dataOf(await owner.get(`/api/v1/explants/${explant.id}`), 200)).toEqual(answer!.parent);
     // Each daughter as answered is the daughter read (its due date from the lab's interval).
     expect(dataOf(await owner.get(`/api/v1/explants/${first!.id}`), 200)).toEqual(first);
+  });
+  it("reads the lab's stage list once for all daughters, and not the plant they inherit", async () => {
+    const plant = await newPlant(owner, { species: 'Ficus lyrata' });
+    const explant = await newExplant(owner, {
+      initial_count: 10,
+      plant_id: plant.id,
+      initial_stage: 'multiplication',
+    });
+    let daughters: { plant_id: string; current_stage: { stage: string } }[] = [];
+    const statements = await statementsOf(target.name, async () => {
+      daughters = dataOf(
+        await owner.post(`/api/v1/explants/${explant.id}/split`, {
+          daughters: [{ vessel_count: 1 }, { vessel_count: 2 }, { vessel_count: 3 }],
+        }),
+        201,
+      ).daughters;
+    });
+    const transaction = transactionOf(statements);
+    expect(count(transaction, /^select .* from "plants"/)).toBe(0);
+    expect(count(transaction, /^select .* from "stage_definitions"/)).toBe(1);
+    expect(count(transaction, /^insert into "stages"/)).toBe(3);
+    expect(daughters.map((d) => [d.plant_id, d.current_stage.stage])).toEqual([
+      [plant.id, 'multiplication'],
+      [plant.id, 'multiplication'],
+      [plant.id, 'multiplication'],
+    ]);
   });
 });

@@ -177,17 +177,25 @@ export async function createExplant(
   records: RecordLookup,
   /**
    * A split's daughter or a merge's pooled culture: the explants it came from; and, for a
-   * split, the lab's explant context it read once and where it gathers the events.
+   * split, the lab's explant context and stage list it reads once for all its daughters,
+   * the plant they inherit from the parent (no need to look it up again), and where it
+   * gathers the events.
    */
   family: {
     readonly parentIds: readonly string[];
     readonly context?: ExplantContext;
+    readonly stageList?: () => Promise<readonly StageOption[]>;
+    readonly inheritedPlantId?: string | null;
     readonly events?: NewChangeEvent[];
   } = { parentIds: [] },
 ): Promise<ExplantRecord> {
   const workspaceId = principal.workspaceId;
   const plantId = input.plant_id ?? null;
-  if (plantId !== null && (await records.find(trx, 'plant', workspaceId, plantId)) === undefined) {
+  if (
+    plantId !== null &&
+    plantId !== family.inheritedPlantId &&
+    (await records.find(trx, 'plant', workspaceId, plantId)) === undefined
+  ) {
     throw errors.validation('plant_id: no plant with this id in the workspace');
   }
   if (input.media_batch_id !== undefined) {
@@ -195,7 +203,14 @@ export async function createExplant(
   }
   const { record } = await createTracked(trx, EXPLANT_KIND, principal, input, now, {
     firstStage: async () => {
-      const stage = await initialStageOf(trx, workspaceId, 'explant', input.initial_stage);
+      const stage = await initialStageOf(
+        trx,
+        workspaceId,
+        'explant',
+        input.initial_stage,
+        undefined,
+        family.stageList,
+      );
       requireStageForRoom(input, stage);
       return stage;
     },

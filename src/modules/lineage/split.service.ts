@@ -9,6 +9,7 @@ import {
   type ExplantContext,
   type ExplantRecord,
 } from '../explants/index.js';
+import { stageOptions, type StageOption } from '../lab/index.js';
 import { recordTransfer } from '../transfers/index.js';
 import { namingPart, requireLiving, type LineageRecords } from './family.js';
 import { insertEdges, splitContext, type EdgeRow } from './lineage.repository.js';
@@ -56,7 +57,8 @@ function checkCounts(
  * its first stage the parent's, in its room, unless the daughter names others), one
  * edge per daughter keeps the family, and a `split` event on the parent names them.
  * The parent is read once (the row locked is handed on), the lab and the parent's
- * children once (one statement), and every event
+ * children once (one statement), the lab's explant stages at most once, the parent's
+ * plant not again (the daughters inherit it), and every event
  * is recorded in order in one call at the end.
  */
 export async function splitExplant(
@@ -88,6 +90,9 @@ export async function splitExplant(
   );
   const { intervalDays, children: numbered } = await splitContext(trx, workspaceId, parentId);
   const context: ExplantContext = { intervalDays };
+  // The lab's explant stages, read once (when a daughter starts in a stage) for all.
+  let stages: Promise<readonly StageOption[]> | undefined;
+  const stageList = () => (stages ??= stageOptions(trx, workspaceId, 'explant'));
   const occurredAt = transfer.transfer_date ?? now;
   const daughters: ExplantRecord[] = [];
   const edges: EdgeRow[] = [];
@@ -113,7 +118,7 @@ export async function splitExplant(
         },
         now,
         records,
-        { parentIds: [parentId], context, events },
+        { parentIds: [parentId], context, stageList, inheritedPlantId: parent.plant_id, events },
       ),
     );
     daughters.push(record);

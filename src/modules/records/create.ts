@@ -69,16 +69,20 @@ export function pickInitialStage(
   return options.find((o) => o.key === key)!;
 }
 
-/** `pickInitialStage` from the lab's list, read only when a stage may result. */
+/**
+ * `pickInitialStage` from the lab's list, read only when a stage may result (`list`: a
+ * caller creating several records reads it once for all).
+ */
 export async function initialStageOf(
   db: Db,
   workspaceId: string,
   entity: StageEntity,
   asked: string | undefined,
   byDefault?: (options: readonly StageOption[]) => StageOption | null,
+  list: () => Promise<readonly StageOption[]> = () => stageOptions(db, workspaceId, entity),
 ): Promise<StageOption | null> {
   if (asked === undefined && byDefault === undefined) return null;
-  return pickInitialStage(await stageOptions(db, workspaceId, entity), entity, asked, byDefault);
+  return pickInitialStage(await list(), entity, asked, byDefault);
 }
 
 /** The columns a new plant or explant has alike: its ids, custom fields, first stage. */
