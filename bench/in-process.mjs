@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
@@ -27,6 +28,9 @@ export async function seededApp(name, url, label, seed) {
   if (name === 'sqlite') removeSqliteFiles(url);
   const database = openDatabase(config);
   const seeded = await seed(database);
+  // What autovacuum would soon do on a live server (run.mjs's seed does the same):
+  // without statistics the planner guesses, and changes its plans when they come mid-run.
+  if (name !== 'sqlite') await sql`analyze`.execute(database.db);
   await database.close();
   const app = await buildApp(
     loadConfig({
