@@ -22,7 +22,6 @@ import {
   lockLabDrain,
   takeDirty,
   takeKept,
-  takeLastKept,
 } from './kept.repository.js';
 
 /*
@@ -118,7 +117,7 @@ async function appendTransfers(
   };
   if (marks.size === 0) return result;
   const lastOf = new Map<string, Handling[]>();
-  for (const row of await takeLastKept(trx, workspaceId, [...marks.keys()])) {
+  for (const row of await takeKept(trx, workspaceId, [...marks.keys()], true)) {
     lastOf.set(row.explant_id, [...(lastOf.get(row.explant_id) ?? []), handlingOfRow(row)]);
   }
   const lasts = [...lastOf.values()].flat();

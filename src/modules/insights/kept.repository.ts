@@ -77,31 +77,21 @@ export async function dirtyWorkspaces(db: Db): Promise<string[]> {
   return rows.map((row) => row.workspace_id);
 }
 
-/** Removes some explants' kept handlings, returning them. */
+/**
+ * Removes some explants' kept handlings, returning them; with `lastOnly`, only each
+ * one's last (the one with no next yet).
+ */
 export function takeKept(
   trx: Trx,
   workspaceId: string,
   explantIds: readonly string[],
+  lastOnly = false,
 ): Promise<InsightHandlingTable[]> {
   return trx
     .deleteFrom('insight_handlings')
     .where('workspace_id', '=', workspaceId)
     .where('explant_id', 'in', [...explantIds])
-    .returningAll()
-    .execute();
-}
-
-/** Removes each of some explants' last kept handling (the one with no next yet), returning them. */
-export function takeLastKept(
-  trx: Trx,
-  workspaceId: string,
-  explantIds: readonly string[],
-): Promise<InsightHandlingTable[]> {
-  return trx
-    .deleteFrom('insight_handlings')
-    .where('workspace_id', '=', workspaceId)
-    .where('explant_id', 'in', [...explantIds])
-    .where('next_at', 'is', null)
+    .$if(lastOnly, (q) => q.where('next_at', 'is', null))
     .returningAll()
     .execute();
 }
