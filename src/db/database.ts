@@ -88,6 +88,14 @@ export function sqliteHandleOf(db: Db): SqliteHandle | undefined {
   return sqliteHandles.get(db.getExecutor().adapter);
 }
 
+const pgPools = new WeakMap<object, pg.Pool>();
+
+/** A PostgreSQL handle's pool: connections open, idle, and callers waiting for one. */
+export function poolStatsOf(db: Db): { total: number; idle: number; waiting: number } | null {
+  const pool = pgPools.get(db);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+}
+
 export interface OpenOptions {
   /** PostgreSQL connections (default 10). */
   poolSize?: number;
@@ -215,6 +223,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   // the pool: unheard, it would end the process. The next query connects again.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pgPools.set(db, pool);
   return { db, dialect: 'postgres', changeGeneration: () => null, close: () => db.destroy() };
 }
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
+import { isPostgres, poolStatsOf } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import type { BlobStore } from '../../src/files/blob-store.js';
 import { createBlobStore } from '../../src/files/create-blob-store.js';
@@ -59,6 +61,8 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 /** The app on a real socket: `base` is the address a browser opens. */
 export interface ListeningApp extends TestApp {
   readonly base: string;
+  /** The requests it has not answered yet, with how long each has waited. */
+  inFlight(): string[];
 }
 
 export async function listeningApp(
@@ -74,7 +78,51 @@ export async function listeningApp(
   });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  return { ...t, base };
+  const open = new Map<object, { what: string; at: number }>();
+  t.app.server.on('request', (request, response) => {
+    open.set(response, { what: `${request.method} ${request.url}`, at: Date.now() });
+    response.on('close', () => open.delete(response));
+  });
+  const inFlight = () =>
+    [...open.values()].map(({ what, at }) => `${what} (${Date.now() - at} ms)`);
+  return { ...t, base, inFlight };
+}
+
+/** Each open page's address and the start of its text, to read beside a failed step. */
+async function whatThePagesShow(browser: Browser): Promise<string> {
+  const lines: string[] = [];
+  for (const context of browser.contexts()) {
+    for (const page of context.pages()) {
+      const text = await page
+        .locator('body')
+        .innerText({ timeout: 2000 })
+        .catch((error: Error) => `(unreadable: ${error.message.split('\n')[0]})`);
+      lines.push(`page ${page.url()}:\n  ${text.slice(0, 1500).replace(/\n+/g, '\n  ')}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * What the server was doing when a browser test failed: its unanswered requests, its
+ * PostgreSQL pool, and that database's busy sessions (what each waits for, and on whom).
+ * A step that timed out says only what it waited for; this says why.
+ */
+export async function whatTheServerWasDoing(t: ListeningApp): Promise<string> {
+  const lines = [`requests in flight: ${JSON.stringify(t.inFlight())}`];
+  const db = t.database.db;
+  if (isPostgres(db)) {
+    lines.push(`pool: ${JSON.stringify(poolStatsOf(db))}`);
+    const busy = await sql<Record<string, unknown>>`
+      select pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) as blocked_by,
+        round(extract(epoch from now() - xact_start)::numeric, 1) as xact_s,
+        left(query, 300) as query
+      from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'
+      order by xact_start`.execute(db);
+    for (const row of busy.rows) lines.push(`session: ${JSON.stringify(row)}`);
+  }
+  return lines.join('\n');
 }
 
 /** What a console test file's tests share: live views, set by the suite's hooks. */
@@ -142,6 +190,13 @@ export function consoleSuite(
       afterAll(async () => {
         store?.close();
         await t?.close();
+      });
+      beforeEach((context) => {
+        context.onTestFailed(async () => {
+          if (t === undefined) return;
+          const pages = browser === undefined ? '' : await whatThePagesShow(browser);
+          console.error(`${context.task.name}:\n${await whatTheServerWasDoing(t)}\n${pages}`);
+        });
       });
       tests(
         {
