@@ -11,6 +11,7 @@ import {
   type Client,
   type Json,
   listAll,
+  markDeleted,
   newExplant,
   newPlant,
   randomId,
@@ -188,6 +189,32 @@ describeOnDatabases('Explant lineage', (target) => {
       422,
       'VALIDATION_ERROR',
       /archived/,
+    );
+  });
+
+  it('two splits of one parent at once: the second sees what the first left; a deleted parent is not found', async () => {
+    const parent = await newExplant(owner, { label: 'C', initial_count: 10 });
+    const answers = await Promise.all([
+      split(owner, parent.id, { daughters: [{ vessel_count: 6 }] }),
+      split(owner, parent.id, { daughters: [{ vessel_count: 6 }] }),
+    ]);
+    const made = answers.filter((answer) => answer.statusCode === 201);
+    const refused = answers.filter((answer) => answer.statusCode !== 201);
+    expect(made).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expectError(
+      refused[0]!,
+      422,
+      'VALIDATION_ERROR',
+      /6 vessels would leave the explant, which has 4/,
+    );
+    expect(dataOf(await owner.get(`/api/v1/explants/${parent.id}`), 200).current_count).toBe(4);
+    const gone = await newExplant(owner, { label: 'G', initial_count: 5 });
+    await markDeleted(t.database, 'explants', gone.id);
+    expectError(
+      await split(owner, gone.id, { daughters: [{ vessel_count: 1 }] }),
+      404,
+      'NOT_FOUND',
     );
   });
 

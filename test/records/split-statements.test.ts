@@ -20,17 +20,18 @@ describeOnDatabases('The statements of one split', (target) => {
       );
     });
     const transaction = transactionOf(statements);
-    // begin; lock the parent; its highest cycle; the transfer; the parent's counts; the
-    // lab and the parent's children (one statement); per daughter its row and search
-    // document; the edges; the sequence reservation and last_event_at; five events
-    // (transfer, updated, two created, split: one statement for all on PostgreSQL); the
-    // insights' one mark of the explants changed; commit.
+    // begin; lock the parent, with the lab's interval and the parent's children (one
+    // statement); its highest cycle; the transfer; the parent's counts; per daughter its
+    // row and search document; the edges; the sequence reservation and last_event_at;
+    // five events (transfer, updated, two created, split: one statement for all on
+    // PostgreSQL); the insights' one mark of the explants changed; commit.
     const eventInserts = target.name === 'postgres' ? 1 : 5;
-    expect(transaction, transaction.join('\n')).toHaveLength(15 + eventInserts);
+    expect(transaction, transaction.join('\n')).toHaveLength(14 + eventInserts);
     expect(count(transaction, /from "explant_parents"/)).toBe(1);
     expect(count(transaction, /^insert into "insight_dirty"/)).toBe(1);
     expect(count(transaction, /^select .* from "explants"/)).toBe(1);
-    expect(count(transaction, /^select .* from "workspaces"/)).toBe(1);
+    expect(count(transaction, /^select .* from "explants" .*inner join "workspaces"/)).toBe(1);
+    expect(count(transaction, /^select .* from "workspaces"/)).toBe(0);
     expect(count(transaction, /^update "workspaces"/)).toBe(2);
     expect(count(transaction, /^insert into "events"/)).toBe(eventInserts);
 

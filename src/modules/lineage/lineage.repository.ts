@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB, ExplantParentTable } from '../../db/schema.js';
 
 export type EdgeRow = ExplantParentTable;
@@ -26,29 +27,39 @@ export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<v
 }
 
 /**
- * What a split reads besides its parent, in one statement: the lab's subculture interval
- * (its daughters are answered with their transfer due dates) and how many children the
- * parent has (its daughters' labels are numbered after them).
+ * A split's parent, locked for the split (PostgreSQL; SQLite has one writer), read in one
+ * statement with what the split reads besides it: the lab's subculture interval and how
+ * many children the parent has. Undefined when no such explant is visible.
  */
-export async function splitContext(
-  trx: Trx,
-  workspaceId: string,
-  parentId: string,
-): Promise<{ intervalDays: number; children: number }> {
-  const row = await trx
-    .selectFrom('workspaces as w')
+const splitParent = preparedQuery((db, p: { workspaceId: string; parentId: string }) => {
+  const query = db
+    .selectFrom('explants as x')
+    .innerJoin('workspaces as w', 'w.id', 'x.workspace_id')
+    .selectAll('x')
     .select((eb) => [
-      'w.subculture_interval_days',
+      'w.subculture_interval_days as split_interval_days',
       eb
         .selectFrom('explant_parents as e')
         .select((c) => c.fn.countAll<string | number>().as('n'))
-        .where('e.workspace_id', '=', workspaceId)
-        .where('e.parent_id', '=', parentId)
-        .as('children'),
+        .where('e.workspace_id', '=', p.workspaceId)
+        .where('e.parent_id', '=', p.parentId)
+        .as('split_children'),
     ])
-    .where('w.id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return { intervalDays: row.subculture_interval_days, children: Number(row.children ?? 0) };
+    .where('x.workspace_id', '=', p.workspaceId)
+    .where('x.id', '=', p.parentId)
+    .where('x.deleted_at', 'is', null);
+  return isPostgres(db) ? query.forNoKeyUpdate('x') : query;
+});
+
+export async function lockSplitParent(
+  trx: Trx,
+  workspaceId: string,
+  parentId: string,
+): Promise<{ parent: DB['explants']; intervalDays: number; children: number } | undefined> {
+  const row = await splitParent.first(trx, { workspaceId, parentId });
+  if (row === undefined) return undefined;
+  const { split_interval_days: intervalDays, split_children: children, ...parent } = row;
+  return { parent, intervalDays, children: Number(children ?? 0) };
 }
 
 /** Where a walk starts: one explant (generation 0), or a plant's first explants (generation 1). */

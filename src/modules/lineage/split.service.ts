@@ -12,7 +12,7 @@ import {
 import { stageOptions, type StageOption } from '../lab/index.js';
 import { recordTransfer } from '../transfers/index.js';
 import { namingPart, requireLiving, type LineageRecords } from './family.js';
-import { insertEdges, splitContext, type EdgeRow } from './lineage.repository.js';
+import { insertEdges, lockSplitParent, type EdgeRow } from './lineage.repository.js';
 import type { SplitBody } from './lineage.schemas.js';
 
 type SplitInput = Static<typeof SplitBody>;
@@ -56,8 +56,8 @@ function checkCounts(
  * events), each daughter is created as POST /explants creates one (a `created` event;
  * its first stage the parent's, in its room, unless the daughter names others), one
  * edge per daughter keeps the family, and a `split` event on the parent names them.
- * The parent is read once (the row locked is handed on), the lab and the parent's
- * children once (one statement), the lab's explant stages at most once, the parent's
+ * The parent is read once, locked, with the lab's interval and the parent's children
+ * count (one statement; the row is handed on), the lab's explant stages at most once, the parent's
  * plant not again (the daughters inherit it), and every event
  * is recorded in order in one call at the end.
  */
@@ -70,8 +70,9 @@ export async function splitExplant(
   now: string,
 ): Promise<{ parent: ExplantRecord; daughters: ExplantRecord[] }> {
   const workspaceId = principal.workspaceId;
-  const parent = await records.lock(trx, 'explant', workspaceId, parentId);
-  if (parent === undefined) throw errors.notFound('Explant');
+  const locked = await lockSplitParent(trx, workspaceId, parentId);
+  if (locked === undefined) throw errors.notFound('Explant');
+  const { parent, intervalDays, children: numbered } = locked;
   requireLiving(parent, 'id');
   const left = checkCounts(parent, input.daughters);
   const events: NewChangeEvent[] = [];
@@ -88,7 +89,6 @@ export async function splitExplant(
     now,
     { explant: parent, events },
   );
-  const { intervalDays, children: numbered } = await splitContext(trx, workspaceId, parentId);
   const context: ExplantContext = { intervalDays };
   // The lab's explant stages, read once (when a daughter starts in a stage) for all.
   let stages: Promise<readonly StageOption[]> | undefined;
