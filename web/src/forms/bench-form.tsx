@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../ui/list';
 import { FormError } from './fields';
 import type { ApiForm } from './form';
@@ -43,8 +43,10 @@ export function BenchForm(props: {
   const [asking, setAsking] = useState<Question | null>(null);
   const opened = props.onCancel !== undefined;
   const firstField = () => element.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
-  useEffect(() => {
-    if (opened) firstField();
+  // Before the form is first painted, so it never takes the focus from a field the
+  // person (or a test) already chose: what they type lands where they put it.
+  useLayoutEffect(() => {
+    if (opened && !element.current?.contains(document.activeElement)) firstField();
   }, []);
   const submit = (event: Event) => {
     event.preventDefault();
