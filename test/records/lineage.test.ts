@@ -218,6 +218,17 @@ describeOnDatabases('Explant lineage', (target) => {
     );
   });
 
+  it('two splits of one parent at once both made: the second numbers its daughter after the first', async () => {
+    const parent = await newExplant(owner, { label: 'N', initial_count: 10 });
+    const answers = await Promise.all([
+      split(owner, parent.id, { daughters: [{ vessel_count: 3 }] }),
+      split(owner, parent.id, { daughters: [{ vessel_count: 3 }] }),
+    ]);
+    const labels = answers.map((answer) => dataOf(answer, 201).daughters[0].label).sort();
+    expect(labels).toEqual(['N.1', 'N.2']);
+    expect(dataOf(await owner.get(`/api/v1/explants/${parent.id}`), 200).current_count).toBe(4);
+  });
+
   it('merges explants into a new one and into one that exists, and refuses a loop', async () => {
     const a = await newExplant(owner, { label: 'A', initial_count: 3, plantlet_count: 9 });
     const b = await newExplant(owner, { label: 'B', initial_count: 2 });

@@ -6,7 +6,7 @@ import { dataOf, eventsOf, GENEROUS_LIMITS, newExplant, newPlant } from '../supp
 describeOnDatabases('The statements of one split', (target) => {
   const { owner } = labSuite(target, { env: GENEROUS_LIMITS });
 
-  it('locks the parent once, reads the lab once, and records every event with one reservation', async () => {
+  it('locks the parent once, reads the lab once, its cycle and children once, and records every event with one reservation', async () => {
     const explant = await newExplant(owner, { initial_count: 10 });
     let answer:
       | { parent: { current_count: number }; daughters: { id: string; transfer_due_at?: string }[] }
@@ -20,8 +20,8 @@ describeOnDatabases('The statements of one split', (target) => {
       );
     });
     const transaction = transactionOf(statements);
-    // begin; lock the parent, with the lab's interval and the parent's children (one
-    // statement); its highest cycle; the transfer; the parent's counts; per daughter its
+    // begin; lock the parent, with the lab's interval (one statement); its highest cycle
+    // with its children count, read once it is locked (one statement); the transfer; the parent's counts; per daughter its
     // row and search document; the edges; the sequence reservation and last_event_at;
     // five events (transfer, updated, two created, split: one statement for all on
     // PostgreSQL); the insights' one mark of the explants changed; commit.

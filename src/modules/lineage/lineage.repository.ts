@@ -28,23 +28,17 @@ export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<v
 
 /**
  * A split's parent, locked for the split (PostgreSQL; SQLite has one writer), read in one
- * statement with what the split reads besides it: the lab's subculture interval and how
- * many children the parent has. Undefined when no such explant is visible.
+ * statement with the lab's subculture interval. Undefined when no such explant is visible.
+ * What a concurrent split or transfer of the parent changes besides its row is read after
+ * the lock, in `splitCounts`: PostgreSQL re-reads a row it waited to lock, but answers
+ * the rest of the statement as of when the statement began.
  */
 const splitParent = preparedQuery((db, p: { workspaceId: string; parentId: string }) => {
   const query = db
     .selectFrom('explants as x')
     .innerJoin('workspaces as w', 'w.id', 'x.workspace_id')
     .selectAll('x')
-    .select((eb) => [
-      'w.subculture_interval_days as split_interval_days',
-      eb
-        .selectFrom('explant_parents as e')
-        .select((c) => c.fn.countAll<string | number>().as('n'))
-        .where('e.workspace_id', '=', p.workspaceId)
-        .where('e.parent_id', '=', p.parentId)
-        .as('split_children'),
-    ])
+    .select('w.subculture_interval_days as split_interval_days')
     .where('x.workspace_id', '=', p.workspaceId)
     .where('x.id', '=', p.parentId)
     .where('x.deleted_at', 'is', null);
@@ -55,11 +49,49 @@ export async function lockSplitParent(
   trx: Trx,
   workspaceId: string,
   parentId: string,
-): Promise<{ parent: DB['explants']; intervalDays: number; children: number } | undefined> {
+): Promise<{ parent: DB['explants']; intervalDays: number } | undefined> {
   const row = await splitParent.first(trx, { workspaceId, parentId });
   if (row === undefined) return undefined;
-  const { split_interval_days: intervalDays, split_children: children, ...parent } = row;
-  return { parent, intervalDays, children: Number(children ?? 0) };
+  const { split_interval_days: intervalDays, ...parent } = row;
+  return { parent, intervalDays };
+}
+
+/** The locked parent's highest transfer cycle and how many children it has, in one statement. */
+const splitCountsQuery = preparedQuery((db, p: { workspaceId: string; parentId: string }) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .selectFrom('transfers as t')
+      .select('t.transfer_cycle')
+      .where('t.workspace_id', '=', p.workspaceId)
+      .where('t.entity_type', '=', 'explant')
+      .where('t.entity_id', '=', p.parentId)
+      .orderBy('t.transfer_cycle', 'desc')
+      .limit(1)
+      .as('highest_cycle'),
+    eb
+      .selectFrom('explant_parents as e')
+      .select((c) => c.fn.countAll<string | number>().as('n'))
+      .where('e.workspace_id', '=', p.workspaceId)
+      .where('e.parent_id', '=', p.parentId)
+      .as('children'),
+  ]),
+);
+
+/**
+ * What a split numbers by, read once its parent is locked: the parent's highest transfer
+ * cycle (0 when none), which its transfer follows, and its children, after whom its
+ * daughters' labels are numbered.
+ */
+export async function splitCounts(
+  trx: Trx,
+  workspaceId: string,
+  parentId: string,
+): Promise<{ highestCycle: number; children: number }> {
+  const row = await splitCountsQuery.first(trx, { workspaceId, parentId });
+  return {
+    highestCycle: Number(row?.highest_cycle ?? 0),
+    children: Number(row?.children ?? 0),
+  };
 }
 
 /** Where a walk starts: one explant (generation 0), or a plant's first explants (generation 1). */

@@ -12,7 +12,7 @@ import {
 import { stageOptions, type StageOption } from '../lab/index.js';
 import { recordTransfer } from '../transfers/index.js';
 import { namingPart, requireLiving, type LineageRecords } from './family.js';
-import { insertEdges, lockSplitParent, type EdgeRow } from './lineage.repository.js';
+import { insertEdges, lockSplitParent, splitCounts, type EdgeRow } from './lineage.repository.js';
 import type { SplitBody } from './lineage.schemas.js';
 
 type SplitInput = Static<typeof SplitBody>;
@@ -56,10 +56,10 @@ function checkCounts(
  * events), each daughter is created as POST /explants creates one (a `created` event;
  * its first stage the parent's, in its room, unless the daughter names others), one
  * edge per daughter keeps the family, and a `split` event on the parent names them.
- * The parent is read once, locked, with the lab's interval and the parent's children
- * count (one statement; the row is handed on), the lab's explant stages at most once, the parent's
- * plant not again (the daughters inherit it), and every event
- * is recorded in order in one call at the end.
+ * The parent is read once, locked, with the lab's interval (one statement; the row is
+ * handed on), then its highest transfer cycle with its children count (one statement),
+ * the lab's explant stages at most once, the parent's plant not again (the daughters
+ * inherit it), and every event is recorded in order in one call at the end.
  */
 export async function splitExplant(
   trx: Trx,
@@ -72,9 +72,10 @@ export async function splitExplant(
   const workspaceId = principal.workspaceId;
   const locked = await lockSplitParent(trx, workspaceId, parentId);
   if (locked === undefined) throw errors.notFound('Explant');
-  const { parent, intervalDays, children: numbered } = locked;
+  const { parent, intervalDays } = locked;
   requireLiving(parent, 'id');
   const left = checkCounts(parent, input.daughters);
+  const { highestCycle, children: numbered } = await splitCounts(trx, workspaceId, parentId);
   const events: NewChangeEvent[] = [];
   const { transfer, explantUpdate } = await recordTransfer(
     trx,
@@ -87,7 +88,7 @@ export async function splitExplant(
     },
     records,
     now,
-    { explant: parent, events },
+    { explant: parent, events, highestCycle },
   );
   const context: ExplantContext = { intervalDays };
   // The lab's explant stages, read once (when a daughter starts in a stage) for all.

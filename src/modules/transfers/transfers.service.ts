@@ -76,12 +76,13 @@ async function cycleOf(
   trx: Trx,
   record: RecordParams & { entityType: EntityType },
   sent: number | undefined,
+  known: number | undefined,
 ): Promise<number> {
   if (sent !== undefined) {
     if (await isCycleTaken(trx, record, sent)) throw cycleTaken(sent, record.entityType);
     return sent;
   }
-  const highest = await findHighestCycle(trx, record);
+  const highest = known ?? (await findHighestCycle(trx, record));
   if (highest >= INT32_MAX) {
     throw errors.validation(
       `transfer_cycle: this ${record.entityType} has reached the highest cycle; send a free one`,
@@ -114,8 +115,9 @@ export async function createTransfer(
 /**
  * `createTransfer` as a larger write uses it (a split): `explant` is the explant the
  * caller has locked already (not read again), `events` gathers the transfer's events
- * for the caller to record with its own; the answer says too which columns of the
- * explant changed.
+ * for the caller to record with its own, `highestCycle` is the explant's highest cycle
+ * as the caller read it after locking it (not read again); the answer says too which
+ * columns of the explant changed.
  */
 export async function recordTransfer(
   trx: Trx,
@@ -123,7 +125,7 @@ export async function recordTransfer(
   input: CreateTransferInput,
   records: TransferRecords,
   now: string,
-  options: { explant?: ExplantCounts; events?: NewChangeEvent[] } = {},
+  options: { explant?: ExplantCounts; events?: NewChangeEvent[]; highestCycle?: number } = {},
 ): Promise<{ transfer: TransferRecord; explantUpdate: ExplantTransferUpdate }> {
   const target = targetOf(input);
   if (target.entity === 'plant') refuseExplantOnlyFields(input);
@@ -148,7 +150,7 @@ export async function recordTransfer(
     await requireUsableMediaBatch(trx, workspaceId, input.media_batch_id, 'media_batch_id', now);
   }
   const record = { workspaceId, entityType: target.entity, entityId: target.id };
-  const cycle = await cycleOf(trx, record, input.transfer_cycle);
+  const cycle = await cycleOf(trx, record, input.transfer_cycle, options.highestCycle);
   // Read once the record is locked, as for stage moves: a transfer that queued behind
   // another is never dated before it.
   const transferDate = input.transfer_date === undefined ? nowIso() : toUtc(input.transfer_date);
