@@ -20,13 +20,17 @@ describeOnDatabases('The statements of one split', (target) => {
       );
     });
     const transaction = transactionOf(statements);
-    // begin; lock the parent, with the lab's interval (one statement); its highest cycle
-    // with its children count, read once it is locked (one statement); the transfer; the parent's counts; per daughter its
-    // row and search document; the edges; the sequence reservation and last_event_at;
-    // five events (transfer, updated, two created, split: one statement for all on
-    // PostgreSQL); the insights' one mark of the explants changed; commit.
+    // begin; lock the parent, with the lab's interval (one statement); its highest
+    // cycle with its children count, read once it is locked (one statement); the
+    // transfer; the parent's counts; per daughter its row and search document; the
+    // edges (one statement on PostgreSQL, one prepared statement run per edge on
+    // SQLite); the sequence reservation and last_event_at; five events (transfer,
+    // updated, two created, split: likewise); the insights' one mark of the explants
+    // changed; commit.
     const eventInserts = target.name === 'postgres' ? 1 : 5;
-    expect(transaction, transaction.join('\n')).toHaveLength(14 + eventInserts);
+    const edgeInserts = target.name === 'postgres' ? 1 : 2;
+    expect(transaction, transaction.join('\n')).toHaveLength(13 + edgeInserts + eventInserts);
+    expect(count(transaction, /^insert into "explant_parents"/)).toBe(edgeInserts);
     expect(count(transaction, /from "explant_parents"/)).toBe(1);
     expect(count(transaction, /^insert into "insight_dirty"/)).toBe(1);
     expect(count(transaction, /^select .* from "explants"/)).toBe(1);

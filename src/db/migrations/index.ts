@@ -30,6 +30,8 @@ import * as mediaBatches from './20261128800000_media_batches.js';
 import * as searchPending from './20261129000100_search_pending.js';
 import * as insightRollup from './20261129100000_insight_rollup.js';
 import * as insightAppended from './20261129200000_insight_appended.js';
+import * as sparseExplantIndexes from './20261130000000_sparse_explant_indexes.js';
+import * as explantParentsKeyed from './20261130000100_explant_parents_keyed.js';
 
 /**
  * Every migration, by its frozen timestamped name, in the order they landed on main:
@@ -69,4 +71,6 @@ export const migrations: Record<string, Migration> = {
   '20261129000100_search_pending': searchPending,
   '20261129100000_insight_rollup': insightRollup,
   '20261129200000_insight_appended': insightAppended,
+  '20261130000000_sparse_explant_indexes': sparseExplantIndexes,
+  '20261130000100_explant_parents_keyed': explantParentsKeyed,
 };

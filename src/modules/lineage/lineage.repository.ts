@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { isPostgres, type Db, type Trx } from '../../db/database.js';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, ExplantParentTable } from '../../db/schema.js';
 
@@ -18,12 +19,22 @@ const EDGE_COLUMNS = [
   'created_at',
 ] as const;
 
+const edgeInsert = bulkInsert('explant_parents', {
+  workspace_id: 'text',
+  parent_id: 'text',
+  child_id: 'text',
+  kind: 'text',
+  transfer_id: 'text',
+  occurred_at: 'text',
+  recorded_by: 'text',
+  room_id: 'text',
+  media_batch_id: 'text',
+  created_at: 'text',
+});
+
+/** A split's or merge's edges (one statement built once: see bulkInsert). */
 export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('explant_parents')
-    .values([...rows])
-    .execute();
+  await edgeInsert.run(trx, rows);
 }
 
 /**
