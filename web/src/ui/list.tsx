@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PagedList } from './paged';
 import { Notice } from './parts';
 
@@ -72,7 +72,9 @@ export function Confirm(props: {
 }) {
   const no = useRef<HTMLButtonElement>(null);
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Before it is first painted (a layout effect), so the focus never lands after a tap
+  // or a key the person already gave elsewhere.
+  useLayoutEffect(() => {
     if (!props.focus) return;
     // The whole question in view, from its first line, with the focus on its safe answer.
     box.current?.scrollIntoView({ block: 'nearest' });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Answer } from '../../api/client';
 import { useSignedIn } from '../../api/session';
 import { FormError } from '../../forms/fields';
@@ -42,8 +42,9 @@ export function Runner(props: {
     setIndex(Math.max(0, Math.min(steps.length, next)));
   };
   // The step's heading takes the focus, so a screen reader reads the new step.
+  // Before the step is painted, so a field of the new step tapped at once keeps the focus.
   const first = useRef(true);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (first.current) {
       first.current = false;
       return;

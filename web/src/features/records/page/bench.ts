@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { FIRST_FIELD } from '../../../forms/bench-form';
 
 /** The record page's bench forms, each opened by its action button. */
@@ -56,7 +56,8 @@ export function useBenchForms(): BenchForms {
     show(null);
   };
 
-  useEffect(() => {
+  // Before the closed form's place is painted, so a field or button chosen next keeps the focus.
+  useLayoutEffect(() => {
     if (form !== null || returnTo.current === null) return;
     buttons.current[returnTo.current]?.focus();
     returnTo.current = null;
