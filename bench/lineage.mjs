@@ -7,7 +7,7 @@
 // the transfer-create baseline, POST /transfers of an explant with a new vessel count,
 // in alternating rounds: the ratio is split's requests a second over the transfers'.
 //
-//   npm run build && node bench/lineage.mjs [--requests 200] [--writes 300] [--rounds 3]
+//   npm run build && node bench/lineage.mjs [--requests 200] [--writes 1000] [--rounds 5]
 //   BENCH_DATABASE_URL=postgres://user@127.0.0.1/vitro_bench node bench/lineage.mjs
 import console from 'node:console';
 import process from 'node:process';
@@ -23,8 +23,8 @@ import { ms, percentile, seededApp } from './in-process.mjs';
 const { values: options } = parseArgs({
   options: {
     requests: { type: 'string', default: '200' },
-    writes: { type: 'string', default: '300' },
-    rounds: { type: 'string', default: '3' },
+    writes: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '5' },
     generations: { type: 'string', default: '30' },
     descendants: { type: 'string', default: '5000' },
   },
