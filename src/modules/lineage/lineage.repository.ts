@@ -3,21 +3,9 @@ import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, ExplantParentTable } from '../../db/schema.js';
+import { highestCycleQuery } from '../transfers/index.js';
 
 export type EdgeRow = ExplantParentTable;
-
-const EDGE_COLUMNS = [
-  'workspace_id',
-  'parent_id',
-  'child_id',
-  'kind',
-  'transfer_id',
-  'occurred_at',
-  'recorded_by',
-  'room_id',
-  'media_batch_id',
-  'created_at',
-] as const;
 
 const edgeInsert = bulkInsert('explant_parents', {
   workspace_id: 'text',
@@ -31,6 +19,9 @@ const edgeInsert = bulkInsert('explant_parents', {
   media_batch_id: 'text',
   created_at: 'text',
 });
+
+/** An edge's columns, in order. */
+const EDGE_COLUMNS = edgeInsert.columns;
 
 /** A split's or merge's edges (one statement built once: see bulkInsert). */
 export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<void> {
@@ -69,17 +60,13 @@ export async function lockSplitParent(
 
 /** The locked parent's highest transfer cycle and how many children it has, in one statement. */
 const splitCountsQuery = preparedQuery((db, p: { workspaceId: string; parentId: string }) =>
-  db.selectNoFrom((eb) => [
-    eb
-      .selectFrom('transfers as t')
-      .select('t.transfer_cycle')
-      .where('t.workspace_id', '=', p.workspaceId)
-      .where('t.entity_type', '=', 'explant')
-      .where('t.entity_id', '=', p.parentId)
-      .orderBy('t.transfer_cycle', 'desc')
-      .limit(1)
-      .as('highest_cycle'),
-    eb
+  db.selectNoFrom([
+    highestCycleQuery(db, {
+      workspaceId: p.workspaceId,
+      entityType: 'explant',
+      entityId: p.parentId,
+    }).as('highest_cycle'),
+    db
       .selectFrom('explant_parents as e')
       .select((c) => c.fn.countAll<string | number>().as('n'))
       .where('e.workspace_id', '=', p.workspaceId)

@@ -1,3 +1,7 @@
 /* The transfers module's face: transfers of plants and explants. */
-export { explantTransferRecords, plantTransferRecords } from './transfers.repository.js';
+export {
+  explantTransferRecords,
+  highestCycleQuery,
+  plantTransferRecords,
+} from './transfers.repository.js';
 export { createTransfer, recordTransfer, type TransferRecords } from './transfers.service.js';

@@ -73,7 +73,11 @@ export function listTransfers(
   return transfersOfRecord.fetch(db, record, page);
 }
 
-const highestCycle = preparedQuery((db, p: RecordParams) =>
+/**
+ * The read of a record's highest cycle (its `transfer_cycle`, no row when it has none),
+ * for a larger statement to hold as a subquery (a split's counts) or to run alone.
+ */
+export const highestCycleQuery = (db: Db, p: RecordParams) =>
   db
     .selectFrom('transfers')
     .select('transfer_cycle')
@@ -81,8 +85,9 @@ const highestCycle = preparedQuery((db, p: RecordParams) =>
     .where('entity_type', '=', p.entityType)
     .where('entity_id', '=', p.entityId)
     .orderBy('transfer_cycle', 'desc')
-    .limit(1),
-);
+    .limit(1);
+
+const highestCycle = preparedQuery(highestCycleQuery);
 
 /** The highest cycle recorded for a record, 0 when it has none. */
 export async function findHighestCycle(trx: Trx, record: RecordParams): Promise<number> {
