@@ -1,7 +1,9 @@
 // The baseline's GET /api/v1/sensor-readings/summary for one device: the same queries as
 // Vitro's summary (rollups.repository.ts) and the same arithmetic (Vitro's own pure functions
-// from dist/: the range plan, exact sums, figure merging), without validation or the kernel.
+// from dist/: the range plan, exact sums, figure merging, the plausible ranges), without
+// validation or the kernel.
 import { decimalOfValue, meanOf } from '../dist/lib/exact-sum.js';
+import { outOfRange } from '../dist/modules/readings/plausible.js';
 import { figuresOf, mergeFigures, MINUTE_MS } from '../dist/modules/readings/rollups.js';
 import { bucketOf, planSummary } from '../dist/modules/readings/summary.js';
 
@@ -95,6 +97,7 @@ export async function summarize(store, workspaceId, query) {
       avg: meanOf(s.figures.sum, s.figures.count),
       last: s.figures.lastValue,
       last_at: new Date(s.figures.lastAt).toISOString(),
+      out_of_range: outOfRange(s.type, s.unit, s.figures.min, s.figures.max),
     }));
   return { data, meta: { since, until, raw_since: rawSince } };
 }
