@@ -7,7 +7,12 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export type DatabaseConfig =
   | { readonly dialect: 'sqlite'; readonly path: string; readonly url: string }
-  | { readonly dialect: 'postgres'; readonly url: string };
+  | {
+      readonly dialect: 'postgres';
+      readonly url: string;
+      /** Fixed queries kept per connection by name (DATABASE_PREPARED_STATEMENTS); absent is on. */
+      readonly preparedStatements?: boolean;
+    };
 
 export type StorageConfig =
   | { readonly kind: 'file'; readonly root: string }
@@ -214,6 +219,10 @@ function parsePublicUrl(env: Env, host: string, port: number, tls: boolean): str
 
 function parseDatabase(env: Env, dataDir: string): DatabaseConfig {
   const raw = read(env, 'DATABASE_URL') ?? `sqlite:${join(dataDir, 'vitro.db')}`;
+  const prepared = read(env, 'DATABASE_PREPARED_STATEMENTS') ?? 'on';
+  if (prepared !== 'on' && prepared !== 'off') {
+    throw new ConfigError('DATABASE_PREPARED_STATEMENTS', `must be on or off, got "${prepared}"`);
+  }
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
     if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path or :memory:');
@@ -226,7 +235,7 @@ function parseDatabase(env: Env, dataDir: string): DatabaseConfig {
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
-    return { dialect: 'postgres', url: raw };
+    return { dialect: 'postgres', url: raw, preparedStatements: prepared === 'on' };
   }
   throw new ConfigError(
     'DATABASE_URL',

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import { sqliteHandleOf, type Db } from './database.js';
+import { isPostgres, nameStatement, sqliteHandleOf, type Db } from './database.js';
 import type { SqliteHandle } from './sqlite.js';
 
 const MARK = '\u0000vitro-param:';
@@ -17,9 +17,18 @@ function placeholders<P>(): P {
   ) as P;
 }
 
+/** `*` as a column of a select or a returning (not `count(*)`, not a product). */
+const ALL_COLUMNS = /(?:^|[\s,(])(?:"[^"]+"\.)?\*\s*(?:,|\bfrom\b|$)/i;
+
 function templateOf(compiled: CompiledQuery): Template {
   if (compiled.sql.includes('\u0000')) {
     throw new Error('a prepared query used a placeholder outside a value position');
+  }
+  if (ALL_COLUMNS.test(compiled.sql)) {
+    // PostgreSQL keeps a prepared query by name (nameStatement), and refuses to run it
+    // once a migration has added a column to what `*` stood for: a server of the
+    // previous release would fail while the next one migrates.
+    throw new Error(`a prepared query must name its columns, not select *: ${compiled.sql}`);
   }
   return {
     sql: compiled.sql,
@@ -64,6 +73,7 @@ export function preparedQuery<P extends object, R>(
     if (template === undefined) {
       template = templateOf(build(db, placeholders<P>()).compile());
       templates.set(adapter, template);
+      if (isPostgres(db)) nameStatement(template.sql);
     }
     return template;
   };

@@ -113,6 +113,7 @@ describe('configuration', () => {
     ['WEBHOOK_TIMEOUT_SECONDS', '31'],
     ['VITRO_WORKER', 'yes'],
     ['WEBHOOK_HOLD_WRITES', 'no'],
+    ['DATABASE_PREPARED_STATEMENTS', 'no'],
     ['READINGS_RETENTION_DAYS', '0'],
     ['READINGS_RETENTION_DAYS', '30d'],
     ['READINGS_RETENTION_DAYS', '36501'],
@@ -146,6 +147,24 @@ describe('configuration', () => {
       holdWrites: true,
     });
     expect(defaults.worker).toBe(true);
+  });
+
+  it('keeps fixed PostgreSQL queries by name unless DATABASE_PREPARED_STATEMENTS is off', () => {
+    const url = 'postgres://vitro@db.lab:5432/vitro';
+    const read = (env: Record<string, string>) =>
+      loadConfig({
+        VITRO_DATA_DIR: dataDir(),
+        VITRO_SECRET: 'x'.repeat(32),
+        DATABASE_URL: url,
+        ...env,
+      }).database;
+    expect(read({})).toEqual({ dialect: 'postgres', url, preparedStatements: true });
+    expect(read({ DATABASE_PREPARED_STATEMENTS: 'on' })).toMatchObject({
+      preparedStatements: true,
+    });
+    expect(read({ DATABASE_PREPARED_STATEMENTS: 'off' })).toMatchObject({
+      preparedStatements: false,
+    });
   });
 
   it('reads the notification email settings: SMTP_URL and SMTP_FROM', () => {

@@ -1,11 +1,12 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { RESTART_PAGES, startCheckpointer } from '../../src/db/checkpointer.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type Db } from '../../src/db/database.js';
+import { preparedQuery } from '../../src/db/prepared.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import type { DB } from '../../src/db/schema.js';
@@ -56,6 +57,123 @@ describeOnDatabases('database', (target) => {
       }
     },
   );
+
+  // A throwaway table of the connection (pool of one): what a prepared query reads.
+  const probeTable = async (db: Db) => {
+    await sql`create temporary table probe (id text primary key, body text not null)`.execute(db);
+    await sql`insert into probe values ('a', 'first'), ('b', 'second')`.execute(db);
+  };
+  const probe = preparedQuery((db, p: { id: string }) =>
+    (db as unknown as Kysely<{ probe: { id: string; body: string } }>)
+      .selectFrom('probe')
+      .select(['id', 'body'])
+      .where('id', '=', p.id),
+  );
+  const kept = async (db: Db) =>
+    (
+      await sql<{ name: string; statement: string }>`select name, statement
+        from pg_prepared_statements order by name`.execute(db)
+    ).rows;
+
+  it.runIf(target.name === 'postgres')(
+    'keeps each prepared query by name on a connection, parsed once; none with the setting off',
+    async () => {
+      const url = inject('postgresUrl')!;
+      const named = openDatabase({ dialect: 'postgres', url }, { poolSize: 1 });
+      const plain = openDatabase(
+        { dialect: 'postgres', url, preparedStatements: false },
+        { poolSize: 1 },
+      );
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      try {
+        for (const database of [named, plain]) {
+          await probeTable(database.db);
+          expect(await probe.first(database.db, { id: 'a' })).toEqual({ id: 'a', body: 'first' });
+          expect(await probe.first(database.db, { id: 'b' })).toEqual({ id: 'b', body: 'second' });
+        }
+        const statements = await kept(named.db);
+        expect(statements).toEqual([
+          {
+            name: expect.stringMatching(/^vitro_\d+$/),
+            statement: expect.stringMatching(/"probe"/),
+          },
+        ]);
+        expect(await kept(plain.db)).toEqual([]);
+        // Both runs of the named pool went by that name; the other pool's by text alone.
+        const textOf = (first: unknown) =>
+          typeof first === 'string' ? first : String((first as { text?: unknown }).text);
+        const probes = query.mock.calls.filter((args) => textOf(args[0]).includes('from "probe"'));
+        const names = probes.map((args) => (args[0] as { name?: string }).name);
+        expect(names).toEqual([statements[0]!.name, statements[0]!.name, undefined, undefined]);
+        // Still pg's callback form (see above), the values beside the query.
+        expect(probes.map((args) => [typeof args[1], typeof args[2]])).toEqual(
+          Array(4).fill(['object', 'function']),
+        );
+      } finally {
+        query.mockRestore();
+        await named.close();
+        await plain.close();
+      }
+    },
+  );
+
+  // A release's migrations add columns while servers of the one before still run
+  // (docs/upgrading.md): what those servers keep by name must go on answering.
+  it.runIf(target.name === 'postgres')(
+    'a query kept by name answers as before once a migration adds a column to its table',
+    async () => {
+      const database = openDatabase(
+        { dialect: 'postgres', url: inject('postgresUrl')! },
+        { poolSize: 1 },
+      );
+      try {
+        await probeTable(database.db);
+        for (let run = 0; run < 7; run++) await probe.first(database.db, { id: 'a' });
+        expect(await kept(database.db)).toHaveLength(1);
+        await sql`alter table probe add column added text`.execute(database.db);
+        expect(await probe.first(database.db, { id: 'a' })).toEqual({ id: 'a', body: 'first' });
+        // What the rule against * in prepared.ts guards against: PostgreSQL's refusal.
+        await sql`prepare every_column as select * from probe where id = $1`.execute(database.db);
+        await sql`execute every_column('a')`.execute(database.db);
+        await sql`alter table probe add column later text`.execute(database.db);
+        await expect(sql`execute every_column('a')`.execute(database.db)).rejects.toThrow(
+          /cached plan must not change result type/,
+        );
+      } finally {
+        await database.close();
+      }
+    },
+  );
+
+  it('refuses a prepared query that selects * (PostgreSQL keeps it by name)', async () => {
+    const database = await target.open();
+    try {
+      const everything = preparedQuery((db, p: { id: string }) =>
+        db.selectFrom('workspaces').selectAll().where('id', '=', p.id),
+      );
+      const joined = preparedQuery((db, p: { id: string }) =>
+        db
+          .selectFrom('explants as x')
+          .innerJoin('workspaces as w', 'w.id', 'x.workspace_id')
+          .selectAll('x')
+          .select('w.name')
+          .where('x.id', '=', p.id),
+      );
+      const counted = preparedQuery((db, p: { id: string }) =>
+        db
+          .selectFrom('explants')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', p.id),
+      );
+      await expect(everything.first(database.db, { id: 'x' })).rejects.toThrow(
+        /must name its columns/,
+      );
+      await expect(joined.first(database.db, { id: 'x' })).rejects.toThrow(/must name its columns/);
+      expect(Number((await counted.first(database.db, { id: 'x' }))?.n)).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
 
   // The webhook delivery thread's pool (thread.ts): its writes are done again after a crash.
   it.runIf(target.name === 'postgres')(

@@ -20,7 +20,8 @@ import {
 
 export type ExplantRow = ExplantTable;
 
-const COLUMNS = [
+/** An explant row's columns, each named (as a prepared query must). */
+export const EXPLANT_COLUMNS = [
   'id',
   'workspace_id',
   'plant_id',
@@ -40,7 +41,7 @@ const COLUMNS = [
 ] as const;
 
 /** Explants by id, locked for a write, inserted, updated; deleted ones hidden. */
-export const explants = workspaceTable('explants', COLUMNS, { softDelete: true });
+export const explants = workspaceTable('explants', EXPLANT_COLUMNS, { softDelete: true });
 
 /**
  * How other modules find and lock explants (the record lookup's source of kind
@@ -67,7 +68,7 @@ export async function findExplantsByKeys(
   const wanted = [...new Set(keys)];
   return db
     .selectFrom('explants')
-    .select(COLUMNS)
+    .select(EXPLANT_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('deleted_at', 'is', null)
     .where((eb) => eb.or(EXPLANT_IDENTITY_KEYS.map((column) => eb(column, 'in', wanted))))
@@ -95,7 +96,7 @@ export function listExplantRows(
 ): Promise<Page<ExplantRow>> {
   if (isPlainList(filters)) return plainPage.fetch(db, { workspaceId }, page);
   let query = applyRecordFilters(
-    db.selectFrom('explants').select(COLUMNS).where('workspace_id', '=', workspaceId),
+    db.selectFrom('explants').select(EXPLANT_COLUMNS).where('workspace_id', '=', workspaceId),
     filters,
   );
   if (filters.plantId !== undefined) query = query.where('plant_id', '=', filters.plantId);
@@ -111,7 +112,7 @@ export function listExplantRows(
 const plainPage = preparedPage(
   (db, p: { workspaceId: string }) =>
     applyRecordFilters(
-      db.selectFrom('explants').select(COLUMNS).where('workspace_id', '=', p.workspaceId),
+      db.selectFrom('explants').select(EXPLANT_COLUMNS).where('workspace_id', '=', p.workspaceId),
       { archived: 'exclude' },
     ),
   NEWEST_FIRST,
@@ -149,8 +150,8 @@ const COUNTS = new Set(['initial_count', 'current_count', 'plantlet_count']);
 const insertExplantRows = bulkInsert(
   'explants',
   Object.fromEntries(
-    COLUMNS.map((column) => [column, COUNTS.has(column) ? 'integer' : 'text']),
-  ) as Record<(typeof COLUMNS)[number], ColumnType>,
+    EXPLANT_COLUMNS.map((column) => [column, COUNTS.has(column) ? 'integer' : 'text']),
+  ) as Record<(typeof EXPLANT_COLUMNS)[number], ColumnType>,
 );
 
 /** Many new explants at once (one statement on PostgreSQL); their external ids are checked. */
@@ -169,7 +170,7 @@ export async function findExplantsOfPlants(
     rows.push(
       ...(await db
         .selectFrom('explants')
-        .select(COLUMNS)
+        .select(EXPLANT_COLUMNS)
         .where('workspace_id', '=', workspaceId)
         .where('plant_id', 'in', plantIds.slice(start, start + 500))
         .where('deleted_at', 'is', null)
@@ -191,7 +192,7 @@ export async function findExplantsByExternalKeys(
     rows.push(
       ...(await db
         .selectFrom('explants')
-        .select(COLUMNS)
+        .select(EXPLANT_COLUMNS)
         .where('workspace_id', '=', workspaceId)
         .where('external_id_key', 'in', wanted.slice(start, start + 500))
         .where('deleted_at', 'is', null)

@@ -1,5 +1,5 @@
 /* The explants module's face: explants, and what a transfer changes of one. */
-export { explantRecords, type ExplantRow } from './explants.repository.js';
+export { EXPLANT_COLUMNS, explantRecords, type ExplantRow } from './explants.repository.js';
 export {
   CreateExplantBody,
   ENDED_EXPLANT_STATUSES,

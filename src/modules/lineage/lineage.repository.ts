@@ -3,6 +3,7 @@ import { isPostgres, type Db, type Trx } from '../../db/database.js';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, ExplantParentTable } from '../../db/schema.js';
+import { EXPLANT_COLUMNS } from '../explants/index.js';
 import { highestCycleQuery } from '../transfers/index.js';
 
 export type EdgeRow = ExplantParentTable;
@@ -28,6 +29,9 @@ export async function insertEdges(trx: Trx, rows: readonly EdgeRow[]): Promise<v
   await edgeInsert.run(trx, rows);
 }
 
+/** The parent's columns, named: a prepared query selects no `*` (db/prepared.ts). */
+const PARENT_COLUMNS = EXPLANT_COLUMNS.map((column) => `x.${column}` as const);
+
 /**
  * A split's parent, locked for the split (PostgreSQL; SQLite has one writer), read in one
  * statement with the lab's subculture interval. Undefined when no such explant is visible.
@@ -39,7 +43,7 @@ const splitParent = preparedQuery((db, p: { workspaceId: string; parentId: strin
   const query = db
     .selectFrom('explants as x')
     .innerJoin('workspaces as w', 'w.id', 'x.workspace_id')
-    .selectAll('x')
+    .select(PARENT_COLUMNS)
     .select('w.subculture_interval_days as split_interval_days')
     .where('x.workspace_id', '=', p.workspaceId)
     .where('x.id', '=', p.parentId)
