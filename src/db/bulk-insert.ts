@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { sqliteHandleOf, type Trx } from './database.js';
+import { nameStatement, sqliteHandleOf, type Trx } from './database.js';
 import { pgColumn } from './pg-arrays.js';
 import type { DB } from './schema.js';
 
@@ -20,8 +20,10 @@ export interface BulkInsert<R> {
  * - SQLite: one prepared single-row statement, run per row. better-sqlite3 runs it
  *   synchronously on the transaction's own connection, a few microseconds a row.
  * - PostgreSQL: one statement of one array per column unnested into rows: as many
- *   parameters as columns whatever the number of rows, so it is planned once per
- *   connection's statement shape, not once per batch with thousands of parameters.
+ *   parameters as columns whatever the number of rows, so its text is fixed and each
+ *   connection keeps it by name (`nameStatement`), parsed and planned once, not once
+ *   per batch with thousands of parameters. (Its `*` is unnest's columns, which no
+ *   migration changes.)
  *
  * `ignoreConflictOn`: the columns of a unique key; a row whose key is stored already
  * is skipped (`ON CONFLICT (…) DO NOTHING`).
@@ -42,6 +44,7 @@ export function bulkInsert<T extends keyof DB>(
   const pgText =
     `${into} select * from unnest(` +
     `${names.map((name, i) => `$${i + 1}::${columns[name]}[]`).join(', ')})${conflict}`;
+  nameStatement(pgText);
   return {
     columns: names,
     async run(trx, rows) {

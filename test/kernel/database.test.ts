@@ -6,6 +6,7 @@ import pg from 'pg';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { RESTART_PAGES, startCheckpointer } from '../../src/db/checkpointer.js';
 import { openDatabase, type Database, type Db } from '../../src/db/database.js';
+import { bulkInsert } from '../../src/db/bulk-insert.js';
 import { preparedQuery } from '../../src/db/prepared.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
@@ -69,6 +70,8 @@ describeOnDatabases('database', (target) => {
       .select(['id', 'body'])
       .where('id', '=', p.id),
   );
+  // A table of the test's own, outside the schema's types.
+  const probeInsert = bulkInsert('probe' as 'explants', { id: 'text', body: 'text' } as never);
   const kept = async (db: Db) =>
     (
       await sql<{ name: string; statement: string }>`select name, statement
@@ -85,6 +88,8 @@ describeOnDatabases('database', (target) => {
         { poolSize: 1 },
       );
       const query = vi.spyOn(pg.Client.prototype, 'query');
+      const textOf = (first: unknown) =>
+        typeof first === 'string' ? first : String((first as { text?: unknown }).text);
       try {
         for (const database of [named, plain]) {
           await probeTable(database.db);
@@ -98,16 +103,42 @@ describeOnDatabases('database', (target) => {
             statement: expect.stringMatching(/"probe"/),
           },
         ]);
+        // A bulk insert's text is fixed whatever the rows (arrays unnested): kept too.
+        for (const database of [named, plain]) {
+          for (const rows of [
+            [{ id: 'c', body: 'third' }],
+            [
+              { id: 'd', body: 'x' },
+              { id: 'e', body: 'y' },
+            ],
+          ]) {
+            await database.db.transaction().execute((trx) => probeInsert.run(trx, rows as never));
+          }
+          expect(await probe.first(database.db, { id: 'e' })).toEqual({ id: 'e', body: 'y' });
+        }
+        const after = (await kept(named.db)).map((row) => row.statement).sort();
+        expect(after).toHaveLength(2);
+        expect(after).toContain(statements[0]!.statement);
+        expect(after.find((text) => text !== statements[0]!.statement)).toMatch(
+          /^insert into "probe" \("id", "body"\) select \* from unnest/,
+        );
         expect(await kept(plain.db)).toEqual([]);
+        const inserts = query.mock.calls.filter((args) => textOf(args[0]).includes('from unnest'));
+        expect(inserts.map((args) => typeof args[0] === 'object')).toEqual([
+          true,
+          true,
+          false,
+          false,
+        ]);
         // Both runs of the named pool went by that name; the other pool's by text alone.
-        const textOf = (first: unknown) =>
-          typeof first === 'string' ? first : String((first as { text?: unknown }).text);
         const probes = query.mock.calls.filter((args) => textOf(args[0]).includes('from "probe"'));
         const names = probes.map((args) => (args[0] as { name?: string }).name);
-        expect(names).toEqual([statements[0]!.name, statements[0]!.name, undefined, undefined]);
+        const name = statements[0]!.name;
+        // Each pool read 'a' and 'b', then (after the inserts) 'e'.
+        expect(names).toEqual([name, name, undefined, undefined, name, undefined]);
         // Still pg's callback form (see above), the values beside the query.
         expect(probes.map((args) => [typeof args[1], typeof args[2]])).toEqual(
-          Array(4).fill(['object', 'function']),
+          Array(6).fill(['object', 'function']),
         );
       } finally {
         query.mockRestore();
