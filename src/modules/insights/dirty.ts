@@ -1,5 +1,13 @@
+import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Trx } from '../../db/database.js';
 import { beforeCommit } from '../../db/transaction.js';
+
+/** The marks of a transaction, in one statement built once (see bulkInsert). */
+const marksInsert = bulkInsert('insight_dirty', {
+  workspace_id: 'text',
+  explant_id: 'text',
+  transfer_id: 'text',
+});
 
 /**
  * What marks an explant in one transaction: the transfers added to its history, or
@@ -38,7 +46,7 @@ export function explantsChanged(
           transfer_id: transfer,
         }));
       });
-      await t.insertInto('insight_dirty').values(rows).execute();
+      await marksInsert.run(t, rows);
     },
   );
   for (const id of explantIds) {
