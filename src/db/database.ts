@@ -90,12 +90,13 @@ class NamingQueryClient extends CallbackQueryClient {
 const statementNames = new Map<string, string>();
 
 /**
- * Has PostgreSQL keep this query (a `preparedQuery` template: fixed text, a fixed set
- * of columns) per connection, by name: each connection parses it once, and after five
- * runs PostgreSQL keeps a generic plan when it costs no more than planning each run,
- * which is most of what a key lookup costs it. Unnamed, a lock of one explant by id
- * took 127–166 µs; named, 77–91 µs. The text must name its columns (see prepared.ts):
- * PostgreSQL refuses to run a kept query whose answer's columns a migration changed.
+ * Has PostgreSQL keep this query (a `preparedQuery` template or a `bulkInsert`
+ * statement: fixed text, a fixed set of columns) per connection, by name: each
+ * connection parses it once, and after five runs PostgreSQL keeps a generic plan when
+ * it costs no more than planning each run, which is most of what a key lookup costs
+ * it. Unnamed, a lock of one explant by id took 127–166 µs; named, 77–91 µs. The text
+ * must name its columns (see prepared.ts): PostgreSQL refuses to run a kept query
+ * whose answer's columns a migration changed.
  */
 export function nameStatement(text: string): void {
   if (!statementNames.has(text)) statementNames.set(text, `vitro_${statementNames.size + 1}`);
