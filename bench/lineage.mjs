@@ -6,12 +6,16 @@
 // and, in the same run, POST /explants/{id}/split (one daughter of one vessel) against
 // the transfer-create baseline, POST /transfers of an explant with a new vessel count,
 // in alternating rounds: the ratio is split's requests a second over the transfers'.
+// Then, untimed, what each write adds to the database's write-ahead log (logWritten).
 //
 //   npm run build && node bench/lineage.mjs [--requests 200] [--writes 1000] [--rounds 5]
 //   BENCH_DATABASE_URL=postgres://user@127.0.0.1/vitro_bench node bench/lineage.mjs
 import console from 'node:console';
 import process from 'node:process';
-import { mkdirSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
+import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import { migrateToLatest } from '../dist/db/migrate.js';
@@ -179,6 +183,58 @@ async function timeWrites(app, count, request) {
   return count / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
+/**
+ * What a database writes for `count` requests made by `request(i)`, one after another
+ * and untimed: on SQLite the pages each adds to the write-ahead log, read from the
+ * log's index (the -shm file: its header's last frame, and its salt, which changes
+ * when the log starts again, dropping that request's reading); on PostgreSQL the bytes
+ * of write-ahead log, over all the requests. What a write must store, beside its time.
+ */
+async function logWritten(app, name, url, count, request) {
+  if (name === 'sqlite') {
+    const fd = openSync(`${url}-shm`, 'r');
+    const header = Buffer.alloc(48);
+    const read = () => {
+      readSync(fd, header, 0, 48, 0);
+      const u32 = (at) =>
+        endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at);
+      return { frame: u32(16), salt: `${u32(32)}.${u32(36)}` };
+    };
+    let pages = 0;
+    let counted = 0;
+    try {
+      for (let i = 0; i < count; i++) {
+        const before = read();
+        const res = await app.inject(request(i));
+        if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
+        const after = read();
+        if (after.salt !== before.salt || after.frame < before.frame) continue;
+        pages += after.frame - before.frame;
+        counted += 1;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return { unit: 'log pages', perRequest: pages / counted };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const lsn = async () =>
+      (await client.query('select pg_current_wal_insert_lsn() as at')).rows[0].at;
+    const start = await lsn();
+    for (let i = 0; i < count; i++) {
+      const res = await app.inject(request(i));
+      if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
+    }
+    const bytes = (await client.query('select pg_wal_lsn_diff($1, $2) as n', [await lsn(), start]))
+      .rows[0].n;
+    return { unit: 'log bytes', perRequest: Number(bytes) / count };
+  } finally {
+    await client.end();
+  }
+}
+
 async function benchOn(name, url) {
   const t0 = process.hrtime.bigint();
   const { app, seeded } = await seededApp(name, url, 'lineage', seed);
@@ -225,6 +281,8 @@ async function benchOn(name, url) {
         transfers.push(await timeWrites(app, WRITES, transfer));
       }
     }
+    const splitLog = await logWritten(app, name, url, 200, split);
+    const transferLog = await logWritten(app, name, url, 200, transfer);
     const result = {
       database: name,
       descendants: { nodes: down.nodes, p50: down.p50, p95: down.p95 },
@@ -232,13 +290,22 @@ async function benchOn(name, url) {
       transferPerSecond: median(transfers),
       splitPerSecond: median(splits),
       ratio: median(splits) / median(transfers),
+      log: {
+        unit: splitLog.unit,
+        split: splitLog.perRequest,
+        transfer: transferLog.perRequest,
+        ratio: splitLog.perRequest / transferLog.perRequest,
+      },
     };
     console.log(
       `[lineage ${name}] ${seeded.count} descendants over ${GENERATIONS} generations; ` +
         `descendants (${down.nodes} nodes) p50 ${ms(down.p50)} ms p95 ${ms(down.p95)} ms; ` +
         `ancestors (${up.nodes} nodes) p50 ${ms(up.p50)} ms p95 ${ms(up.p95)} ms (goal p95 ≤ 200 ms); ` +
         `split ${result.splitPerSecond.toFixed(0)}/s, transfer-create ${result.transferPerSecond.toFixed(0)}/s, ` +
-        `ratio ${result.ratio.toFixed(2)} (goal ≥ 0.7)`,
+        `ratio ${result.ratio.toFixed(2)} (goal ≥ 0.7); write-ahead log a request: split ` +
+        `${result.log.split.toFixed(result.log.unit === 'log pages' ? 1 : 0)} ${result.log.unit}, ` +
+        `transfer-create ${result.log.transfer.toFixed(result.log.unit === 'log pages' ? 1 : 0)} ` +
+        `(${result.log.ratio.toFixed(2)}×)`,
     );
     return result;
   } finally {
