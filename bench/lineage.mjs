@@ -194,10 +194,11 @@ async function logWritten(app, name, url, count, request) {
   if (name === 'sqlite') {
     const fd = openSync(`${url}-shm`, 'r');
     const header = Buffer.alloc(48);
+    // The index is in the machine's own byte order.
+    const u32 =
+      endianness() === 'LE' ? (at) => header.readUInt32LE(at) : (at) => header.readUInt32BE(at);
     const read = () => {
       readSync(fd, header, 0, 48, 0);
-      const u32 = (at) =>
-        endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at);
       return { frame: u32(16), salt: `${u32(32)}.${u32(36)}` };
     };
     let pages = 0;

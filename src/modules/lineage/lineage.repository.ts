@@ -193,7 +193,7 @@ export interface Family {
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A family's row: the walk's explant and generation, then these of the explant, then the edge's. */
+/** The explant's columns in a family's row, after the walk's explant, its generation and `x.id`. */
 const EXPLANT_PART = [
   'label',
   'current_stage',
@@ -205,17 +205,19 @@ const EXPLANT_PART = [
   'created_at',
   'archived_at',
 ] as const;
-const NODE_WIDTH = 3 + EXPLANT_PART.length;
 
-/** Where each of the explant's columns is in a family's row. */
-const NODE_AT = Object.fromEntries(EXPLANT_PART.map((column, i) => [column, 3 + i])) as Record<
-  (typeof EXPLANT_PART)[number],
+/** A family's row, in select order: the walk's part, the explant's, then the edge's. */
+const NODE_COLUMNS = ['id', 'generation', 'explant_id', ...EXPLANT_PART] as const;
+
+/** Where each of the node's columns is in a family's row. */
+const NODE_AT = Object.fromEntries(NODE_COLUMNS.map((column, i) => [column, i])) as Record<
+  (typeof NODE_COLUMNS)[number],
   number
 >;
 
 /** Where each of an edge's columns is in a family's row: after the node's. */
 const EDGE_AT = Object.fromEntries(
-  EDGE_COLUMNS.map((column, i) => [column, NODE_WIDTH + i]),
+  EDGE_COLUMNS.map((column, i) => [column, NODE_COLUMNS.length + i]),
 ) as Record<(typeof EDGE_COLUMNS)[number], number>;
 
 type FamilyParams = { workspaceId: string; startId: string; depth: number };
@@ -267,18 +269,22 @@ const familyQueries = {
 
 /** The explants a walk reaches and the edges it walks, in one query (`familyQuery`). */
 export async function walkFamily(db: Db, walk: Walk): Promise<Family> {
-  const from = 'explantId' in walk.start ? 'explant' : 'plant';
+  const { start } = walk;
+  const [from, startId] =
+    'explantId' in start
+      ? (['explant', start.explantId] as const)
+      : (['plant', start.plantId] as const);
   const tuples = await familyQueries[`${walk.direction} ${from}`].tuples(db, {
     workspaceId: walk.workspaceId,
-    startId: 'explantId' in walk.start ? walk.start.explantId : walk.start.plantId,
+    startId,
     depth: walk.depth,
   });
   const nodes = new Map<string, NodeRow>();
   const edges = new Map<string, EdgeRow>();
   for (const t of tuples) {
-    const id = t[0] as string;
-    const generation = Number(t[1]);
-    if (t[2] !== null && (nodes.get(id)?.generation ?? Infinity) > generation) {
+    const id = t[NODE_AT.id] as string;
+    const generation = Number(t[NODE_AT.generation]);
+    if (t[NODE_AT.explant_id] !== null && (nodes.get(id)?.generation ?? Infinity) > generation) {
       nodes.set(id, {
         id,
         label: t[NODE_AT.label] as string,
