@@ -5,7 +5,9 @@
 // (every descendant) and of its last one (ancestors), p50/p95 over --requests requests;
 // and, in the same run, POST /explants/{id}/split (one daughter of one vessel) against
 // the transfer-create baseline, POST /transfers of an explant with a new vessel count,
-// in alternating rounds: the ratio is split's requests a second over the transfers'.
+// in rounds that take turns going first: the ratio is split's requests a second over the
+// transfers'. Beside it, the same work as two requests (a transfer, then POST /explants
+// of a culture of one vessel): split's requests a second over those pairs'.
 // Then, untimed, what each write adds to the database's write-ahead log (logWritten).
 //
 //   npm run build && node bench/lineage.mjs [--requests 200] [--writes 1000] [--rounds 5]
@@ -268,22 +270,36 @@ async function benchOn(name, url) {
       headers,
       payload: { daughters: [{ vessel_count: 1 }] },
     });
-    await timeWrites(app, 30, transfer);
-    await timeWrites(app, 30, split);
-    const transfers = [];
-    const splits = [];
+    // A split's work as a client without it would ask for it: the parent's transfer, then
+    // the new culture of one vessel, two requests counted as one.
+    let made = 0;
+    const pair = (i) =>
+      i % 2 === 0
+        ? transfer()
+        : {
+            method: 'POST',
+            url: '/api/v1/explants',
+            headers,
+            payload: { label: `W-pair.${++made}`, initial_count: 1 },
+          };
+    const kinds = [
+      { request: transfer, requestsEach: 1, times: [] },
+      { request: split, requestsEach: 1, times: [] },
+      { request: pair, requestsEach: 2, times: [] },
+    ];
+    for (const kind of kinds) await timeWrites(app, 30, kind.request);
     for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which goes first.
-      if (round % 2 === 0) {
-        transfers.push(await timeWrites(app, WRITES, transfer));
-        splits.push(await timeWrites(app, WRITES, split));
-      } else {
-        splits.push(await timeWrites(app, WRITES, split));
-        transfers.push(await timeWrites(app, WRITES, transfer));
+      // Each round starts with the next kind.
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(round + k) % kinds.length];
+        const requests = WRITES * kind.requestsEach;
+        kind.times.push((await timeWrites(app, requests, kind.request)) / kind.requestsEach);
       }
     }
+    const [transfers, splits, pairs] = kinds.map((kind) => kind.times);
     const splitLog = await logWritten(app, name, url, 200, split);
     const transferLog = await logWritten(app, name, url, 200, transfer);
+    const pairLog = await logWritten(app, name, url, 400, pair);
     const result = {
       database: name,
       descendants: { nodes: down.nodes, p50: down.p50, p95: down.p95 },
@@ -291,10 +307,13 @@ async function benchOn(name, url) {
       transferPerSecond: median(transfers),
       splitPerSecond: median(splits),
       ratio: median(splits) / median(transfers),
+      transferAndCreatePerSecond: median(pairs),
+      ratioToTransferAndCreate: median(splits) / median(pairs),
       log: {
         unit: splitLog.unit,
         split: splitLog.perRequest,
         transfer: transferLog.perRequest,
+        transferAndCreate: 2 * pairLog.perRequest,
         ratio: splitLog.perRequest / transferLog.perRequest,
       },
     };
@@ -303,10 +322,13 @@ async function benchOn(name, url) {
         `descendants (${down.nodes} nodes) p50 ${ms(down.p50)} ms p95 ${ms(down.p95)} ms; ` +
         `ancestors (${up.nodes} nodes) p50 ${ms(up.p50)} ms p95 ${ms(up.p95)} ms (goal p95 ≤ 200 ms); ` +
         `split ${result.splitPerSecond.toFixed(0)}/s, transfer-create ${result.transferPerSecond.toFixed(0)}/s, ` +
-        `ratio ${result.ratio.toFixed(2)} (goal ≥ 0.7); write-ahead log a request: split ` +
+        `ratio ${result.ratio.toFixed(2)} (goal ≥ 0.7); transfer then create ` +
+        `${result.transferAndCreatePerSecond.toFixed(0)} pairs/s, split over them ` +
+        `${result.ratioToTransferAndCreate.toFixed(2)}; write-ahead log a request: split ` +
         `${result.log.split.toFixed(result.log.unit === 'log pages' ? 1 : 0)} ${result.log.unit}, ` +
         `transfer-create ${result.log.transfer.toFixed(result.log.unit === 'log pages' ? 1 : 0)} ` +
-        `(${result.log.ratio.toFixed(2)}×)`,
+        `(${result.log.ratio.toFixed(2)}×), transfer then create ` +
+        `${result.log.transferAndCreate.toFixed(result.log.unit === 'log pages' ? 1 : 0)} a pair`,
     );
     return result;
   } finally {
